@@ -1,0 +1,101 @@
+// ArrayData: the one physical representation of an array of any type.
+//
+// Its fields map one-to-one onto the Arrow C Data Interface's ArrowArray:
+// length, null_count, offset, buffers, children, dictionary. Buffers follow
+// DataType::layout(): e.g. [validity, offsets, data] for utf8, [] for null
+// and run-end encoded, [type_ids(, offsets)] for unions (no validity), and
+// [validity, views, data...] for view types (the C interface's trailing
+// variadic sizes buffer is derived on export). A missing validity buffer
+// (nullptr) means "no nulls".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "alkaid/memory.h"
+#include "alkaid/type.h"
+
+namespace alkaid {
+
+inline constexpr int64_t kUnknownNullCount = -1;
+
+struct ArrayData;
+using ArrayDataPtr = std::shared_ptr<ArrayData>;
+using ArrayDataVector = std::vector<ArrayDataPtr>;
+using BufferPtr = std::shared_ptr<Buffer>;
+using BufferVector = std::vector<BufferPtr>;
+
+struct ArrayData {
+  ArrayData() = default;
+  ArrayData(DataTypePtr type, int64_t length, BufferVector buffers,
+            int64_t null_count = kUnknownNullCount, int64_t offset = 0)
+      : type(std::move(type)), length(length), null_count(null_count), offset(offset),
+        buffers(std::move(buffers)) {}
+  ArrayData(DataTypePtr type, int64_t length, BufferVector buffers, ArrayDataVector child_data,
+            int64_t null_count = kUnknownNullCount, int64_t offset = 0)
+      : type(std::move(type)), length(length), null_count(null_count), offset(offset),
+        buffers(std::move(buffers)), child_data(std::move(child_data)) {}
+
+  static ArrayDataPtr Make(DataTypePtr type, int64_t length, BufferVector buffers,
+                           int64_t null_count = kUnknownNullCount, int64_t offset = 0) {
+    return std::make_shared<ArrayData>(std::move(type), length, std::move(buffers), null_count,
+                                       offset);
+  }
+  static ArrayDataPtr Make(DataTypePtr type, int64_t length, BufferVector buffers,
+                           ArrayDataVector child_data, int64_t null_count = kUnknownNullCount,
+                           int64_t offset = 0) {
+    return std::make_shared<ArrayData>(std::move(type), length, std::move(buffers),
+                                       std::move(child_data), null_count, offset);
+  }
+
+  // Zero-copy slice sharing every buffer; children are not sliced (offset
+  // applies to this level only, as in the C Data Interface).
+  ArrayDataPtr Slice(int64_t off, int64_t len) const;
+  Result<ArrayDataPtr> SliceSafe(int64_t off, int64_t len) const;
+
+  // Null count, computed from the validity bitmap (or the type's own rules for
+  // null, union, run-end encoded and dictionary-less types) and cached.
+  int64_t GetNullCount() const;
+  bool MayHaveNulls() const { return null_count != 0 && (null_count > 0 || HasValidityBitmap()); }
+  bool HasValidityBitmap() const { return !buffers.empty() && buffers[0] != nullptr && type->layout().has_validity(); }
+
+  // Whether slot i (relative to offset) is non-null according to this level
+  // alone (for unions and run-end encoded arrays this asks the children).
+  bool IsValid(int64_t i) const;
+  bool IsNull(int64_t i) const { return !IsValid(i); }
+
+  // Typed pointer to buffer i, already advanced by `offset` elements of T.
+  template <typename T>
+  const T* GetValues(int i) const {
+    const auto& b = buffers[static_cast<size_t>(i)];
+    return b ? reinterpret_cast<const T*>(b->data()) + offset : nullptr;
+  }
+  template <typename T>
+  T* GetMutableValues(int i) const {
+    const auto& b = buffers[static_cast<size_t>(i)];
+    return b ? reinterpret_cast<T*>(b->mutable_data()) + offset : nullptr;
+  }
+  // Validity bitmap pointer (not offset-adjusted: use bit index offset + i).
+  const uint8_t* validity() const {
+    return HasValidityBitmap() ? buffers[0]->data() : nullptr;
+  }
+
+  // The type with any extension unwrapped to its storage.
+  const DataType& storage_type() const;
+
+  DataTypePtr type;
+  int64_t length = 0;
+  mutable int64_t null_count = kUnknownNullCount;
+  int64_t offset = 0;
+  BufferVector buffers;
+  ArrayDataVector child_data;
+  ArrayDataPtr dictionary;  // values for dictionary-encoded arrays
+};
+
+// An ArrayData of `length` nulls of any type (children and buffers allocated
+// as the layout needs).
+Result<ArrayDataPtr> MakeArrayOfNull(const DataTypePtr& type, int64_t length,
+                                     MemoryPool* pool = default_memory_pool());
+
+}  // namespace alkaid

@@ -1,0 +1,160 @@
+// Memory: pools that count what they hand out, and reference-counted buffers.
+//
+// Every allocation is 64-byte aligned and its capacity is padded to a multiple
+// of 64 with the padding zeroed, so SIMD loops may read a whole cache line past
+// the last value. A Buffer never owns memory directly: it holds a shared
+// "owner" that keeps the bytes alive (a pool allocation, a parent buffer, a
+// memory map, ...), so slices are free and zero-copy IPC reads can point into
+// a mapped file.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alkaid/status.h"
+
+namespace alkaid {
+
+inline constexpr int64_t kAlignment = 64;
+
+inline constexpr int64_t RoundUpToMultipleOf64(int64_t n) { return (n + 63) & ~int64_t{63}; }
+inline constexpr int64_t RoundUpToMultipleOf8(int64_t n) { return (n + 7) & ~int64_t{7}; }
+
+class MemoryPool {
+ public:
+  virtual ~MemoryPool() = default;
+
+  // Allocates `size` bytes aligned to kAlignment. Contents are unspecified.
+  virtual Status Allocate(int64_t size, uint8_t** out) = 0;
+  // Grows or shrinks an allocation, preserving min(old, new) bytes.
+  virtual Status Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) = 0;
+  virtual void Free(uint8_t* ptr, int64_t size) = 0;
+
+  // Bytes currently allocated, the highest that figure has been, the sum of
+  // every allocation ever made, and how many allocations were made.
+  virtual int64_t bytes_allocated() const = 0;
+  virtual int64_t max_memory() const = 0;
+  virtual int64_t total_bytes_allocated() const = 0;
+  virtual int64_t num_allocations() const = 0;
+  virtual std::string backend_name() const = 0;
+};
+
+// A pool over the system allocator with atomic counters. Each pool keeps its
+// own statistics, so tests can create one and check for leaks.
+class SystemMemoryPool final : public MemoryPool {
+ public:
+  // `limit` caps bytes_allocated(); allocations beyond it get OutOfMemory.
+  explicit SystemMemoryPool(int64_t limit = INT64_MAX) : limit_(limit) {}
+  Status Allocate(int64_t size, uint8_t** out) override;
+  Status Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) override;
+  void Free(uint8_t* ptr, int64_t size) override;
+  int64_t bytes_allocated() const override { return allocated_.load(std::memory_order_relaxed); }
+  int64_t max_memory() const override { return peak_.load(std::memory_order_relaxed); }
+  int64_t total_bytes_allocated() const override { return total_.load(std::memory_order_relaxed); }
+  int64_t num_allocations() const override { return count_.load(std::memory_order_relaxed); }
+  std::string backend_name() const override { return "system"; }
+
+ private:
+  Status Account(int64_t delta);
+  int64_t limit_;
+  std::atomic<int64_t> allocated_{0};
+  std::atomic<int64_t> peak_{0};
+  std::atomic<int64_t> total_{0};
+  std::atomic<int64_t> count_{0};
+};
+
+// The process-wide pool used when callers pass none.
+MemoryPool* default_memory_pool();
+
+class Buffer {
+ public:
+  // A view over memory kept alive by `owner` (may be null for static memory
+  // the caller guarantees outlives the buffer).
+  Buffer(const uint8_t* data, int64_t size, std::shared_ptr<const void> owner = nullptr)
+      : data_(data), mutable_data_(nullptr), size_(size), capacity_(size), owner_(std::move(owner)) {}
+  virtual ~Buffer() = default;
+
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  // Non-owning view over a string or vector the caller keeps alive.
+  static std::shared_ptr<Buffer> Wrap(std::string_view bytes) {
+    return std::make_shared<Buffer>(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                    static_cast<int64_t>(bytes.size()));
+  }
+  // Owning buffer that takes the string's bytes (no copy of the characters
+  // beyond the move). Useful for tests and small metadata.
+  static std::shared_ptr<Buffer> FromString(std::string bytes);
+  // Copies `size` bytes into a fresh padded pool allocation.
+  static Result<std::shared_ptr<Buffer>> Copy(const uint8_t* data, int64_t size,
+                                              MemoryPool* pool = default_memory_pool());
+
+  const uint8_t* data() const { return data_; }
+  uint8_t* mutable_data() const { return mutable_data_; }
+  bool is_mutable() const { return mutable_data_ != nullptr; }
+  int64_t size() const { return size_; }
+  int64_t capacity() const { return capacity_; }
+  const std::shared_ptr<const void>& owner() const { return owner_; }
+
+  template <typename T>
+  const T* data_as() const { return reinterpret_cast<const T*>(data_); }
+  template <typename T>
+  T* mutable_data_as() const { return reinterpret_cast<T*>(mutable_data_); }
+  std::string_view view() const {
+    return {reinterpret_cast<const char*>(data_), static_cast<size_t>(size_)};
+  }
+  std::string ToHexString() const;
+
+  // Byte equality of the first size() bytes.
+  bool Equals(const Buffer& other) const;
+  bool Equals(const Buffer& other, int64_t nbytes) const;
+
+  // Shrinks the logical size (used by builders after they finish).
+  void set_size(int64_t size) { size_ = size; }
+
+ protected:
+  Buffer() = default;
+  const uint8_t* data_ = nullptr;
+  uint8_t* mutable_data_ = nullptr;
+  int64_t size_ = 0;
+  int64_t capacity_ = 0;
+  std::shared_ptr<const void> owner_;
+};
+
+// A zero-copy window [offset, offset + length) of `parent`; keeps parent alive.
+std::shared_ptr<Buffer> SliceBuffer(const std::shared_ptr<Buffer>& parent, int64_t offset,
+                                    int64_t length);
+// Same, but fails instead of trusting the caller's range.
+Result<std::shared_ptr<Buffer>> SliceBufferSafe(const std::shared_ptr<Buffer>& parent,
+                                                int64_t offset, int64_t length);
+
+// A buffer that owns a pool allocation and can grow. Capacity is always a
+// multiple of 64 and bytes between size and capacity are zero.
+class ResizableBuffer final : public Buffer {
+ public:
+  explicit ResizableBuffer(MemoryPool* pool) : pool_(pool) {}
+  ~ResizableBuffer() override;
+
+  // Ensures capacity >= new_capacity (rounded up to 64), keeping contents.
+  Status Reserve(int64_t new_capacity);
+  // Sets the size, growing capacity when needed; new bytes are zeroed.
+  Status Resize(int64_t new_size, bool shrink_to_fit = false);
+  MemoryPool* pool() const { return pool_; }
+
+ private:
+  MemoryPool* pool_;
+};
+
+// A new zero-filled buffer of `size` bytes (capacity padded to 64).
+Result<std::shared_ptr<ResizableBuffer>> AllocateBuffer(int64_t size,
+                                                       MemoryPool* pool = default_memory_pool());
+// A new bitmap of `length` bits, all clear (or all set when `value` is true).
+Result<std::shared_ptr<ResizableBuffer>> AllocateBitmap(int64_t length, bool value = false,
+                                                       MemoryPool* pool = default_memory_pool());
+
+}  // namespace alkaid

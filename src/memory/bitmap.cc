@@ -1,0 +1,166 @@
+#include "alkaid/bitmap.h"
+
+namespace alkaid::bit_util {
+
+uint64_t LoadPartialWord(const uint8_t* bits, int64_t offset, int64_t n) {
+  if (n <= 0) return 0;
+  const uint8_t* p = bits + (offset >> 3);
+  int shift = static_cast<int>(offset & 7);
+  int64_t bytes = (shift + n + 7) >> 3;  // at most 9
+  // Gather the bytes that hold the range into a 128-bit window.
+  unsigned __int128 window = 0;
+  for (int64_t b = 0; b < bytes; ++b) window |= static_cast<unsigned __int128>(p[b]) << (8 * b);
+  uint64_t word = static_cast<uint64_t>(window >> shift);
+  return n == 64 ? word : word & ((uint64_t{1} << n) - 1);
+}
+
+uint64_t LoadWord(const uint8_t* bits, int64_t offset) {
+  const uint8_t* p = bits + (offset >> 3);
+  int shift = static_cast<int>(offset & 7);
+  uint64_t low;
+  std::memcpy(&low, p, 8);
+  if (shift == 0) return low;
+  return (low >> shift) | (static_cast<uint64_t>(p[8]) << (64 - shift));
+}
+
+int64_t CountSetBits(const uint8_t* bits, int64_t offset, int64_t length) {
+  if (length <= 0) return 0;
+  int64_t count = 0;
+  int64_t pos = offset;
+  int64_t end = offset + length;
+  // Head up to a byte boundary, then whole aligned words, then the tail.
+  while (pos < end && (pos & 7) != 0) count += GetBit(bits, pos++);
+  const uint8_t* p = bits + (pos >> 3);
+  int64_t words = (end - pos) >> 6;
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t word;
+    std::memcpy(&word, p + 8 * w, 8);
+    count += __builtin_popcountll(word);
+  }
+  pos += words << 6;
+  while (pos < end) count += GetBit(bits, pos++);
+  return count;
+}
+
+void SetBitsTo(uint8_t* bits, int64_t offset, int64_t length, bool value) {
+  if (length <= 0) return;
+  int64_t pos = offset;
+  int64_t end = offset + length;
+  while (pos < end && (pos & 7) != 0) SetBitTo(bits, pos++, value);
+  int64_t whole = (end - pos) >> 3;
+  if (whole > 0) {
+    std::memset(bits + (pos >> 3), value ? 0xFF : 0, static_cast<size_t>(whole));
+    pos += whole << 3;
+  }
+  while (pos < end) SetBitTo(bits, pos++, value);
+}
+
+namespace {
+
+// Stores the low `n` bits of `word` at bit `offset` of dst, leaving the other
+// bits of dst untouched.
+inline void StoreBits(uint8_t* dst, int64_t offset, uint64_t word, int64_t n) {
+  uint8_t* p = dst + (offset >> 3);
+  int shift = static_cast<int>(offset & 7);
+  if (shift == 0 && n == 64) {
+    std::memcpy(p, &word, 8);
+    return;
+  }
+  unsigned __int128 mask = ((n == 64) ? ~uint64_t{0} : ((uint64_t{1} << n) - 1));
+  mask <<= shift;
+  unsigned __int128 value = static_cast<unsigned __int128>(word) << shift;
+  int64_t bytes = (shift + n + 7) >> 3;
+  for (int64_t b = 0; b < bytes; ++b) {
+    uint8_t m = static_cast<uint8_t>(mask >> (8 * b));
+    uint8_t v = static_cast<uint8_t>(value >> (8 * b));
+    p[b] = static_cast<uint8_t>((p[b] & ~m) | (v & m));
+  }
+}
+
+template <typename Op>
+void BinaryBitmapOp(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+                    int64_t right_offset, int64_t length, uint8_t* out, int64_t out_offset,
+                    Op op) {
+  int64_t pos = 0;
+  // Fast path: everything byte-aligned, do whole bytes through 64-bit words.
+  if ((left_offset & 7) == 0 && (right_offset & 7) == 0 && (out_offset & 7) == 0) {
+    const uint8_t* l = left + (left_offset >> 3);
+    const uint8_t* r = right + (right_offset >> 3);
+    uint8_t* o = out + (out_offset >> 3);
+    int64_t words = length >> 6;
+    for (int64_t w = 0; w < words; ++w) {
+      uint64_t a, b;
+      std::memcpy(&a, l + 8 * w, 8);
+      std::memcpy(&b, r + 8 * w, 8);
+      uint64_t c = op(a, b);
+      std::memcpy(o + 8 * w, &c, 8);
+    }
+    pos = words << 6;
+  }
+  while (pos < length) {
+    int64_t n = length - pos < 64 ? length - pos : 64;
+    uint64_t a = LoadPartialWord(left, left_offset + pos, n);
+    uint64_t b = LoadPartialWord(right, right_offset + pos, n);
+    StoreBits(out, out_offset + pos, op(a, b), n);
+    pos += n;
+  }
+}
+
+}  // namespace
+
+void CopyBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dst,
+                int64_t dst_offset) {
+  if (length <= 0) return;
+  if ((src_offset & 7) == 0 && (dst_offset & 7) == 0) {
+    int64_t whole = length >> 3;
+    std::memmove(dst + (dst_offset >> 3), src + (src_offset >> 3), static_cast<size_t>(whole));
+    int64_t done = whole << 3;
+    if (done < length) {
+      StoreBits(dst, dst_offset + done, LoadPartialWord(src, src_offset + done, length - done),
+                length - done);
+    }
+    return;
+  }
+  for (int64_t pos = 0; pos < length; pos += 64) {
+    int64_t n = length - pos < 64 ? length - pos : 64;
+    StoreBits(dst, dst_offset + pos, LoadPartialWord(src, src_offset + pos, n), n);
+  }
+}
+
+void BitmapAnd(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+               int64_t right_offset, int64_t length, uint8_t* out, int64_t out_offset) {
+  BinaryBitmapOp(left, left_offset, right, right_offset, length, out, out_offset,
+                 [](uint64_t a, uint64_t b) { return a & b; });
+}
+
+void BitmapOr(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+              int64_t right_offset, int64_t length, uint8_t* out, int64_t out_offset) {
+  BinaryBitmapOp(left, left_offset, right, right_offset, length, out, out_offset,
+                 [](uint64_t a, uint64_t b) { return a | b; });
+}
+
+void BitmapAndNot(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+                  int64_t right_offset, int64_t length, uint8_t* out, int64_t out_offset) {
+  BinaryBitmapOp(left, left_offset, right, right_offset, length, out, out_offset,
+                 [](uint64_t a, uint64_t b) { return a & ~b; });
+}
+
+void InvertBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dst,
+                  int64_t dst_offset) {
+  for (int64_t pos = 0; pos < length; pos += 64) {
+    int64_t n = length - pos < 64 ? length - pos : 64;
+    StoreBits(dst, dst_offset + pos, ~LoadPartialWord(src, src_offset + pos, n), n);
+  }
+}
+
+bool BitmapEquals(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+                  int64_t right_offset, int64_t length) {
+  for (int64_t pos = 0; pos < length; pos += 64) {
+    int64_t n = length - pos < 64 ? length - pos : 64;
+    if (LoadPartialWord(left, left_offset + pos, n) != LoadPartialWord(right, right_offset + pos, n))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace alkaid::bit_util

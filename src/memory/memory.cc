@@ -1,0 +1,172 @@
+#include "alkaid/memory.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace alkaid {
+
+namespace {
+// Zero-size allocations all point here so that data() is never null.
+alignas(kAlignment) uint8_t zero_size_area[kAlignment];
+}  // namespace
+
+Status SystemMemoryPool::Account(int64_t delta) {
+  int64_t now = allocated_.fetch_add(delta, std::memory_order_relaxed) + delta;
+  if (delta > 0 && now > limit_) {
+    allocated_.fetch_sub(delta, std::memory_order_relaxed);
+    return Status::OutOfMemory("allocation of ", delta, " bytes exceeds the pool limit of ",
+                               limit_, " bytes");
+  }
+  int64_t peak = peak_.load(std::memory_order_relaxed);
+  while (now > peak && !peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+  if (delta > 0) total_.fetch_add(delta, std::memory_order_relaxed);
+  return Status::OK();
+}
+
+Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
+  if (size < 0) return Status::Invalid("negative allocation size ", size);
+  if (size == 0) {
+    *out = zero_size_area;
+    return Status::OK();
+  }
+  ALKAID_RETURN_NOT_OK(Account(size));
+  void* p = std::aligned_alloc(kAlignment, static_cast<size_t>(RoundUpToMultipleOf64(size)));
+  if (p == nullptr) {
+    allocated_.fetch_sub(size, std::memory_order_relaxed);
+    return Status::OutOfMemory("failed to allocate ", size, " bytes");
+  }
+  count_.fetch_add(1, std::memory_order_relaxed);
+  *out = static_cast<uint8_t*>(p);
+  return Status::OK();
+}
+
+Status SystemMemoryPool::Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) {
+  if (new_size < 0) return Status::Invalid("negative allocation size ", new_size);
+  uint8_t* fresh = nullptr;
+  ALKAID_RETURN_NOT_OK(Allocate(new_size, &fresh));
+  if (old_size > 0 && new_size > 0) std::memcpy(fresh, *ptr, std::min(old_size, new_size));
+  Free(*ptr, old_size);
+  *ptr = fresh;
+  return Status::OK();
+}
+
+void SystemMemoryPool::Free(uint8_t* ptr, int64_t size) {
+  if (ptr == zero_size_area || size == 0) return;
+  std::free(ptr);
+  allocated_.fetch_sub(size, std::memory_order_relaxed);
+}
+
+MemoryPool* default_memory_pool() {
+  static SystemMemoryPool pool;
+  return &pool;
+}
+
+std::shared_ptr<Buffer> Buffer::FromString(std::string bytes) {
+  auto holder = std::make_shared<std::string>(std::move(bytes));
+  const auto* data = reinterpret_cast<const uint8_t*>(holder->data());
+  auto size = static_cast<int64_t>(holder->size());
+  return std::make_shared<Buffer>(data, size, std::move(holder));
+}
+
+Result<std::shared_ptr<Buffer>> Buffer::Copy(const uint8_t* data, int64_t size, MemoryPool* pool) {
+  ALKAID_ASSIGN_OR_RAISE(auto buf, AllocateBuffer(size, pool));
+  if (size > 0) std::memcpy(buf->mutable_data(), data, static_cast<size_t>(size));
+  return std::shared_ptr<Buffer>(std::move(buf));
+}
+
+std::string Buffer::ToHexString() const {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  out.reserve(static_cast<size_t>(size_) * 2);
+  for (int64_t i = 0; i < size_; ++i) {
+    out.push_back(digits[data_[i] >> 4]);
+    out.push_back(digits[data_[i] & 15]);
+  }
+  return out;
+}
+
+bool Buffer::Equals(const Buffer& other) const {
+  return size_ == other.size_ && Equals(other, size_);
+}
+
+bool Buffer::Equals(const Buffer& other, int64_t nbytes) const {
+  if (nbytes > size_ || nbytes > other.size_) return false;
+  return data_ == other.data_ || nbytes == 0 ||
+         std::memcmp(data_, other.data_, static_cast<size_t>(nbytes)) == 0;
+}
+
+std::shared_ptr<Buffer> SliceBuffer(const std::shared_ptr<Buffer>& parent, int64_t offset,
+                                    int64_t length) {
+  // The slice's owner is the parent itself, which in turn owns the bytes.
+  return std::make_shared<Buffer>(parent->data() + offset, length, parent);
+}
+
+Result<std::shared_ptr<Buffer>> SliceBufferSafe(const std::shared_ptr<Buffer>& parent,
+                                                int64_t offset, int64_t length) {
+  if (offset < 0 || length < 0 || offset > parent->size() || length > parent->size() - offset) {
+    return Status::IndexError("slice [", offset, ", ", offset, " + ", length,
+                              ") is outside a buffer of ", parent->size(), " bytes");
+  }
+  return SliceBuffer(parent, offset, length);
+}
+
+ResizableBuffer::~ResizableBuffer() {
+  if (mutable_data_ != nullptr) pool_->Free(mutable_data_, capacity_);
+}
+
+Status ResizableBuffer::Reserve(int64_t new_capacity) {
+  if (new_capacity <= capacity_ && mutable_data_ != nullptr) return Status::OK();
+  int64_t padded = RoundUpToMultipleOf64(std::max<int64_t>(new_capacity, 0));
+  uint8_t* ptr = mutable_data_;
+  if (ptr == nullptr) {
+    ALKAID_RETURN_NOT_OK(pool_->Allocate(padded, &ptr));
+  } else {
+    ALKAID_RETURN_NOT_OK(pool_->Reallocate(capacity_, padded, &ptr));
+  }
+  if (padded > capacity_) std::memset(ptr + capacity_, 0, static_cast<size_t>(padded - capacity_));
+  mutable_data_ = ptr;
+  data_ = ptr;
+  capacity_ = padded;
+  return Status::OK();
+}
+
+Status ResizableBuffer::Resize(int64_t new_size, bool shrink_to_fit) {
+  if (new_size < 0) return Status::Invalid("negative buffer size ", new_size);
+  if (new_size > capacity_ || mutable_data_ == nullptr) {
+    ALKAID_RETURN_NOT_OK(Reserve(new_size));
+  } else if (new_size < size_) {
+    // Keep the invariant that bytes past size() are zero.
+    std::memset(mutable_data_ + new_size, 0, static_cast<size_t>(size_ - new_size));
+    if (shrink_to_fit && RoundUpToMultipleOf64(new_size) < capacity_) {
+      uint8_t* ptr = mutable_data_;
+      int64_t padded = RoundUpToMultipleOf64(new_size);
+      ALKAID_RETURN_NOT_OK(pool_->Reallocate(capacity_, padded, &ptr));
+      mutable_data_ = ptr;
+      data_ = ptr;
+      capacity_ = padded;
+    }
+  }
+  size_ = new_size;
+  return Status::OK();
+}
+
+Result<std::shared_ptr<ResizableBuffer>> AllocateBuffer(int64_t size, MemoryPool* pool) {
+  auto buf = std::make_shared<ResizableBuffer>(pool);
+  ALKAID_RETURN_NOT_OK(buf->Resize(size));
+  return buf;
+}
+
+Result<std::shared_ptr<ResizableBuffer>> AllocateBitmap(int64_t length, bool value,
+                                                       MemoryPool* pool) {
+  int64_t nbytes = (length + 7) / 8;
+  ALKAID_ASSIGN_OR_RAISE(auto buf, AllocateBuffer(nbytes, pool));
+  if (value && length > 0) {
+    std::memset(buf->mutable_data(), 0xFF, static_cast<size_t>(nbytes));
+    // Trailing bits past `length` stay clear, as the format asks of padding.
+    if (length % 8 != 0) buf->mutable_data()[nbytes - 1] = static_cast<uint8_t>((1u << (length % 8)) - 1);
+  }
+  return buf;
+}
+
+}  // namespace alkaid

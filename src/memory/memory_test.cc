@@ -1,0 +1,79 @@
+#include "alkaid/memory.h"
+
+#include <gtest/gtest.h>
+
+#include "alkaid/bitmap.h"
+
+namespace alkaid {
+
+TEST(MemoryPool, CountsBytesAndPeak) {
+  SystemMemoryPool pool;
+  {
+    auto a = AllocateBuffer(100, &pool).ValueOrDie();
+    EXPECT_EQ(a->capacity(), 128);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(a->data()) % 64, 0u);
+    EXPECT_GE(pool.bytes_allocated(), 100);
+    auto b = AllocateBuffer(1000, &pool).ValueOrDie();
+    EXPECT_GE(pool.max_memory(), 1100);
+  }
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+  EXPECT_GE(pool.max_memory(), 1100);
+  EXPECT_EQ(pool.num_allocations(), 2);
+}
+
+TEST(MemoryPool, LimitRefusesLargeAllocation) {
+  SystemMemoryPool pool(1024);
+  auto r = AllocateBuffer(1 << 20, &pool);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsOutOfMemory());
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+}
+
+TEST(Buffer, PaddingIsZeroAndResizeKeepsContents) {
+  auto buf = AllocateBuffer(3).ValueOrDie();
+  std::memcpy(buf->mutable_data(), "abc", 3);
+  for (int64_t i = 3; i < buf->capacity(); ++i) ASSERT_EQ(buf->data()[i], 0) << i;
+  ASSERT_TRUE(buf->Resize(200).ok());
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(buf->data()), 3), "abc");
+  EXPECT_EQ(buf->capacity(), 256);
+  for (int64_t i = 3; i < 256; ++i) ASSERT_EQ(buf->data()[i], 0) << i;
+}
+
+TEST(Buffer, SliceSharesParent) {
+  std::shared_ptr<Buffer> parent = Buffer::FromString("hello world");
+  auto slice = SliceBuffer(parent, 6, 5);
+  EXPECT_EQ(slice->view(), "world");
+  EXPECT_EQ(slice->data(), parent->data() + 6);
+  std::weak_ptr<Buffer> weak = parent;
+  parent.reset();
+  EXPECT_FALSE(weak.expired());  // kept alive by the slice
+  EXPECT_EQ(slice->view(), "world");
+  EXPECT_FALSE(SliceBufferSafe(slice, 3, 5).ok());
+}
+
+TEST(Bitmap, CountCopyAndOps) {
+  std::vector<uint8_t> bits(40, 0);
+  for (int i = 0; i < 320; i += 3) bit_util::SetBit(bits.data(), i);
+  int64_t expect = 0;
+  for (int i = 5; i < 300; ++i) expect += (i % 3 == 0);
+  EXPECT_EQ(bit_util::CountSetBits(bits.data(), 5, 295), expect);
+
+  std::vector<uint8_t> dst(40, 0xFF);
+  bit_util::CopyBitmap(bits.data(), 7, 200, dst.data(), 13);
+  for (int i = 0; i < 200; ++i) ASSERT_EQ(bit_util::GetBit(dst.data(), 13 + i), (7 + i) % 3 == 0) << i;
+  for (int i = 0; i < 13; ++i) ASSERT_TRUE(bit_util::GetBit(dst.data(), i));  // untouched
+  ASSERT_TRUE(bit_util::GetBit(dst.data(), 213));
+  EXPECT_TRUE(bit_util::BitmapEquals(bits.data(), 7, dst.data(), 13, 200));
+  EXPECT_FALSE(bit_util::BitmapEquals(bits.data(), 8, dst.data(), 13, 200));
+
+  std::vector<uint8_t> a(16, 0), b(16, 0), out(16, 0);
+  for (int i = 0; i < 128; i += 2) bit_util::SetBit(a.data(), i);
+  for (int i = 0; i < 128; i += 4) bit_util::SetBit(b.data(), i);
+  bit_util::BitmapAnd(a.data(), 0, b.data(), 0, 128, out.data(), 0);
+  EXPECT_EQ(bit_util::CountSetBits(out.data(), 0, 128), 32);
+  bit_util::BitmapOr(a.data(), 1, b.data(), 1, 100, out.data(), 3);
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(bit_util::GetBit(out.data(), 3 + i), ((1 + i) % 2 == 0) || ((1 + i) % 4 == 0));
+}
+
+}  // namespace alkaid

@@ -1,0 +1,50 @@
+#include "alkaid/status.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace alkaid {
+
+const char* StatusCodeName(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return "OK";
+    case StatusCode::kInvalid: return "Invalid";
+    case StatusCode::kTypeError: return "Type error";
+    case StatusCode::kIndexError: return "Index error";
+    case StatusCode::kKeyError: return "Key error";
+    case StatusCode::kOutOfMemory: return "Out of memory";
+    case StatusCode::kIOError: return "IO error";
+    case StatusCode::kNotImplemented: return "Not implemented";
+    case StatusCode::kSerializationError: return "Serialization error";
+    case StatusCode::kCapacityError: return "Capacity error";
+    case StatusCode::kUnknownError: return "Unknown error";
+  }
+  return "Unknown error";
+}
+
+Status::Status(StatusCode code, std::string message) {
+  if (code != StatusCode::kOk) state_ = std::make_shared<State>(State{code, std::move(message)});
+}
+
+const std::string& Status::message() const {
+  static const std::string empty;
+  return state_ ? state_->message : empty;
+}
+
+std::string Status::ToString() const {
+  if (ok()) return "OK";
+  return std::string(StatusCodeName(code())) + ": " + state_->message;
+}
+
+Status Status::WithContext(const std::string& context) const {
+  if (ok()) return *this;
+  return Status(code(), context + ": " + state_->message);
+}
+
+void Status::Abort(const char* where) const {
+  std::fprintf(stderr, "alkaid fatal%s%s: %s\n", where ? " in " : "", where ? where : "",
+               ToString().c_str());
+  std::abort();
+}
+
+}  // namespace alkaid
