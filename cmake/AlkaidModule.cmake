@@ -28,7 +28,9 @@ function(alkaid_module_tests name)
   if(NOT sources)
     return()
   endif()
-  add_executable(alkaid_${name}_test ${sources})
+  # Shared helpers for tests (array literals, gold-file lookup).
+  file(GLOB util_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/test_util/*.cc)
+  add_executable(alkaid_${name}_test ${sources} ${util_sources})
   target_include_directories(alkaid_${name}_test PRIVATE ${CMAKE_SOURCE_DIR})
   target_compile_definitions(alkaid_${name}_test PRIVATE
     ALKAID_SOURCE_DIR="${CMAKE_SOURCE_DIR}" ALKAID_BINARY_DIR="${CMAKE_BINARY_DIR}")
