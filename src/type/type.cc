@@ -147,6 +147,9 @@ bool DataType::Equals(const DataType& other, bool check_metadata) const {
   if (this == &other) return true;
   if (id_ != other.id_ || children_.size() != other.children_.size()) return false;
   if (!ParamsEqual(other)) return false;
+  // Map entries/key/value names vary between writers; MapType::ParamsEqual has
+  // already compared the key and item types, which is what identifies a map.
+  if (id_ == TypeId::kMap) return true;
   bool names = ChildNamesMatter();
   for (size_t i = 0; i < children_.size(); ++i) {
     const Field& a = *children_[i];
@@ -420,7 +423,10 @@ std::string MapType::ToString() const {
 }
 
 bool MapType::ParamsEqual(const DataType& other) const {
-  return keys_sorted_ == static_cast<const MapType&>(other).keys_sorted_;
+  const auto& o = static_cast<const MapType&>(other);
+  return keys_sorted_ == o.keys_sorted_ && key_type()->Equals(*o.key_type()) &&
+         item_type()->Equals(*o.item_type()) &&
+         item_field()->nullable() == o.item_field()->nullable();
 }
 
 Result<DataTypePtr> FixedSizeListType::Make(FieldPtr value_field, int32_t list_size) {
