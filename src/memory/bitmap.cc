@@ -23,20 +23,34 @@ uint64_t LoadWord(const uint8_t* bits, int64_t offset) {
   return (low >> shift) | (static_cast<uint64_t>(p[8]) << (64 - shift));
 }
 
-int64_t CountSetBits(const uint8_t* bits, int64_t offset, int64_t length) {
-  if (length <= 0) return 0;
+namespace {
+
+// The x86-64 baseline has no popcnt instruction; let the compiler emit a
+// popcnt clone and pick it at load time on CPUs that have one.
+#if defined(__x86_64__) && !defined(__clang__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+int64_t PopcountWords(const uint8_t* p, int64_t words) {
   int64_t count = 0;
-  int64_t pos = offset;
-  int64_t end = offset + length;
-  // Head up to a byte boundary, then whole aligned words, then the tail.
-  while (pos < end && (pos & 7) != 0) count += GetBit(bits, pos++);
-  const uint8_t* p = bits + (pos >> 3);
-  int64_t words = (end - pos) >> 6;
   for (int64_t w = 0; w < words; ++w) {
     uint64_t word;
     std::memcpy(&word, p + 8 * w, 8);
     count += __builtin_popcountll(word);
   }
+  return count;
+}
+
+}  // namespace
+
+int64_t CountSetBits(const uint8_t* bits, int64_t offset, int64_t length) {
+  if (length <= 0) return 0;
+  int64_t count = 0;
+  int64_t pos = offset;
+  int64_t end = offset + length;
+  // Head up to a byte boundary, then whole words, then the tail.
+  while (pos < end && (pos & 7) != 0) count += GetBit(bits, pos++);
+  int64_t words = (end - pos) >> 6;
+  count += PopcountWords(bits + (pos >> 3), words);
   pos += words << 6;
   while (pos < end) count += GetBit(bits, pos++);
   return count;
@@ -62,8 +76,19 @@ namespace {
 inline void StoreBits(uint8_t* dst, int64_t offset, uint64_t word, int64_t n) {
   uint8_t* p = dst + (offset >> 3);
   int shift = static_cast<int>(offset & 7);
-  if (shift == 0 && n == 64) {
-    std::memcpy(p, &word, 8);
+  if (n == 64) {
+    if (shift == 0) {
+      std::memcpy(p, &word, 8);
+      return;
+    }
+    // Nine bytes are touched: keep the low `shift` bits of the first and the
+    // high bits of the ninth.
+    uint64_t low;
+    std::memcpy(&low, p, 8);
+    uint64_t keep = (uint64_t{1} << shift) - 1;
+    low = (low & keep) | (word << shift);
+    std::memcpy(p, &low, 8);
+    p[8] = static_cast<uint8_t>((p[8] & ~keep) | (word >> (64 - shift)));
     return;
   }
   unsigned __int128 mask = ((n == 64) ? ~uint64_t{0} : ((uint64_t{1} << n) - 1));
@@ -97,12 +122,16 @@ void BinaryBitmapOp(const uint8_t* left, int64_t left_offset, const uint8_t* rig
     }
     pos = words << 6;
   }
-  while (pos < length) {
-    int64_t n = length - pos < 64 ? length - pos : 64;
+  for (; pos + 64 <= length; pos += 64) {
+    uint64_t a = LoadWord(left, left_offset + pos);
+    uint64_t b = LoadWord(right, right_offset + pos);
+    StoreBits(out, out_offset + pos, op(a, b), 64);
+  }
+  if (pos < length) {
+    int64_t n = length - pos;
     uint64_t a = LoadPartialWord(left, left_offset + pos, n);
     uint64_t b = LoadPartialWord(right, right_offset + pos, n);
     StoreBits(out, out_offset + pos, op(a, b), n);
-    pos += n;
   }
 }
 
@@ -121,10 +150,10 @@ void CopyBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t*
     }
     return;
   }
-  for (int64_t pos = 0; pos < length; pos += 64) {
-    int64_t n = length - pos < 64 ? length - pos : 64;
-    StoreBits(dst, dst_offset + pos, LoadPartialWord(src, src_offset + pos, n), n);
-  }
+  int64_t pos = 0;
+  for (; pos + 64 <= length; pos += 64) StoreBits(dst, dst_offset + pos, LoadWord(src, src_offset + pos), 64);
+  if (pos < length)
+    StoreBits(dst, dst_offset + pos, LoadPartialWord(src, src_offset + pos, length - pos), length - pos);
 }
 
 void BitmapAnd(const uint8_t* left, int64_t left_offset, const uint8_t* right,
@@ -155,12 +184,13 @@ void InvertBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_
 
 bool BitmapEquals(const uint8_t* left, int64_t left_offset, const uint8_t* right,
                   int64_t right_offset, int64_t length) {
-  for (int64_t pos = 0; pos < length; pos += 64) {
-    int64_t n = length - pos < 64 ? length - pos : 64;
-    if (LoadPartialWord(left, left_offset + pos, n) != LoadPartialWord(right, right_offset + pos, n))
-      return false;
+  int64_t pos = 0;
+  for (; pos + 64 <= length; pos += 64) {
+    if (LoadWord(left, left_offset + pos) != LoadWord(right, right_offset + pos)) return false;
   }
-  return true;
+  if (pos == length) return true;
+  return LoadPartialWord(left, left_offset + pos, length - pos) ==
+         LoadPartialWord(right, right_offset + pos, length - pos);
 }
 
 }  // namespace alkaid::bit_util
