@@ -1,0 +1,331 @@
+// IPC read/write benchmarks on the data set of the IPC issue: 10 million rows
+// of (int64, float64 with 10% nulls, utf8 of 0-32 bytes with 10% nulls) in
+// batches of 64Ki rows; plus the per-batch cost on 3-column batches of 8 rows
+// and the machine's memcpy bandwidth measured in the same run.
+//
+// Set ALKAID_BENCH_ROWS to shrink the data set (e.g. for a quick smoke run).
+#include <benchmark/benchmark.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "alkaid/bitmap.h"
+#include "alkaid/io/input.h"
+#include "alkaid/io/output.h"
+#include "alkaid/ipc/reader.h"
+#include "alkaid/ipc/writer.h"
+#include "alkaid/table.h"
+#include "alkaid/validate.h"
+
+namespace {
+
+using namespace alkaid;  // NOLINT
+
+int64_t TotalRows() {
+  const char* env = std::getenv("ALKAID_BENCH_ROWS");
+  return env ? std::atoll(env) : 10'000'000;
+}
+constexpr int64_t kBatchRows = 64 * 1024;
+
+SchemaPtr BenchSchema() {
+  return schema({field("id", int64(), false), field("value", float64()), field("name", utf8())});
+}
+
+BufferPtr NullBitmap(int64_t n, std::mt19937_64& rng, int64_t* null_count) {
+  auto bits = AllocateBitmap(n, true).ValueOrDie();
+  *null_count = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (rng() % 10 == 0) {
+      bit_util::ClearBit(bits->mutable_data(), i);
+      ++*null_count;
+    }
+  }
+  return bits;
+}
+
+RecordBatchPtr MakeBatch(int64_t rows, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto ids = AllocateBuffer(rows * 8).ValueOrDie();
+  auto* id = ids->mutable_data_as<int64_t>();
+  for (int64_t i = 0; i < rows; ++i) id[i] = static_cast<int64_t>(seed) * rows + i;
+
+  int64_t value_nulls = 0;
+  BufferPtr value_valid = NullBitmap(rows, rng, &value_nulls);
+  auto values = AllocateBuffer(rows * 8).ValueOrDie();
+  auto* v = values->mutable_data_as<double>();
+  for (int64_t i = 0; i < rows; ++i) v[i] = static_cast<double>(rng() % 1000000) / 7.0;
+
+  int64_t name_nulls = 0;
+  BufferPtr name_valid = NullBitmap(rows, rng, &name_nulls);
+  auto offsets = AllocateBuffer((rows + 1) * 4).ValueOrDie();
+  auto* off = offsets->mutable_data_as<int32_t>();
+  off[0] = 0;
+  for (int64_t i = 0; i < rows; ++i) off[i + 1] = off[i] + static_cast<int32_t>(rng() % 33);
+  auto data = AllocateBuffer(off[rows]).ValueOrDie();
+  for (int64_t i = 0; i < off[rows]; ++i) data->mutable_data()[i] = static_cast<uint8_t>('a' + rng() % 26);
+
+  return RecordBatch::Make(
+      BenchSchema(), rows,
+      {ArrayData::Make(int64(), rows, {nullptr, ids}, 0),
+       ArrayData::Make(float64(), rows, {value_valid, values}, value_nulls),
+       ArrayData::Make(utf8(), rows, {name_valid, offsets, data}, name_nulls)});
+}
+
+const std::vector<RecordBatchPtr>& BigDataSet() {
+  static std::vector<RecordBatchPtr> batches = [] {
+    std::vector<RecordBatchPtr> out;
+    int64_t total = TotalRows();
+    for (int64_t done = 0, i = 0; done < total; done += kBatchRows, ++i)
+      out.push_back(MakeBatch(std::min(kBatchRows, total - done), static_cast<uint64_t>(i)));
+    return out;
+  }();
+  return batches;
+}
+
+int64_t DataSetBytes(const std::vector<RecordBatchPtr>& batches) {
+  int64_t bytes = 0;
+  for (const auto& b : batches)
+    for (const auto& col : b->columns())
+      for (const auto& buf : col->buffers)
+        if (buf) bytes += buf->size();
+  return bytes;
+}
+
+ipc::IpcWriteOptions WriteOptions(int codec, int threads) {
+  ipc::IpcWriteOptions o;
+  o.compression = codec == 0 ? ipc::CompressionType::kNone
+                  : codec == 1 ? ipc::CompressionType::kLz4Frame
+                               : ipc::CompressionType::kZstd;
+  o.use_threads = threads > 1;
+  o.num_threads = threads;
+  return o;
+}
+
+const char* CodecName(int codec) { return codec == 0 ? "none" : codec == 1 ? "lz4" : "zstd"; }
+
+// ---------------------------------------------------------------------------
+
+void BM_Memcpy(benchmark::State& state) {
+  int64_t n = DataSetBytes(BigDataSet());
+  std::vector<uint8_t> src(static_cast<size_t>(n), 1), dst(static_cast<size_t>(n));
+  for (auto _ : state) {
+    std::memcpy(dst.data(), src.data(), src.size());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Uncompressed stream into a buffer sized beforehand (no growth, no copy but
+// the one into the destination).
+void BM_WriteStreamPresized(benchmark::State& state) {
+  const auto& batches = BigDataSet();
+  auto schema = BenchSchema();
+  auto sized = ipc::SerializeStream(schema, batches).ValueOrDie();
+  auto dest = AllocateBuffer(sized->size()).ValueOrDie();
+  for (auto _ : state) {
+    io::FixedSizeBufferWriter sink(dest);
+    auto writer = ipc::MakeStreamWriter(&sink, schema).ValueOrDie();
+    for (const auto& b : batches) writer->WriteRecordBatch(*b).Abort();
+    writer->Close().Abort();
+    benchmark::DoNotOptimize(dest->data());
+  }
+  state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
+}
+
+void BM_WriteStream(benchmark::State& state) {
+  int codec = static_cast<int>(state.range(0));
+  int threads = static_cast<int>(state.range(1));
+  const auto& batches = BigDataSet();
+  auto options = WriteOptions(codec, threads);
+  int64_t out_size = 0;
+  for (auto _ : state) {
+    auto buf = ipc::SerializeStream(BenchSchema(), batches, options).ValueOrDie();
+    out_size = buf->size();
+  }
+  state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
+  state.counters["ratio"] = static_cast<double>(DataSetBytes(batches)) / static_cast<double>(out_size);
+  state.SetLabel(std::string(CodecName(codec)) + ", " + std::to_string(threads) + " thread(s)");
+}
+
+void BM_ReadStream(benchmark::State& state) {
+  int codec = static_cast<int>(state.range(0));
+  int threads = static_cast<int>(state.range(1));
+  bool full = state.range(2) != 0;
+  const auto& batches = BigDataSet();
+  auto stream = ipc::SerializeStream(BenchSchema(), batches, WriteOptions(codec, 1)).ValueOrDie();
+  ipc::IpcReadOptions options;
+  options.use_threads = threads > 1;
+  options.num_threads = threads;
+  options.validate_full = full;
+  for (auto _ : state) {
+    auto reader = ipc::StreamReader::Open(stream, options).ValueOrDie();
+    int64_t rows = 0;
+    while (true) {
+      auto b = reader->Next().ValueOrDie();
+      if (!b) break;
+      rows += b->num_rows();
+    }
+    benchmark::DoNotOptimize(rows);
+  }
+  state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
+  state.SetLabel(std::string(CodecName(codec)) + ", " + std::to_string(threads) + " thread(s), " +
+                 (full ? "full validation" : "structural validation"));
+}
+
+std::string TempFile(const char* tag) {
+  return (std::filesystem::temp_directory_path() /
+          ("alkaid_bench_" + std::to_string(::getpid()) + "_" + tag + ".arrow"))
+      .string();
+}
+
+void BM_WriteFile(benchmark::State& state) {
+  const auto& batches = BigDataSet();
+  std::string path = TempFile("write");
+  for (auto _ : state) {
+    auto sink = io::FileOutputStream::Open(path).ValueOrDie();
+    auto writer = ipc::MakeFileWriter(sink.get(), BenchSchema()).ValueOrDie();
+    for (const auto& b : batches) writer->WriteRecordBatch(*b).Abort();
+    writer->Close().Abort();
+    sink->Close().Abort();
+  }
+  std::filesystem::remove(path);
+  state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
+}
+
+struct MappedFileFixture {
+  std::string path;
+  MappedFileFixture() : path(TempFile("read")) {
+    auto sink = io::FileOutputStream::Open(path).ValueOrDie();
+    auto writer = ipc::MakeFileWriter(sink.get(), BenchSchema()).ValueOrDie();
+    for (const auto& b : BigDataSet()) writer->WriteRecordBatch(*b).Abort();
+    writer->Close().Abort();
+    sink->Close().Abort();
+  }
+  ~MappedFileFixture() { std::filesystem::remove(path); }
+};
+
+const MappedFileFixture& MappedFile() {
+  static MappedFileFixture f;
+  return f;
+}
+
+void BM_OpenMappedFile(benchmark::State& state) {
+  const auto& f = MappedFile();
+  for (auto _ : state) {
+    auto reader = ipc::FileReader::OpenMapped(f.path).ValueOrDie();
+    benchmark::DoNotOptimize(reader->num_record_batches());
+  }
+}
+
+void BM_ReadMappedFile(benchmark::State& state) {
+  const auto& f = MappedFile();
+  bool full = state.range(0) != 0;
+  ipc::IpcReadOptions options;
+  options.validate_full = full;
+  for (auto _ : state) {
+    auto reader = ipc::FileReader::OpenMapped(f.path, options).ValueOrDie();
+    int64_t rows = 0;
+    for (int i = 0; i < reader->num_record_batches(); ++i)
+      rows += reader->ReadRecordBatch(i).ValueOrDie()->num_rows();
+    benchmark::DoNotOptimize(rows);
+  }
+  state.SetBytesProcessed(state.iterations() * DataSetBytes(BigDataSet()));
+  state.SetLabel(full ? "full validation" : "structural validation");
+}
+
+// Reading cost must follow the number of buffers, not bytes: the same number
+// of batches with 10x the rows each must read in about the same time.
+void BM_ReadScaling(benchmark::State& state) {
+  int64_t rows_per_batch = state.range(0);
+  std::vector<RecordBatchPtr> batches;
+  for (int i = 0; i < 16; ++i) batches.push_back(MakeBatch(rows_per_batch, static_cast<uint64_t>(i)));
+  auto stream = ipc::SerializeStream(BenchSchema(), batches).ValueOrDie();
+  ipc::IpcReadOptions options;
+  options.validate_full = false;
+  for (auto _ : state) {
+    auto reader = ipc::StreamReader::Open(stream, options).ValueOrDie();
+    while (reader->Next().ValueOrDie()) {
+    }
+  }
+  state.counters["MB"] = static_cast<double>(stream->size()) / 1e6;
+}
+
+void BM_ValidateFull(benchmark::State& state) {
+  const auto& batches = BigDataSet();
+  for (auto _ : state) {
+    for (const auto& b : batches)
+      for (const auto& col : b->columns()) ValidateArrayFull(*col).Abort();
+  }
+  state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
+}
+
+// 200,000 batches of 8 rows: the fixed cost per batch.
+constexpr int kSmallBatches = 200000;
+
+const std::vector<RecordBatchPtr>& SmallBatches() {
+  static std::vector<RecordBatchPtr> batches = [] {
+    auto one = MakeBatch(8, 1);
+    return std::vector<RecordBatchPtr>(kSmallBatches, one);
+  }();
+  return batches;
+}
+
+void BM_WriteSmallBatches(benchmark::State& state) {
+  const auto& batches = SmallBatches();
+  auto schema = BenchSchema();
+  auto sized = ipc::SerializeStream(schema, batches).ValueOrDie();
+  auto dest = AllocateBuffer(sized->size()).ValueOrDie();
+  for (auto _ : state) {
+    io::FixedSizeBufferWriter sink(dest);
+    auto writer = ipc::MakeStreamWriter(&sink, schema).ValueOrDie();
+    for (const auto& b : batches) writer->WriteRecordBatch(*b).Abort();
+    writer->Close().Abort();
+  }
+  state.SetItemsProcessed(state.iterations() * kSmallBatches);
+  state.counters["us_per_batch"] = benchmark::Counter(
+      static_cast<double>(kSmallBatches) * 1e-6,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_ReadSmallBatches(benchmark::State& state) {
+  bool full = state.range(0) != 0;
+  auto stream = ipc::SerializeStream(BenchSchema(), SmallBatches()).ValueOrDie();
+  ipc::IpcReadOptions options;
+  options.validate_full = full;
+  for (auto _ : state) {
+    auto reader = ipc::StreamReader::Open(stream, options).ValueOrDie();
+    while (reader->Next().ValueOrDie()) {
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kSmallBatches);
+  state.counters["us_per_batch"] = benchmark::Counter(
+      static_cast<double>(kSmallBatches) * 1e-6,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.SetLabel(full ? "full validation" : "structural validation");
+}
+
+BENCHMARK(BM_WriteStreamPresized)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WriteStream)
+    ->Args({0, 1})->Args({1, 1})->Args({1, 2})->Args({2, 1})->Args({2, 2})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReadStream)
+    ->Args({0, 1, 0})->Args({0, 1, 1})->Args({1, 1, 1})->Args({1, 2, 1})->Args({2, 1, 1})->Args({2, 2, 1})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WriteFile)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_OpenMappedFile)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_ReadMappedFile)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReadScaling)->Arg(64 * 1024)->Arg(640 * 1024)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_ValidateFull)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WriteSmallBatches)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReadSmallBatches)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

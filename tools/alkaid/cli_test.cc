@@ -1,0 +1,223 @@
+// Runs the `alkaid` executable as a user would and checks exit codes and
+// output, including bad input.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "test_util/test_data.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+RunResult Run(const std::string& args, const std::string& stdin_file = "") {
+  std::string cmd = std::string(ALKAID_CLI_PATH) + " " + args + " 2>&1";
+  if (!stdin_file.empty()) cmd += " < " + stdin_file;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  RunResult result{-1, ""};
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> chunk;
+  size_t n;
+  while ((n = fread(chunk.data(), 1, chunk.size(), pipe)) > 0) result.output.append(chunk.data(), n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string ReadBytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("alkaid_cli_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    sample_json_ = std::string(ALKAID_SOURCE_DIR) + "/samples/cities.json";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // The sample as an IPC file.
+  std::string SampleFile() {
+    std::string out = Path("cities.arrow");
+    auto r = Run("from-json " + sample_json_ + " " + out);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return out;
+  }
+
+  fs::path dir_;
+  std::string sample_json_;
+};
+
+TEST_F(CliTest, HelpForEverySubcommand) {
+  for (std::string sub : {"schema", "cat", "validate", "to-json", "from-json", "convert"}) {
+    auto r = Run(sub + " --help");
+    EXPECT_EQ(r.exit_code, 0) << sub << ": " << r.output;
+    EXPECT_NE(r.output.find("Usage"), std::string::npos) << sub << ": " << r.output;
+  }
+  auto top = Run("--help");
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_NE(top.output.find("from-json"), std::string::npos);
+}
+
+TEST_F(CliTest, UsageErrorsExitTwo) {
+  EXPECT_EQ(Run("").exit_code, 2);
+  EXPECT_EQ(Run("frobnicate x").exit_code, 2);
+  EXPECT_EQ(Run("cat").exit_code, 2);  // missing FILE
+  EXPECT_EQ(Run("convert a b --compression brotli").exit_code, 2);
+}
+
+TEST_F(CliTest, CatShowsTheSampleAsATable) {
+  std::string file = SampleFile();
+  auto r = Run("cat " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Shanghai"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Rio de Janeiro"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Germany"), std::string::npos) << r.output;  // dictionary decoded
+  EXPECT_NE(r.output.find("6 of 6 rows, 2 batches"), std::string::npos) << r.output;
+
+  auto limited = Run("cat " + file + " --limit 2 --columns city,population");
+  ASSERT_EQ(limited.exit_code, 0) << limited.output;
+  EXPECT_NE(limited.output.find("2 of 6 rows"), std::string::npos) << limited.output;
+  EXPECT_EQ(limited.output.find("area_km2"), std::string::npos) << limited.output;
+  EXPECT_EQ(limited.output.find("Munich"), std::string::npos) << limited.output;
+}
+
+TEST_F(CliTest, SchemaPrintsTypesAndMetadata) {
+  auto r = Run("schema " + SampleFile());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("IPC file"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("country: dictionary<values=string, indices=int8>"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("source: alkaid bundled sample"), std::string::npos) << r.output;
+}
+
+TEST_F(CliTest, ValidateAgainstJson) {
+  std::string file = SampleFile();
+  auto ok = Run("validate " + file + " --json " + sample_json_);
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+
+  // A JSON that differs in one value: exit 1 and the place of the difference.
+  std::string text = ReadBytes(sample_json_);
+  auto pos = text.find("\"Munich\"");
+  ASSERT_NE(pos, std::string::npos);
+  text.replace(pos, 8, "\"Munchn\"");
+  std::string other = Path("other.json");
+  std::ofstream(other) << text;
+  auto diff = Run("validate " + file + " --json " + other);
+  EXPECT_EQ(diff.exit_code, 1) << diff.output;
+  EXPECT_NE(diff.output.find("batch 0, column 0 ('city')"), std::string::npos) << diff.output;
+}
+
+TEST_F(CliTest, ToJsonRoundTripsThroughFromJson) {
+  std::string file = SampleFile();
+  std::string json = Path("back.json");
+  auto r = Run("to-json " + file + " > " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto again = Run("validate " + file + " --json " + json);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+}
+
+TEST_F(CliTest, ConvertBetweenFormatsCompressionsAndDialects) {
+  std::string file = SampleFile();
+  for (std::string comp : {"none", "lz4", "zstd"}) {
+    std::string stream = Path("s_" + comp + ".arrows");
+    auto c = Run("convert " + file + " " + stream + " --format stream --compression " + comp);
+    ASSERT_EQ(c.exit_code, 0) << comp << ": " << c.output;
+    EXPECT_NE(ReadBytes(stream).substr(0, 6), "ARROW1");
+    auto v = Run("validate " + stream + " --json " + sample_json_);
+    EXPECT_EQ(v.exit_code, 0) << comp << ": " << v.output;
+  }
+  // Alkaid dialect and back: byte-identical to the file written directly.
+  std::string alk = Path("cities.alkaid");
+  ASSERT_EQ(Run("convert " + file + " " + alk + " --dialect alkaid").exit_code, 0);
+  EXPECT_EQ(ReadBytes(alk).substr(0, 7), "ALKAID1");
+  EXPECT_EQ(Run("validate " + alk + " --json " + sample_json_).exit_code, 0);
+  std::string back = Path("back.arrow");
+  auto b = Run("convert " + alk + " " + back);
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(ReadBytes(back), ReadBytes(file));
+
+  std::string projected = Path("proj.arrow");
+  ASSERT_EQ(Run("convert " + file + " " + projected + " --columns population,city").exit_code, 0);
+  auto s = Run("schema " + projected);
+  EXPECT_NE(s.output.find("population: int64\ncity: string not null"), std::string::npos) << s.output;
+}
+
+TEST_F(CliTest, ReadsStandardInput) {
+  std::string file = SampleFile();
+  auto r = Run("cat -", file);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Shanghai"), std::string::npos);
+}
+
+TEST_F(CliTest, BadInputsGetClearErrors) {
+  auto missing = Run("cat " + Path("nope.arrow"));
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("nope.arrow"), std::string::npos) << missing.output;
+
+  std::string text = Path("notes.txt");
+  std::ofstream(text) << "this is not arrow data at all, just some words\n";
+  auto not_arrow = Run("validate " + text);
+  EXPECT_EQ(not_arrow.exit_code, 1) << not_arrow.output;
+  EXPECT_NE(not_arrow.output.find("notes.txt"), std::string::npos) << not_arrow.output;
+
+  std::string file = SampleFile();
+  std::string bytes = ReadBytes(file);
+  for (size_t cut : {bytes.size() / 3, bytes.size() - 5}) {
+    std::string truncated = Path("truncated.arrow");
+    std::ofstream(truncated, std::ios::binary) << bytes.substr(0, cut);
+    auto r = Run("validate " + truncated);
+    EXPECT_EQ(r.exit_code, 1) << cut << ": " << r.output;
+    EXPECT_NE(r.output.find("truncated.arrow"), std::string::npos) << r.output;
+  }
+
+  std::string empty = Path("empty.arrow");
+  std::ofstream(empty).flush();
+  EXPECT_EQ(Run("cat " + empty).exit_code, 1);
+
+  std::string bad_json = Path("bad.json");
+  std::ofstream(bad_json) << "{\"schema\": {\"fields\": [{\"name\": \"x\"}]}}";
+  auto bj = Run("from-json " + bad_json + " " + Path("out.arrow"));
+  EXPECT_EQ(bj.exit_code, 1) << bj.output;
+  EXPECT_NE(bj.output.find("bad.json"), std::string::npos) << bj.output;
+
+  auto col = Run("cat " + file + " --columns nope");
+  EXPECT_EQ(col.exit_code, 1) << col.output;
+  EXPECT_NE(col.output.find("no column named 'nope'"), std::string::npos) << col.output;
+}
+
+TEST_F(CliTest, ValidatesEveryGoldFileAgainstItsJson) {
+  ALKAID_REQUIRE_TEST_DATA(data);
+  int checked = 0;
+  for (const auto& version : fs::directory_iterator(fs::path(data) / "arrow-testing" / "integration")) {
+    if (!version.is_directory()) continue;
+    for (const auto& entry : fs::directory_iterator(version.path())) {
+      if (entry.path().extension() != ".arrow_file") continue;
+      std::string stem = entry.path().string();
+      stem.resize(stem.size() - std::string(".arrow_file").size());
+      for (std::string ext : {".arrow_file", ".stream"}) {
+        auto r = Run("validate " + stem + ext + " --json " + stem + ".json.gz");
+        EXPECT_EQ(r.exit_code, 0) << stem << ext << ": " << r.output;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 50);
+}
+
+}  // namespace
