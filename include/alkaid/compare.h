@@ -1,6 +1,21 @@
 // Logical equality of arrays: masked-out slots are ignored, slices compare by
 // value, and layouts that encode the same values (e.g. different offsets or
 // view buffers) are equal.
+//
+// Rules per type:
+//  - types must be equal (DataType::Equals; field metadata only with
+//    check_metadata), lengths equal, null positions equal;
+//  - values are compared in non-null slots only (whatever lies under a null
+//    slot, including the children of a null struct or list slot, is ignored);
+//  - floats are exact by default (+0 == -0, NaN != NaN); see EqualOptions;
+//    half floats compare by value;
+//  - list views, dense unions, binary views: by the values they reference;
+//  - unions: same type code per slot, then the selected child values;
+//  - dictionary arrays: by decoded value; a slot is null when its index is
+//    null or the dictionary value it points to is null;
+//  - run-end encoded arrays: by decoded value (run splits do not matter);
+//  - extension arrays: extension types equal, then storage values.
+// Inputs are assumed to be valid (alkaid/validate.h).
 #pragma once
 
 #include <string>
@@ -26,8 +41,14 @@ struct EqualOptions {
 bool ArrayEquals(const ArrayData& left, const ArrayData& right,
                  const EqualOptions& options = EqualOptions::Defaults());
 
-// Like ArrayEquals, but on a difference returns a description of the first one
-// with its path, e.g. "at [3].b[1]: 5 != 7"; empty when equal.
+// Like ArrayEquals, but on a difference returns a description of the first
+// one (lowest top-level slot first); empty when equal. Forms:
+//   "type mismatch: int32 vs int64"
+//   "length 5 vs 6"
+//   "at [3]: 7 vs 8"                  values as rendered by FormatValue
+//   "at [2].b[1]: null vs 4"          path: slot, struct field, list element
+//   "at [1]: [1, 2] vs [1] (length 2 vs 1)"
+//   "at [4]: 0: 5 vs 1: \"x\""        union slots show "type code: value"
 std::string ArrayDiff(const ArrayData& left, const ArrayData& right,
                       const EqualOptions& options = EqualOptions::Defaults());
 

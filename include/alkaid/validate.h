@@ -6,9 +6,28 @@
 // values: offsets, views, list-view ranges, union type ids and offsets,
 // dictionary indices, run ends, null counts and UTF-8.
 //
-// Every error names the field path (e.g. "col1.b[item]"), the slot or buffer
-// index, and the rule that was broken.
+// Both are safe on untrusted input (e.g. arrays read from IPC): every size is
+// checked before a byte is read, arithmetic on lengths is overflow-checked and
+// nesting deeper than 64 levels is refused.
+//
+// Every error is Status::Invalid and reads
+//   "<type name> array at <path>: <what is wrong>"
+// where <path> starts at the root name ("<root>" unless one is given) and
+// appends ".<field name>" for each child (".[i]" when the field has no name)
+// and ".<dictionary>" for dictionary values, e.g. "col.b.item" or
+// "col.entries.key". Slot indices are relative to the array's offset; the
+// physical index is added when the array is sliced.
+//
+// Choices where the spec leaves room:
+// - UTF-8 is checked only for non-null slots (null slots may hold any bytes).
+// - Views of all slots, null or not, must be in bounds; the zero padding after
+//   inline view data is not enforced (it is never read as data).
+// - List-view offsets and sizes are checked for every slot, as the spec asks.
+// - Dense union offsets must point into the selected child; their order per
+//   child (a SHOULD in the spec) is not enforced.
 #pragma once
+
+#include <string_view>
 
 #include "alkaid/array_data.h"
 #include "alkaid/status.h"
@@ -18,7 +37,11 @@ namespace alkaid {
 Status ValidateArray(const ArrayData& data);
 Status ValidateArrayFull(const ArrayData& data);
 
-// True when `bytes` is well-formed UTF-8.
+// Same, with error paths rooted at `root_name` (e.g. a column name).
+Status ValidateArray(const ArrayData& data, std::string_view root_name);
+Status ValidateArrayFull(const ArrayData& data, std::string_view root_name);
+
+// True when `bytes` is well-formed UTF-8 (see alkaid/utf8.h).
 bool ValidateUtf8(const uint8_t* bytes, int64_t length);
 
 }  // namespace alkaid

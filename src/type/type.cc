@@ -122,7 +122,18 @@ std::shared_ptr<KeyValueMetadata> KeyValueMetadata::Copy() const {
 }
 
 bool KeyValueMetadata::Equals(const KeyValueMetadata& other) const {
-  return keys_ == other.keys_ && values_ == other.values_;
+  if (keys_.size() != other.keys_.size()) return false;
+  if (keys_ == other.keys_ && values_ == other.values_) return true;
+  // Writers differ in the order they emit keys (e.g. the two extension keys),
+  // and order carries no meaning, so compare the pairs as multisets.
+  std::vector<std::pair<std::string_view, std::string_view>> a, b;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    a.emplace_back(keys_[i], values_[i]);
+    b.emplace_back(other.keys_[i], other.values_[i]);
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
 }
 
 std::string KeyValueMetadata::ToString() const {

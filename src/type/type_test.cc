@@ -189,6 +189,13 @@ TEST(KeyValueMetadata, OrderedWithDuplicates) {
   EXPECT_EQ(w->size(), 1);
   EXPECT_EQ(w->key(0), "j");
   EXPECT_TRUE(MetadataEquals(nullptr, std::make_shared<KeyValueMetadata>()));
+  // Order carries no meaning; multiplicity does.
+  auto ab = KeyValueMetadata::Make({{"a", "1"}, {"b", "2"}});
+  auto ba = KeyValueMetadata::Make({{"b", "2"}, {"a", "1"}});
+  auto aa = KeyValueMetadata::Make({{"a", "1"}, {"a", "1"}});
+  EXPECT_TRUE(ab->Equals(*ba));
+  EXPECT_FALSE(ab->Equals(*aa));
+  EXPECT_FALSE(ab->Equals(*KeyValueMetadata::Make({{"a", "1"}, {"b", "3"}})));
 }
 
 TEST(DictionaryIds, SequentialPreOrderIncludingNested) {

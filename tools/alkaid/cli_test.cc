@@ -21,7 +21,7 @@ struct RunResult {
   std::string output;  // stdout and stderr together
 };
 
-RunResult Run(const std::string& args, const std::string& stdin_file = "") {
+RunResult RunCli(const std::string& args, const std::string& stdin_file = "") {
   std::string cmd = std::string(ALKAID_CLI_PATH) + " " + args + " 2>&1";
   if (!stdin_file.empty()) cmd += " < " + stdin_file;
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -54,7 +54,7 @@ class CliTest : public ::testing::Test {
   // The sample as an IPC file.
   std::string SampleFile() {
     std::string out = Path("cities.arrow");
-    auto r = Run("from-json " + sample_json_ + " " + out);
+    auto r = RunCli("from-json " + sample_json_ + " " + out);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return out;
   }
@@ -65,32 +65,32 @@ class CliTest : public ::testing::Test {
 
 TEST_F(CliTest, HelpForEverySubcommand) {
   for (std::string sub : {"schema", "cat", "validate", "to-json", "from-json", "convert"}) {
-    auto r = Run(sub + " --help");
+    auto r = RunCli(sub + " --help");
     EXPECT_EQ(r.exit_code, 0) << sub << ": " << r.output;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << sub << ": " << r.output;
   }
-  auto top = Run("--help");
+  auto top = RunCli("--help");
   EXPECT_EQ(top.exit_code, 0);
   EXPECT_NE(top.output.find("from-json"), std::string::npos);
 }
 
 TEST_F(CliTest, UsageErrorsExitTwo) {
-  EXPECT_EQ(Run("").exit_code, 2);
-  EXPECT_EQ(Run("frobnicate x").exit_code, 2);
-  EXPECT_EQ(Run("cat").exit_code, 2);  // missing FILE
-  EXPECT_EQ(Run("convert a b --compression brotli").exit_code, 2);
+  EXPECT_EQ(RunCli("").exit_code, 2);
+  EXPECT_EQ(RunCli("frobnicate x").exit_code, 2);
+  EXPECT_EQ(RunCli("cat").exit_code, 2);  // missing FILE
+  EXPECT_EQ(RunCli("convert a b --compression brotli").exit_code, 2);
 }
 
 TEST_F(CliTest, CatShowsTheSampleAsATable) {
   std::string file = SampleFile();
-  auto r = Run("cat " + file);
+  auto r = RunCli("cat " + file);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("Shanghai"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Rio de Janeiro"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Germany"), std::string::npos) << r.output;  // dictionary decoded
   EXPECT_NE(r.output.find("6 of 6 rows, 2 batches"), std::string::npos) << r.output;
 
-  auto limited = Run("cat " + file + " --limit 2 --columns city,population");
+  auto limited = RunCli("cat " + file + " --limit 2 --columns city,population");
   ASSERT_EQ(limited.exit_code, 0) << limited.output;
   EXPECT_NE(limited.output.find("2 of 6 rows"), std::string::npos) << limited.output;
   EXPECT_EQ(limited.output.find("area_km2"), std::string::npos) << limited.output;
@@ -98,7 +98,7 @@ TEST_F(CliTest, CatShowsTheSampleAsATable) {
 }
 
 TEST_F(CliTest, SchemaPrintsTypesAndMetadata) {
-  auto r = Run("schema " + SampleFile());
+  auto r = RunCli("schema " + SampleFile());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("IPC file"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("country: dictionary<values=string, indices=int8>"), std::string::npos)
@@ -108,7 +108,7 @@ TEST_F(CliTest, SchemaPrintsTypesAndMetadata) {
 
 TEST_F(CliTest, ValidateAgainstJson) {
   std::string file = SampleFile();
-  auto ok = Run("validate " + file + " --json " + sample_json_);
+  auto ok = RunCli("validate " + file + " --json " + sample_json_);
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
 
   // A JSON that differs in one value: exit 1 and the place of the difference.
@@ -118,7 +118,7 @@ TEST_F(CliTest, ValidateAgainstJson) {
   text.replace(pos, 8, "\"Munchn\"");
   std::string other = Path("other.json");
   std::ofstream(other) << text;
-  auto diff = Run("validate " + file + " --json " + other);
+  auto diff = RunCli("validate " + file + " --json " + other);
   EXPECT_EQ(diff.exit_code, 1) << diff.output;
   EXPECT_NE(diff.output.find("batch 0, column 0 ('city')"), std::string::npos) << diff.output;
 }
@@ -126,9 +126,9 @@ TEST_F(CliTest, ValidateAgainstJson) {
 TEST_F(CliTest, ToJsonRoundTripsThroughFromJson) {
   std::string file = SampleFile();
   std::string json = Path("back.json");
-  auto r = Run("to-json " + file + " > " + json);
+  auto r = RunCli("to-json " + file + " > " + json);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  auto again = Run("validate " + file + " --json " + json);
+  auto again = RunCli("validate " + file + " --json " + json);
   EXPECT_EQ(again.exit_code, 0) << again.output;
 }
 
@@ -136,43 +136,43 @@ TEST_F(CliTest, ConvertBetweenFormatsCompressionsAndDialects) {
   std::string file = SampleFile();
   for (std::string comp : {"none", "lz4", "zstd"}) {
     std::string stream = Path("s_" + comp + ".arrows");
-    auto c = Run("convert " + file + " " + stream + " --format stream --compression " + comp);
+    auto c = RunCli("convert " + file + " " + stream + " --format stream --compression " + comp);
     ASSERT_EQ(c.exit_code, 0) << comp << ": " << c.output;
     EXPECT_NE(ReadBytes(stream).substr(0, 6), "ARROW1");
-    auto v = Run("validate " + stream + " --json " + sample_json_);
+    auto v = RunCli("validate " + stream + " --json " + sample_json_);
     EXPECT_EQ(v.exit_code, 0) << comp << ": " << v.output;
   }
   // Alkaid dialect and back: byte-identical to the file written directly.
   std::string alk = Path("cities.alkaid");
-  ASSERT_EQ(Run("convert " + file + " " + alk + " --dialect alkaid").exit_code, 0);
+  ASSERT_EQ(RunCli("convert " + file + " " + alk + " --dialect alkaid").exit_code, 0);
   EXPECT_EQ(ReadBytes(alk).substr(0, 7), "ALKAID1");
-  EXPECT_EQ(Run("validate " + alk + " --json " + sample_json_).exit_code, 0);
+  EXPECT_EQ(RunCli("validate " + alk + " --json " + sample_json_).exit_code, 0);
   std::string back = Path("back.arrow");
-  auto b = Run("convert " + alk + " " + back);
+  auto b = RunCli("convert " + alk + " " + back);
   ASSERT_EQ(b.exit_code, 0) << b.output;
   EXPECT_EQ(ReadBytes(back), ReadBytes(file));
 
   std::string projected = Path("proj.arrow");
-  ASSERT_EQ(Run("convert " + file + " " + projected + " --columns population,city").exit_code, 0);
-  auto s = Run("schema " + projected);
+  ASSERT_EQ(RunCli("convert " + file + " " + projected + " --columns population,city").exit_code, 0);
+  auto s = RunCli("schema " + projected);
   EXPECT_NE(s.output.find("population: int64\ncity: string not null"), std::string::npos) << s.output;
 }
 
 TEST_F(CliTest, ReadsStandardInput) {
   std::string file = SampleFile();
-  auto r = Run("cat -", file);
+  auto r = RunCli("cat -", file);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("Shanghai"), std::string::npos);
 }
 
 TEST_F(CliTest, BadInputsGetClearErrors) {
-  auto missing = Run("cat " + Path("nope.arrow"));
+  auto missing = RunCli("cat " + Path("nope.arrow"));
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("nope.arrow"), std::string::npos) << missing.output;
 
   std::string text = Path("notes.txt");
   std::ofstream(text) << "this is not arrow data at all, just some words\n";
-  auto not_arrow = Run("validate " + text);
+  auto not_arrow = RunCli("validate " + text);
   EXPECT_EQ(not_arrow.exit_code, 1) << not_arrow.output;
   EXPECT_NE(not_arrow.output.find("notes.txt"), std::string::npos) << not_arrow.output;
 
@@ -181,22 +181,22 @@ TEST_F(CliTest, BadInputsGetClearErrors) {
   for (size_t cut : {bytes.size() / 3, bytes.size() - 5}) {
     std::string truncated = Path("truncated.arrow");
     std::ofstream(truncated, std::ios::binary) << bytes.substr(0, cut);
-    auto r = Run("validate " + truncated);
+    auto r = RunCli("validate " + truncated);
     EXPECT_EQ(r.exit_code, 1) << cut << ": " << r.output;
     EXPECT_NE(r.output.find("truncated.arrow"), std::string::npos) << r.output;
   }
 
   std::string empty = Path("empty.arrow");
   std::ofstream(empty).flush();
-  EXPECT_EQ(Run("cat " + empty).exit_code, 1);
+  EXPECT_EQ(RunCli("cat " + empty).exit_code, 1);
 
   std::string bad_json = Path("bad.json");
   std::ofstream(bad_json) << "{\"schema\": {\"fields\": [{\"name\": \"x\"}]}}";
-  auto bj = Run("from-json " + bad_json + " " + Path("out.arrow"));
+  auto bj = RunCli("from-json " + bad_json + " " + Path("out.arrow"));
   EXPECT_EQ(bj.exit_code, 1) << bj.output;
   EXPECT_NE(bj.output.find("bad.json"), std::string::npos) << bj.output;
 
-  auto col = Run("cat " + file + " --columns nope");
+  auto col = RunCli("cat " + file + " --columns nope");
   EXPECT_EQ(col.exit_code, 1) << col.output;
   EXPECT_NE(col.output.find("no column named 'nope'"), std::string::npos) << col.output;
 }
@@ -211,7 +211,7 @@ TEST_F(CliTest, ValidatesEveryGoldFileAgainstItsJson) {
       std::string stem = entry.path().string();
       stem.resize(stem.size() - std::string(".arrow_file").size());
       for (std::string ext : {".arrow_file", ".stream"}) {
-        auto r = Run("validate " + stem + ext + " --json " + stem + ".json.gz");
+        auto r = RunCli("validate " + stem + ext + " --json " + stem + ".json.gz");
         EXPECT_EQ(r.exit_code, 0) << stem << ext << ": " << r.output;
         ++checked;
       }

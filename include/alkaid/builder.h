@@ -1,0 +1,1016 @@
+// Builders: append values one slot at a time and get a valid ArrayData back.
+//
+// Every builder derives from ArrayBuilder, whose virtual methods (AppendNull,
+// AppendEmptyValue, Finish, ...) are meant to be called once per builder
+// operation. The typed Append methods of the concrete builders are inline and
+// non-virtual, and grow their buffers geometrically so appends are amortized
+// O(1). The validity bitmap is only allocated when the first null arrives.
+//
+// Nested builders own their child builders; the caller appends the parent slot
+// first (ListBuilder::Append, StructBuilder::Append, union Append(code)) and
+// then the child values. MakeBuilder() creates a builder tree for any type:
+//
+//   ALKAID_ASSIGN_OR_RAISE(auto builder, MakeBuilderAs<ListBuilder>(list(int32())));
+//   auto* ints = static_cast<Int32Builder*>(builder->value_builder());
+//   ALKAID_RETURN_NOT_OK(builder->Append());
+//   ALKAID_RETURN_NOT_OK(ints->Append(7));
+//   ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr data, builder->Finish());
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "alkaid/array.h"
+#include "alkaid/array_data.h"
+#include "alkaid/bitmap.h"
+#include "alkaid/memory.h"
+#include "alkaid/status.h"
+#include "alkaid/type.h"
+
+namespace alkaid {
+
+namespace internal {
+
+// A growable byte area backed by a ResizableBuffer. Bytes past the written
+// size are always zero (the pool buffer zeroes new capacity), which lets
+// builders "append" zeros and cleared bits by just moving forward.
+class BufferBuilder {
+ public:
+  explicit BufferBuilder(MemoryPool* pool) : pool_(pool) {}
+
+  int64_t size() const { return size_; }
+  int64_t capacity() const { return capacity_; }
+  const uint8_t* data() const { return data_; }
+  uint8_t* mutable_data() { return data_; }
+  bool allocated() const { return buffer_ != nullptr; }
+
+  // Makes room for at least `total_bytes`, exactly (the caller grows geometrically).
+  Status EnsureCapacity(int64_t total_bytes) {
+    if (total_bytes <= capacity_ && buffer_ != nullptr) return Status::OK();
+    return GrowTo(total_bytes);
+  }
+  // Makes room for `additional` bytes past size(), doubling capacity as needed.
+  Status Reserve(int64_t additional) {
+    int64_t needed = size_ + additional;
+    if (needed <= capacity_ && buffer_ != nullptr) return Status::OK();
+    return GrowTo(needed > 2 * capacity_ ? needed : 2 * capacity_);
+  }
+  Status Append(const void* bytes, int64_t n) {
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    UnsafeAppend(bytes, n);
+    return Status::OK();
+  }
+  void UnsafeAppend(const void* bytes, int64_t n) {
+    if (n > 0) std::memcpy(data_ + size_, bytes, static_cast<size_t>(n));
+    size_ += n;
+  }
+  template <typename T>
+  void UnsafeAppendValue(const T& value) {
+    std::memcpy(data_ + size_, &value, sizeof(T));
+    size_ += static_cast<int64_t>(sizeof(T));
+  }
+  // Moves the size forward over bytes that are already zero.
+  void UnsafeAdvance(int64_t n) { size_ += n; }
+
+  // Hands out the buffer with logical size `size` (padding stays zero) and
+  // forgets it. An untouched builder yields an empty allocated buffer.
+  Result<BufferPtr> FinishWithSize(int64_t size);
+  Result<BufferPtr> Finish() { return FinishWithSize(size_); }
+  void Reset();
+
+ private:
+  Status GrowTo(int64_t total_bytes);
+
+  MemoryPool* pool_;
+  std::shared_ptr<ResizableBuffer> buffer_;
+  uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+  int64_t capacity_ = 0;
+};
+
+}  // namespace internal
+
+class ArrayBuilder;
+using ArrayBuilderPtr = std::unique_ptr<ArrayBuilder>;
+
+class ArrayBuilder {
+ public:
+  ArrayBuilder(DataTypePtr type, MemoryPool* pool)
+      : type_(std::move(type)), pool_(pool), validity_(pool) {}
+  virtual ~ArrayBuilder() = default;
+  ArrayBuilder(const ArrayBuilder&) = delete;
+  ArrayBuilder& operator=(const ArrayBuilder&) = delete;
+
+  const DataTypePtr& type() const { return type_; }
+  MemoryPool* pool() const { return pool_; }
+  // Slots appended so far (wrappers such as ExtensionBuilder report their
+  // inner builder's count).
+  virtual int64_t length() const { return length_; }
+  virtual int64_t null_count() const { return null_count_; }
+  int64_t capacity() const { return capacity_; }
+
+  // Makes room for `additional` more slots so Unsafe appends need no checks.
+  Status Reserve(int64_t additional) {
+    int64_t needed = length_ + additional;
+    if (needed <= capacity_) return Status::OK();
+    int64_t doubled = capacity_ * 2;
+    return Resize(needed > doubled ? needed : (doubled < 32 ? 32 : doubled));
+  }
+
+  virtual Status AppendNull() { return AppendNulls(1); }
+  virtual Status AppendNulls(int64_t n) = 0;
+  // A non-null default value (zero, empty string, empty list, struct of
+  // empty values, ...): what sparse unions put in their unselected children.
+  virtual Status AppendEmptyValue() { return AppendEmptyValues(1); }
+  virtual Status AppendEmptyValues(int64_t n) = 0;
+
+  // Appends one value given as its raw bytes: the little-endian value for
+  // fixed-width types (one byte 0/1 for booleans), the bytes themselves for
+  // binary-like types. Dictionary and run-end encoded builders use this to
+  // memoize values of any primitive type. Other builders return TypeError.
+  virtual Status AppendValueBytes(std::string_view bytes);
+
+  // Returns everything appended so far and resets the builder to empty.
+  Result<ArrayDataPtr> Finish();
+  Result<ArrayPtr> FinishArray();
+  // Drops everything appended (children too).
+  virtual void Reset();
+
+  int num_children() const { return static_cast<int>(children_.size()); }
+  ArrayBuilder* child(int i) const { return children_[static_cast<size_t>(i)].get(); }
+
+ protected:
+  // Grows every per-slot buffer to hold `capacity` slots; overrides must call
+  // the base version, which grows the validity bitmap and sets capacity_.
+  virtual Status Resize(int64_t capacity);
+  // Fills out->buffers / child_data / dictionary; type, length and
+  // null_count are already set.
+  virtual Status FinishInto(ArrayData* out) = 0;
+
+  // Marks the next slot valid; capacity must have been reserved.
+  void UnsafeAppendValid() {
+    if (validity_.allocated()) bit_util::SetBit(validity_.mutable_data(), length_);
+    ++length_;
+  }
+  void UnsafeAppendValid(int64_t n) {
+    if (validity_.allocated() && n > 0) bit_util::SetBitsTo(validity_.mutable_data(), length_, n, true);
+    length_ += n;
+  }
+  // Marks the next n slots null (allocating the bitmap the first time);
+  // capacity must have been reserved.
+  Status AppendNullBits(int64_t n) {
+    if (!validity_.allocated()) ALKAID_RETURN_NOT_OK(MaterializeValidity());
+    length_ += n;  // the bits are already clear
+    null_count_ += n;
+    return Status::OK();
+  }
+  Status AppendValidity(bool valid) {
+    if (valid) {
+      UnsafeAppendValid();
+      return Status::OK();
+    }
+    return AppendNullBits(1);
+  }
+  // The validity buffer for the finished array: nullptr when nothing is null.
+  Result<BufferPtr> FinishValidity();
+  Status MaterializeValidity();
+
+  DataTypePtr type_;
+  MemoryPool* pool_;
+  int64_t length_ = 0;
+  int64_t null_count_ = 0;
+  int64_t capacity_ = 0;
+  internal::BufferBuilder validity_;
+  std::vector<ArrayBuilderPtr> children_;
+};
+
+// Creates a builder (and recursively its child builders) for `type`.
+Result<ArrayBuilderPtr> MakeBuilder(const DataTypePtr& type, MemoryPool* pool = default_memory_pool());
+
+// MakeBuilder, checked down-cast to the concrete builder class.
+template <typename BuilderT>
+Result<std::unique_ptr<BuilderT>> MakeBuilderAs(const DataTypePtr& type,
+                                                MemoryPool* pool = default_memory_pool()) {
+  ALKAID_ASSIGN_OR_RAISE(ArrayBuilderPtr generic, MakeBuilder(type, pool));
+  auto* typed = dynamic_cast<BuilderT*>(generic.get());
+  if (typed == nullptr) {
+    return Status::TypeError("the builder for ", type->ToString(),
+                             " is not of the requested builder class");
+  }
+  generic.release();
+  return std::unique_ptr<BuilderT>(typed);
+}
+
+// ---------------------------------------------------------------------------
+
+class NullBuilder final : public ArrayBuilder {
+ public:
+  explicit NullBuilder(MemoryPool* pool = default_memory_pool());
+  NullBuilder(DataTypePtr type, MemoryPool* pool) : ArrayBuilder(std::move(type), pool) {}
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override { return AppendNulls(n); }
+
+ protected:
+  Status FinishInto(ArrayData* out) override;
+};
+
+class BooleanBuilder final : public ArrayBuilder {
+ public:
+  explicit BooleanBuilder(MemoryPool* pool = default_memory_pool());
+  BooleanBuilder(DataTypePtr type, MemoryPool* pool) : ArrayBuilder(std::move(type), pool), values_(pool) {}
+
+  Status Append(bool value) {
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    UnsafeAppend(value);
+    return Status::OK();
+  }
+  void UnsafeAppend(bool value) {
+    if (value) bit_util::SetBit(values_.mutable_data(), length_);
+    UnsafeAppendValid();
+  }
+  // valid_bytes[i] == 0 marks slot i null; nullptr means all valid.
+  Status AppendValues(const bool* values, int64_t n, const uint8_t* valid_bytes = nullptr);
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+  Status AppendValueBytes(std::string_view bytes) override;
+  void Reset() override;
+
+ protected:
+  Status Resize(int64_t capacity) override;
+  Status FinishInto(ArrayData* out) override;
+
+ private:
+  internal::BufferBuilder values_;  // a bitmap
+};
+
+// Every type whose values are one C scalar or struct of scalars: integers,
+// floats (half floats as raw bits), dates, times, timestamps, durations and
+// the three interval types.
+template <typename T>
+class NumericBuilder final : public ArrayBuilder {
+ public:
+  using TypeClass = T;
+  using value_type = typename T::c_type;
+  static constexpr int64_t kWidth = static_cast<int64_t>(sizeof(value_type));
+
+  NumericBuilder(DataTypePtr type, MemoryPool* pool = default_memory_pool())
+      : ArrayBuilder(std::move(type), pool), values_(pool) {}
+  // Only for types without parameters (ints, floats, dates, intervals).
+  explicit NumericBuilder(MemoryPool* pool = default_memory_pool())
+    requires std::is_default_constructible_v<T>
+      : NumericBuilder(std::make_shared<T>(), pool) {}
+
+  Status Append(value_type value) {
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    UnsafeAppend(value);
+    return Status::OK();
+  }
+  void UnsafeAppend(value_type value) {
+    std::memcpy(values_.mutable_data() + length_ * kWidth, &value, sizeof(value_type));
+    UnsafeAppendValid();
+  }
+  // valid_bytes[i] == 0 marks slot i null; nullptr means all valid.
+  Status AppendValues(const value_type* values, int64_t n, const uint8_t* valid_bytes = nullptr) {
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    if (n > 0) {
+      std::memcpy(values_.mutable_data() + length_ * kWidth, values, static_cast<size_t>(n * kWidth));
+    }
+    if (valid_bytes == nullptr) {
+      UnsafeAppendValid(n);
+      return Status::OK();
+    }
+    for (int64_t i = 0; i < n; ++i) ALKAID_RETURN_NOT_OK(AppendValidity(valid_bytes[i] != 0));
+    return Status::OK();
+  }
+  Status AppendValues(const std::vector<value_type>& values) {
+    return AppendValues(values.data(), static_cast<int64_t>(values.size()));
+  }
+  Status AppendNulls(int64_t n) override {
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    return AppendNullBits(n);  // value bytes stay zero
+  }
+  Status AppendEmptyValues(int64_t n) override {
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    UnsafeAppendValid(n);
+    return Status::OK();
+  }
+  Status AppendValueBytes(std::string_view bytes) override {
+    if (static_cast<int64_t>(bytes.size()) != kWidth) {
+      return Status::Invalid("a ", type_->ToString(), " value takes ", kWidth, " bytes, got ",
+                             bytes.size());
+    }
+    value_type v;
+    std::memcpy(&v, bytes.data(), sizeof(v));
+    return Append(v);
+  }
+  // The value already appended at slot i.
+  value_type GetValue(int64_t i) const {
+    value_type v;
+    std::memcpy(&v, values_.data() + i * kWidth, sizeof(v));
+    return v;
+  }
+  void Reset() override {
+    ArrayBuilder::Reset();
+    values_.Reset();
+  }
+
+ protected:
+  Status Resize(int64_t capacity) override {
+    ALKAID_RETURN_NOT_OK(values_.EnsureCapacity(capacity * kWidth));
+    return ArrayBuilder::Resize(capacity);
+  }
+  Status FinishInto(ArrayData* out) override {
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr validity, FinishValidity());
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr values, values_.FinishWithSize(length_ * kWidth));
+    out->buffers = {std::move(validity), std::move(values)};
+    return Status::OK();
+  }
+
+ private:
+  internal::BufferBuilder values_;
+};
+
+using Int8Builder = NumericBuilder<Int8Type>;
+using Int16Builder = NumericBuilder<Int16Type>;
+using Int32Builder = NumericBuilder<Int32Type>;
+using Int64Builder = NumericBuilder<Int64Type>;
+using UInt8Builder = NumericBuilder<UInt8Type>;
+using UInt16Builder = NumericBuilder<UInt16Type>;
+using UInt32Builder = NumericBuilder<UInt32Type>;
+using UInt64Builder = NumericBuilder<UInt64Type>;
+using HalfFloatBuilder = NumericBuilder<HalfFloatType>;
+using FloatBuilder = NumericBuilder<FloatType>;
+using DoubleBuilder = NumericBuilder<DoubleType>;
+using Date32Builder = NumericBuilder<Date32Type>;
+using Date64Builder = NumericBuilder<Date64Type>;
+using Time32Builder = NumericBuilder<Time32Type>;
+using Time64Builder = NumericBuilder<Time64Type>;
+using TimestampBuilder = NumericBuilder<TimestampType>;
+using DurationBuilder = NumericBuilder<DurationType>;
+using MonthIntervalBuilder = NumericBuilder<MonthIntervalType>;
+using DayTimeIntervalBuilder = NumericBuilder<DayTimeIntervalType>;
+using MonthDayNanoIntervalBuilder = NumericBuilder<MonthDayNanoIntervalType>;
+
+// fixed_size_binary[w]; also the base of the decimal builder.
+class FixedSizeBinaryBuilder : public ArrayBuilder {
+ public:
+  FixedSizeBinaryBuilder(DataTypePtr type, MemoryPool* pool = default_memory_pool());
+
+  int32_t byte_width() const { return width_; }
+  // Fails with Invalid unless value.size() == byte_width().
+  Status Append(std::string_view value) {
+    if (static_cast<int64_t>(value.size()) != width_) return WrongWidth(value.size());
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    UnsafeAppend(reinterpret_cast<const uint8_t*>(value.data()));
+    return Status::OK();
+  }
+  // Appends byte_width() bytes from `value`.
+  void UnsafeAppend(const uint8_t* value) {
+    std::memcpy(values_.mutable_data() + length_ * width_, value, static_cast<size_t>(width_));
+    UnsafeAppendValid();
+  }
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+  Status AppendValueBytes(std::string_view bytes) override { return Append(bytes); }
+  void Reset() override;
+
+ protected:
+  Status Resize(int64_t capacity) override;
+  Status FinishInto(ArrayData* out) override;
+  Status WrongWidth(size_t got) const;
+
+  int32_t width_;
+  internal::BufferBuilder values_;
+};
+
+// decimal32/64/128/256: values are little-endian two's complement integers
+// scaled by 10^scale.
+class DecimalBuilder final : public FixedSizeBinaryBuilder {
+ public:
+  DecimalBuilder(DataTypePtr type, MemoryPool* pool = default_memory_pool());
+
+  // Appends an already-scaled integer (sign-extended to the width).
+  Status AppendUnscaled(int64_t unscaled);
+  // Parses decimal text such as "-12.34", "5", "1.5e3" at the type's scale.
+  // Fails when digits would be lost or the value exceeds the precision.
+  Status AppendString(std::string_view text);
+
+  int32_t precision() const { return precision_; }
+  int32_t scale() const { return scale_; }
+
+ private:
+  int32_t precision_;
+  int32_t scale_;
+};
+
+// Parses decimal text into the little-endian two's complement integer of
+// `byte_width` bytes (4, 8, 16 or 32) scaled by 10^scale. Exposed for readers
+// of textual formats.
+Status ParseDecimal(std::string_view text, int32_t precision, int32_t scale, int32_t byte_width,
+                    uint8_t* out);
+
+// binary, utf8, large_binary, large_utf8.
+template <typename T>
+class BaseBinaryBuilder final : public ArrayBuilder {
+ public:
+  using TypeClass = T;
+  using offset_type = typename T::offset_type;
+  static constexpr int64_t kMaxDataSize = std::numeric_limits<offset_type>::max();
+
+  BaseBinaryBuilder(DataTypePtr type, MemoryPool* pool = default_memory_pool())
+      : ArrayBuilder(std::move(type), pool), offsets_(pool), data_(pool) {}
+  explicit BaseBinaryBuilder(MemoryPool* pool = default_memory_pool())
+      : BaseBinaryBuilder(std::make_shared<T>(), pool) {}
+
+  Status Append(std::string_view value) {
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    ALKAID_RETURN_NOT_OK(ReserveData(static_cast<int64_t>(value.size())));
+    UnsafeAppend(value);
+    return Status::OK();
+  }
+  Status Append(const uint8_t* value, int64_t n) {
+    return Append(std::string_view(reinterpret_cast<const char*>(value), static_cast<size_t>(n)));
+  }
+  // Slot and data capacity must have been reserved.
+  void UnsafeAppend(std::string_view value) {
+    WriteOffset();
+    data_.UnsafeAppend(value.data(), static_cast<int64_t>(value.size()));
+    UnsafeAppendValid();
+  }
+  // Makes room for `additional` value bytes; CapacityError if the offsets
+  // could no longer address them.
+  Status ReserveData(int64_t additional) {
+    if (data_.size() + additional > kMaxDataSize) return DataOverflow(additional);
+    return data_.Reserve(additional);
+  }
+  Status AppendNulls(int64_t n) override {
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    for (int64_t i = 0; i < n; ++i) WriteOffsetAt(length_ + i);
+    return AppendNullBits(n);
+  }
+  Status AppendEmptyValues(int64_t n) override {
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    for (int64_t i = 0; i < n; ++i) WriteOffsetAt(length_ + i);
+    UnsafeAppendValid(n);
+    return Status::OK();
+  }
+  Status AppendValueBytes(std::string_view bytes) override { return Append(bytes); }
+  int64_t value_data_length() const { return data_.size(); }
+  void Reset() override {
+    ArrayBuilder::Reset();
+    offsets_.Reset();
+    data_.Reset();
+  }
+
+ protected:
+  Status Resize(int64_t capacity) override {
+    // One more offset than slots: the end of the last value.
+    ALKAID_RETURN_NOT_OK(offsets_.EnsureCapacity((capacity + 1) * sizeof(offset_type)));
+    return ArrayBuilder::Resize(capacity);
+  }
+  Status FinishInto(ArrayData* out) override {
+    ALKAID_RETURN_NOT_OK(offsets_.EnsureCapacity((length_ + 1) * sizeof(offset_type)));
+    WriteOffsetAt(length_);
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr validity, FinishValidity());
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr offsets,
+                           offsets_.FinishWithSize((length_ + 1) * sizeof(offset_type)));
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr data, data_.Finish());
+    out->buffers = {std::move(validity), std::move(offsets), std::move(data)};
+    return Status::OK();
+  }
+
+ private:
+  void WriteOffset() { WriteOffsetAt(length_); }
+  void WriteOffsetAt(int64_t slot) {
+    auto offset = static_cast<offset_type>(data_.size());
+    std::memcpy(offsets_.mutable_data() + slot * sizeof(offset_type), &offset, sizeof(offset));
+  }
+  Status DataOverflow(int64_t additional) const {
+    return Status::CapacityError(type_->ToString(), " builder: appending ", additional,
+                                 " bytes to ", data_.size(), " would exceed the largest offset ",
+                                 kMaxDataSize);
+  }
+
+  internal::BufferBuilder offsets_;
+  internal::BufferBuilder data_;
+};
+
+using BinaryBuilder = BaseBinaryBuilder<BinaryType>;
+using StringBuilder = BaseBinaryBuilder<StringType>;
+using LargeBinaryBuilder = BaseBinaryBuilder<LargeBinaryType>;
+using LargeStringBuilder = BaseBinaryBuilder<LargeStringType>;
+
+// binary_view and utf8_view. Values of up to 12 bytes live inside their view;
+// longer ones are copied into data blocks that start at 32 KiB and double
+// (up to 2 MiB) each time a block fills up.
+class BinaryViewBuilder final : public ArrayBuilder {
+ public:
+  static constexpr int64_t kInitialBlockSize = 32 * 1024;
+  static constexpr int64_t kMaxBlockSize = 2 * 1024 * 1024;
+
+  BinaryViewBuilder(DataTypePtr type, MemoryPool* pool = default_memory_pool());
+
+  Status Append(std::string_view value) {
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    BinaryViewValue view;
+    if (static_cast<int64_t>(value.size()) <= BinaryViewValue::kInlineSize) {
+      std::memset(&view, 0, sizeof(view));
+      view.inlined.size = static_cast<int32_t>(value.size());
+      if (!value.empty()) std::memcpy(view.inlined.data, value.data(), value.size());
+    } else {
+      ALKAID_RETURN_NOT_OK(StoreOutOfLine(value, &view));
+    }
+    std::memcpy(views_.mutable_data() + length_ * sizeof(BinaryViewValue), &view, sizeof(view));
+    UnsafeAppendValid();
+    return Status::OK();
+  }
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+  Status AppendValueBytes(std::string_view bytes) override { return Append(bytes); }
+  // Data blocks started so far (including the one being filled).
+  int64_t num_data_blocks() const;
+  void Reset() override;
+
+ protected:
+  Status Resize(int64_t capacity) override;
+  Status FinishInto(ArrayData* out) override;
+
+ private:
+  // Copies a value longer than 12 bytes into the current block and fills
+  // size, prefix, buffer index and offset of `view`.
+  Status StoreOutOfLine(std::string_view value, BinaryViewValue* view);
+
+  internal::BufferBuilder views_;
+  std::vector<BufferPtr> finished_blocks_;
+  internal::BufferBuilder current_block_;
+  int64_t next_block_size_ = kInitialBlockSize;
+};
+
+// list and large_list: Append() opens a slot, then the caller appends that
+// slot's elements to value_builder().
+template <typename T>
+class BaseListBuilder final : public ArrayBuilder {
+ public:
+  using TypeClass = T;
+  using offset_type = typename T::offset_type;
+  static constexpr int64_t kMaxOffset = std::numeric_limits<offset_type>::max();
+
+  BaseListBuilder(DataTypePtr type, ArrayBuilderPtr value_builder,
+                  MemoryPool* pool = default_memory_pool())
+      : ArrayBuilder(std::move(type), pool), offsets_(pool) {
+    children_.push_back(std::move(value_builder));
+  }
+
+  ArrayBuilder* value_builder() const { return children_[0].get(); }
+
+  Status Append(bool valid = true) {
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    ALKAID_RETURN_NOT_OK(WriteOffsetAt(length_));
+    return AppendValidity(valid);
+  }
+  Status AppendNulls(int64_t n) override { return AppendSlots(n, false); }
+  Status AppendEmptyValues(int64_t n) override { return AppendSlots(n, true); }
+  void Reset() override {
+    ArrayBuilder::Reset();
+    offsets_.Reset();
+  }
+
+ protected:
+  Status Resize(int64_t capacity) override {
+    ALKAID_RETURN_NOT_OK(offsets_.EnsureCapacity((capacity + 1) * sizeof(offset_type)));
+    return ArrayBuilder::Resize(capacity);
+  }
+  Status FinishInto(ArrayData* out) override {
+    ALKAID_RETURN_NOT_OK(offsets_.EnsureCapacity((length_ + 1) * sizeof(offset_type)));
+    ALKAID_RETURN_NOT_OK(WriteOffsetAt(length_));
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr validity, FinishValidity());
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr offsets,
+                           offsets_.FinishWithSize((length_ + 1) * sizeof(offset_type)));
+    ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr values, value_builder()->Finish());
+    out->buffers = {std::move(validity), std::move(offsets)};
+    out->child_data = {std::move(values)};
+    return Status::OK();
+  }
+
+ private:
+  Status WriteOffsetAt(int64_t slot) {
+    int64_t child_length = value_builder()->length();
+    if (child_length > kMaxOffset) {
+      return Status::CapacityError(type_->ToString(), " builder: child length ", child_length,
+                                   " exceeds the largest offset ", kMaxOffset);
+    }
+    auto offset = static_cast<offset_type>(child_length);
+    std::memcpy(offsets_.mutable_data() + slot * sizeof(offset_type), &offset, sizeof(offset));
+    return Status::OK();
+  }
+  Status AppendSlots(int64_t n, bool valid) {
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    for (int64_t i = 0; i < n; ++i) ALKAID_RETURN_NOT_OK(WriteOffsetAt(length_ + i));
+    if (valid) {
+      UnsafeAppendValid(n);
+      return Status::OK();
+    }
+    return AppendNullBits(n);
+  }
+
+  internal::BufferBuilder offsets_;
+};
+
+using ListBuilder = BaseListBuilder<ListType>;
+using LargeListBuilder = BaseListBuilder<LargeListType>;
+
+// list_view and large_list_view built in list order: each slot's offset is
+// the child length when it was opened and its size is what the caller
+// appended to value_builder() before the next slot (or Finish).
+template <typename T>
+class BaseListViewBuilder final : public ArrayBuilder {
+ public:
+  using TypeClass = T;
+  using offset_type = typename T::offset_type;
+  static constexpr int64_t kMaxOffset = std::numeric_limits<offset_type>::max();
+
+  BaseListViewBuilder(DataTypePtr type, ArrayBuilderPtr value_builder,
+                      MemoryPool* pool = default_memory_pool())
+      : ArrayBuilder(std::move(type), pool), offsets_(pool), sizes_(pool) {
+    children_.push_back(std::move(value_builder));
+  }
+
+  ArrayBuilder* value_builder() const { return children_[0].get(); }
+
+  Status Append(bool valid = true) {
+    ALKAID_RETURN_NOT_OK(AppendSlots(1, valid));
+    open_slot_ = valid ? length_ - 1 : -1;
+    return Status::OK();
+  }
+  Status AppendNulls(int64_t n) override { return AppendSlots(n, false); }
+  Status AppendEmptyValues(int64_t n) override { return AppendSlots(n, true); }
+  void Reset() override {
+    ArrayBuilder::Reset();
+    offsets_.Reset();
+    sizes_.Reset();
+    open_slot_ = -1;
+  }
+
+ protected:
+  Status Resize(int64_t capacity) override {
+    ALKAID_RETURN_NOT_OK(offsets_.EnsureCapacity(capacity * sizeof(offset_type)));
+    ALKAID_RETURN_NOT_OK(sizes_.EnsureCapacity(capacity * sizeof(offset_type)));
+    return ArrayBuilder::Resize(capacity);
+  }
+  Status FinishInto(ArrayData* out) override {
+    ALKAID_RETURN_NOT_OK(CloseOpenSlot());
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr validity, FinishValidity());
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr offsets, offsets_.FinishWithSize(length_ * sizeof(offset_type)));
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr sizes, sizes_.FinishWithSize(length_ * sizeof(offset_type)));
+    ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr values, value_builder()->Finish());
+    out->buffers = {std::move(validity), std::move(offsets), std::move(sizes)};
+    out->child_data = {std::move(values)};
+    return Status::OK();
+  }
+
+ private:
+  Status CheckedChildLength(offset_type* out) const {
+    int64_t child_length = value_builder()->length();
+    if (child_length > kMaxOffset) {
+      return Status::CapacityError(type_->ToString(), " builder: child length ", child_length,
+                                   " exceeds the largest offset ", kMaxOffset);
+    }
+    *out = static_cast<offset_type>(child_length);
+    return Status::OK();
+  }
+  // The size of the slot opened last is only known once the next one opens.
+  Status CloseOpenSlot() {
+    if (open_slot_ < 0) return Status::OK();
+    offset_type end;
+    ALKAID_RETURN_NOT_OK(CheckedChildLength(&end));
+    offset_type start;
+    std::memcpy(&start, offsets_.data() + open_slot_ * sizeof(offset_type), sizeof(start));
+    offset_type size = end - start;
+    std::memcpy(sizes_.mutable_data() + open_slot_ * sizeof(offset_type), &size, sizeof(size));
+    open_slot_ = -1;
+    return Status::OK();
+  }
+  // Slots with size zero at the current child end.
+  Status AppendSlots(int64_t n, bool valid) {
+    ALKAID_RETURN_NOT_OK(CloseOpenSlot());
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    offset_type start;
+    ALKAID_RETURN_NOT_OK(CheckedChildLength(&start));
+    for (int64_t i = 0; i < n; ++i) {
+      std::memcpy(offsets_.mutable_data() + (length_ + i) * sizeof(offset_type), &start,
+                  sizeof(start));
+    }
+    if (valid) {
+      UnsafeAppendValid(n);
+      return Status::OK();
+    }
+    return AppendNullBits(n);
+  }
+
+  internal::BufferBuilder offsets_;
+  internal::BufferBuilder sizes_;
+  int64_t open_slot_ = -1;
+};
+
+using ListViewBuilder = BaseListViewBuilder<ListViewType>;
+using LargeListViewBuilder = BaseListViewBuilder<LargeListViewType>;
+
+// fixed_size_list<T>[n]: after Append(valid) the caller appends exactly n
+// values to value_builder(); the count is checked at the next append and at
+// Finish. Nulls and empty values append n child nulls / empty values.
+class FixedSizeListBuilder final : public ArrayBuilder {
+ public:
+  FixedSizeListBuilder(DataTypePtr type, ArrayBuilderPtr value_builder,
+                       MemoryPool* pool = default_memory_pool());
+
+  ArrayBuilder* value_builder() const { return children_[0].get(); }
+  int32_t list_size() const { return list_size_; }
+
+  Status Append(bool valid = true) {
+    ALKAID_RETURN_NOT_OK(CheckChildLength());
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    return AppendValidity(valid);
+  }
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+
+ protected:
+  Status FinishInto(ArrayData* out) override;
+
+ private:
+  // The child must hold list_size values per slot appended so far.
+  Status CheckChildLength() const;
+
+  int32_t list_size_;
+};
+
+// struct: Append(valid) adds the parent slot only; the caller appends one
+// value to every field_builder(i). AppendNull(s)/AppendEmptyValue(s) append
+// to the children as well.
+class StructBuilder final : public ArrayBuilder {
+ public:
+  StructBuilder(DataTypePtr type, std::vector<ArrayBuilderPtr> field_builders,
+                MemoryPool* pool = default_memory_pool());
+
+  ArrayBuilder* field_builder(int i) const { return child(i); }
+  int num_fields() const { return num_children(); }
+
+  Status Append(bool valid = true) {
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    return AppendValidity(valid);
+  }
+  // n parent slots (valid_bytes[i] == 0 marks null) without touching children.
+  Status AppendValues(int64_t n, const uint8_t* valid_bytes = nullptr);
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+
+ protected:
+  Status FinishInto(ArrayData* out) override;
+};
+
+// map<K, V>: Append() opens a map slot, then the caller appends each entry's
+// key to key_builder() and its value to item_builder().
+class MapBuilder final : public ArrayBuilder {
+ public:
+  MapBuilder(DataTypePtr type, ArrayBuilderPtr key_builder, ArrayBuilderPtr item_builder,
+             MemoryPool* pool = default_memory_pool());
+
+  ArrayBuilder* key_builder() const { return entries()->field_builder(0); }
+  ArrayBuilder* item_builder() const { return entries()->field_builder(1); }
+  StructBuilder* entries() const { return static_cast<StructBuilder*>(children_[0].get()); }
+
+  Status Append(bool valid = true) {
+    if (length_ >= capacity_) ALKAID_RETURN_NOT_OK(Reserve(1));
+    ALKAID_RETURN_NOT_OK(WriteOffsetAt(length_));
+    return AppendValidity(valid);
+  }
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+  void Reset() override;
+
+ protected:
+  Status Resize(int64_t capacity) override;
+  Status FinishInto(ArrayData* out) override;
+
+ private:
+  Status WriteOffsetAt(int64_t slot);
+  // Entry structs are never null; they are appended as keys arrive.
+  Status SyncEntries();
+
+  internal::BufferBuilder offsets_;
+};
+
+// Shared by both union modes: child builders addressed by type code.
+class UnionBuilderBase : public ArrayBuilder {
+ public:
+  const UnionType& union_type() const { return checked_cast<UnionType>(*type_); }
+  // The builder of the child declared with `type_code` (nullptr if undeclared).
+  ArrayBuilder* child_builder(int8_t type_code) const {
+    int index = union_type().child_index(type_code);
+    return index < 0 ? nullptr : child(index);
+  }
+  // Unions have no validity bitmap: the children carry the nulls.
+  int64_t null_count() const override { return 0; }
+  void Reset() override;
+
+ protected:
+  UnionBuilderBase(DataTypePtr type, std::vector<ArrayBuilderPtr> children, MemoryPool* pool);
+  Status Resize(int64_t capacity) override;
+  Status CheckTypeCode(int8_t type_code) const;
+  void UnsafeAppendTypeCode(int8_t code) {
+    types_.mutable_data()[length_] = static_cast<uint8_t>(code);
+    ++length_;
+  }
+
+  internal::BufferBuilder types_;
+};
+
+// sparse_union: Append(code) records the code and appends an empty value to
+// every other child; the caller then appends the value to child_builder(code).
+// AppendNull appends a null to the first child (empty values to the rest).
+class SparseUnionBuilder final : public UnionBuilderBase {
+ public:
+  SparseUnionBuilder(DataTypePtr type, std::vector<ArrayBuilderPtr> children,
+                     MemoryPool* pool = default_memory_pool())
+      : UnionBuilderBase(std::move(type), std::move(children), pool) {}
+
+  Status Append(int8_t type_code);
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+
+ protected:
+  Status FinishInto(ArrayData* out) override;
+};
+
+// dense_union: Append(code) records the code and the selected child's current
+// length as the offset; the caller then appends the value to child_builder(code).
+class DenseUnionBuilder final : public UnionBuilderBase {
+ public:
+  DenseUnionBuilder(DataTypePtr type, std::vector<ArrayBuilderPtr> children,
+                    MemoryPool* pool = default_memory_pool())
+      : UnionBuilderBase(std::move(type), std::move(children), pool), offsets_(pool) {}
+
+  Status Append(int8_t type_code);
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+  void Reset() override;
+
+ protected:
+  Status Resize(int64_t capacity) override;
+  Status FinishInto(ArrayData* out) override;
+
+ private:
+  Status AppendToFirstChild(int64_t n, bool null);
+
+  internal::BufferBuilder offsets_;
+};
+
+namespace internal {
+// Hash and equality over bytes that accept both std::string and
+// std::string_view, so lookups need no allocation.
+struct BytesHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+struct BytesEqual {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+}  // namespace internal
+
+// dictionary<values: V, indices: I>. Append(value) looks the value up in a
+// memo table keyed by its bytes, adds it to the dictionary when new, and
+// appends its index. Works for every value type whose builder accepts
+// AppendValueBytes (fixed-width and binary-like). For other value types
+// append the dictionary values to value_builder() yourself and use
+// AppendIndex. Finish puts the dictionary in ArrayData::dictionary.
+class DictionaryBuilder final : public ArrayBuilder {
+ public:
+  DictionaryBuilder(DataTypePtr type, ArrayBuilderPtr value_builder,
+                    MemoryPool* pool = default_memory_pool());
+
+  const DictionaryType& dictionary_type() const { return checked_cast<DictionaryType>(*type_); }
+  // Builder of the dictionary values (not of the indices).
+  ArrayBuilder* value_builder() const { return children_[0].get(); }
+  int64_t dictionary_length() const { return value_builder()->length(); }
+
+  // The value as raw bytes (see ArrayBuilder::AppendValueBytes); returns its index.
+  Result<int64_t> AppendBytes(std::string_view value_bytes);
+  Result<int64_t> Append(std::string_view value) { return AppendBytes(value); }
+  Result<int64_t> Append(const char* value) { return AppendBytes(value); }
+  // Scalars of the value type's C type (int32_t for int32, double, ...).
+  template <typename V>
+    requires(std::is_arithmetic_v<V> || std::is_same_v<V, DayTimeInterval> ||
+             std::is_same_v<V, MonthDayNanoInterval>)
+  Result<int64_t> Append(V value) {
+    if constexpr (std::is_same_v<V, bool>) {
+      char byte = value ? 1 : 0;
+      return AppendBytes(std::string_view(&byte, 1));
+    } else {
+      return AppendBytes(std::string_view(reinterpret_cast<const char*>(&value), sizeof(V)));
+    }
+  }
+  // A raw index into the dictionary built so far (checked against its length).
+  Status AppendIndex(int64_t index);
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+  void Reset() override;
+
+ protected:
+  Status Resize(int64_t capacity) override;
+  Status FinishInto(ArrayData* out) override;
+
+ private:
+  Status UnsafeAppendIndex(int64_t index) {
+    std::memcpy(indices_.mutable_data() + length_ * sizeof(int64_t), &index, sizeof(index));
+    UnsafeAppendValid();
+    return Status::OK();
+  }
+
+  int64_t max_index_;
+  internal::BufferBuilder indices_;  // int64 until Finish narrows them
+  std::unordered_map<std::string, int64_t, internal::BytesHash, internal::BytesEqual> memo_;
+};
+
+// run_end_encoded<run_ends: R, values: V>. Appending a value equal (byte for
+// byte) to the previous one, or a null after a null, extends the current run.
+// Typed appends work for every value type whose builder accepts
+// AppendValueBytes. For any other value type append one value to
+// values_builder() and call AppendRun(n); ExtendRun(n) lengthens the last run.
+class RunEndEncodedBuilder final : public ArrayBuilder {
+ public:
+  RunEndEncodedBuilder(DataTypePtr type, ArrayBuilderPtr values_builder,
+                       MemoryPool* pool = default_memory_pool());
+
+  ArrayBuilder* values_builder() const { return children_[0].get(); }
+  const RunEndEncodedType& ree_type() const { return checked_cast<RunEndEncodedType>(*type_); }
+
+  Status AppendBytes(std::string_view value_bytes, int64_t repeat = 1);
+  Status Append(std::string_view value) { return AppendBytes(value); }
+  Status Append(const char* value) { return AppendBytes(value); }
+  template <typename V>
+    requires(std::is_arithmetic_v<V> || std::is_same_v<V, DayTimeInterval> ||
+             std::is_same_v<V, MonthDayNanoInterval>)
+  Status Append(V value) {
+    if constexpr (std::is_same_v<V, bool>) {
+      char byte = value ? 1 : 0;
+      return AppendBytes(std::string_view(&byte, 1));
+    } else {
+      return AppendBytes(std::string_view(reinterpret_cast<const char*>(&value), sizeof(V)));
+    }
+  }
+  // Starts a run of `run_length` slots for the value the caller has just
+  // appended to values_builder().
+  Status AppendRun(int64_t run_length);
+  // Lengthens the current run by n slots.
+  Status ExtendRun(int64_t n);
+  Status AppendNulls(int64_t n) override;
+  Status AppendEmptyValues(int64_t n) override;
+  // The logical length is always known; there is no validity bitmap.
+  int64_t null_count() const override { return 0; }
+  int64_t num_runs() const;
+  void Reset() override;
+
+ protected:
+  Status FinishInto(ArrayData* out) override;
+
+ private:
+  enum class RunKind : int8_t { kNone, kNull, kBytes, kOpaque };
+  Status CheckRunEnd(int64_t added) const;
+  Status CloseRun();
+  Status StartRun(RunKind kind, int64_t run_length);
+
+  int64_t max_run_end_;
+  RunKind run_kind_ = RunKind::kNone;
+  std::string run_bytes_;
+  internal::BufferBuilder run_ends_;  // int64 until Finish narrows them
+};
+
+// An extension type over a builder of its storage type; the finished array
+// carries the extension type.
+class ExtensionBuilder final : public ArrayBuilder {
+ public:
+  ExtensionBuilder(DataTypePtr type, ArrayBuilderPtr storage_builder,
+                   MemoryPool* pool = default_memory_pool());
+
+  ArrayBuilder* storage_builder() const { return children_[0].get(); }
+  int64_t length() const override { return storage_builder()->length(); }
+  int64_t null_count() const override { return storage_builder()->null_count(); }
+  Status AppendNulls(int64_t n) override { return storage_builder()->AppendNulls(n); }
+  Status AppendEmptyValues(int64_t n) override { return storage_builder()->AppendEmptyValues(n); }
+  Status AppendValueBytes(std::string_view bytes) override {
+    return storage_builder()->AppendValueBytes(bytes);
+  }
+
+ protected:
+  Status FinishInto(ArrayData* out) override;
+};
+
+}  // namespace alkaid

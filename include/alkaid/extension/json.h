@@ -1,0 +1,36 @@
+// arrow.json: UTF-8 JSON text (RFC 8259) stored as utf8, large_utf8 or utf8_view.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "alkaid/array_data.h"
+#include "alkaid/type.h"
+
+namespace alkaid {
+
+inline constexpr const char* kJsonExtensionName = "arrow.json";
+
+class JsonExtensionType final : public ExtensionType {
+ public:
+  // Storage must be utf8, large_utf8 or utf8_view.
+  static Result<std::shared_ptr<JsonExtensionType>> Make(DataTypePtr storage_type = utf8());
+
+  std::string extension_name() const override { return kJsonExtensionName; }
+  std::string Serialize() const override { return ""; }
+  // Accepts "" or a JSON object (fields beyond those known are ignored, as
+  // the spec reserves them for the future).
+  Result<DataTypePtr> Deserialize(DataTypePtr storage_type,
+                                  const std::string& serialized) const override;
+  bool ExtensionEquals(const ExtensionType& other) const override;
+
+ private:
+  explicit JsonExtensionType(DataTypePtr storage) : ExtensionType(std::move(storage)) {}
+};
+
+// Checks that every non-null slot of an arrow.json array (or of a plain
+// utf8 / large_utf8 / utf8_view array) is one valid JSON text; the error
+// names the first failing slot.
+Status ValidateJsonArray(const ArrayData& data);
+
+}  // namespace alkaid

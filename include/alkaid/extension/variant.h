@@ -1,0 +1,53 @@
+// arrow.parquet.variant: Parquet Variant values, optionally shredded, in a
+// struct whose fields are found by name.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "alkaid/type.h"
+
+namespace alkaid {
+
+inline constexpr const char* kVariantName = "arrow.parquet.variant";
+
+class VariantType final : public ExtensionType {
+ public:
+  // Checks the storage against the shredding rules (see CheckVariantStorage).
+  static Result<std::shared_ptr<VariantType>> Make(DataTypePtr storage_type);
+  // struct<metadata: binary not null, value: binary not null>.
+  static std::shared_ptr<VariantType> MakeUnshredded();
+
+  std::string extension_name() const override { return kVariantName; }
+  std::string Serialize() const override { return ""; }
+  Result<DataTypePtr> Deserialize(DataTypePtr storage_type,
+                                  const std::string& serialized) const override;
+  bool ExtensionEquals(const ExtensionType& other) const override;
+
+  // Positions of the fields in the storage struct; -1 when absent.
+  int metadata_index() const { return metadata_index_; }
+  int value_index() const { return value_index_; }
+  int typed_value_index() const { return typed_value_index_; }
+
+ private:
+  VariantType(DataTypePtr storage, int metadata_index, int value_index, int typed_value_index)
+      : ExtensionType(std::move(storage)),
+        metadata_index_(metadata_index),
+        value_index_(value_index),
+        typed_value_index_(typed_value_index) {}
+  int metadata_index_;
+  int value_index_;
+  int typed_value_index_;
+};
+
+// Fields are matched by name (case-sensitive, any order):
+//  - "metadata": non-nullable binary, large_binary or binary_view, possibly
+//    dictionary- or run-end-encoded;
+//  - at least one of "value" (binary-like) and "typed_value";
+//  - typed_value: a primitive of the Variant mapping, or a list / large_list /
+//    list_view of non-nullable shredded structs, or a struct whose fields
+//    are all non-nullable shredded structs; a shredded struct has "value"
+//    and/or "typed_value" following the same rules.
+Status CheckVariantStorage(const DataType& storage);
+
+}  // namespace alkaid

@@ -1,0 +1,17 @@
+// IEEE 754 binary16 ("half float") <-> binary32 conversion. Arrow stores half
+// floats as their raw 16-bit patterns; printers, comparison and JSON convert
+// through float, which represents every half value exactly.
+#pragma once
+
+#include <cstdint>
+
+namespace alkaid {
+
+// Exact widening of a half-float bit pattern (NaN payload sign is kept).
+float HalfToFloat(uint16_t bits);
+
+// Narrowing with round-to-nearest-even; out-of-range values become +-inf and
+// NaN stays a (quiet) NaN.
+uint16_t FloatToHalf(float value);
+
+}  // namespace alkaid

@@ -1,0 +1,142 @@
+// Byte sinks for the IPC writers: a growing in-memory buffer, a fixed
+// caller-owned buffer, a POSIX file, and a counter that only measures.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "alkaid/array_data.h"
+#include "alkaid/memory.h"
+#include "alkaid/status.h"
+
+namespace alkaid::io {
+
+// One piece of a gather write (like struct iovec).
+struct IoSlice {
+  const void* data = nullptr;
+  int64_t size = 0;
+};
+
+class OutputStream {
+ public:
+  virtual ~OutputStream() = default;
+
+  // Appends `nbytes` bytes. Fails on a closed stream.
+  virtual Status Write(const void* data, int64_t nbytes) = 0;
+  // Appends a buffer's bytes. Streams that can (none of ours today, but
+  // queueing sinks may) keep a reference to `buffer` instead of copying.
+  virtual Status Write(const BufferPtr& buffer);
+  // Gather write: appends every slice in order, as one call where the sink
+  // supports it (writev for files). Empty slices are allowed.
+  virtual Status WriteV(std::span<const IoSlice> slices);
+
+  // Bytes written so far (the position of the next byte).
+  virtual Result<int64_t> Tell() const = 0;
+  virtual Status Flush() { return Status::OK(); }
+  // Flushes and releases the sink; later writes fail. Closing twice is OK.
+  virtual Status Close() = 0;
+  virtual bool closed() const = 0;
+};
+
+// Writes into a growing pool allocation; Finish() hands it over.
+class BufferOutputStream final : public OutputStream {
+ public:
+  explicit BufferOutputStream(MemoryPool* pool = default_memory_pool());
+  static Result<std::unique_ptr<BufferOutputStream>> Create(
+      int64_t initial_capacity = 4096, MemoryPool* pool = default_memory_pool());
+
+  Status Write(const void* data, int64_t nbytes) override;
+  using OutputStream::Write;
+  Status WriteV(std::span<const IoSlice> slices) override;
+  Result<int64_t> Tell() const override { return position_; }
+  Status Close() override;
+  bool closed() const override { return closed_; }
+
+  // Ensures room for `additional` more bytes without reallocating.
+  Status Reserve(int64_t additional);
+  // The bytes written (shrunk to size) and closes the stream; the stream can
+  // be reused after Reset().
+  Result<BufferPtr> Finish();
+  // Starts over with a fresh buffer.
+  Status Reset(int64_t initial_capacity = 4096);
+  int64_t capacity() const { return buffer_ ? buffer_->capacity() : 0; }
+
+ private:
+  Status Grow(int64_t min_capacity);
+  MemoryPool* pool_;
+  std::shared_ptr<ResizableBuffer> buffer_;
+  uint8_t* data_ = nullptr;
+  int64_t position_ = 0;
+  int64_t capacity_ = 0;
+  bool closed_ = false;
+};
+
+// Writes into a caller's pre-sized mutable buffer; writing past its end fails
+// (nothing is written by the failing call).
+class FixedSizeBufferWriter final : public OutputStream {
+ public:
+  // `buffer` must be mutable.
+  explicit FixedSizeBufferWriter(BufferPtr buffer);
+
+  Status Write(const void* data, int64_t nbytes) override;
+  using OutputStream::Write;
+  Status WriteV(std::span<const IoSlice> slices) override;
+  Result<int64_t> Tell() const override { return position_; }
+  Status Close() override { closed_ = true; return Status::OK(); }
+  bool closed() const override { return closed_; }
+  // Moves the write position (0 <= position <= size).
+  Status Seek(int64_t position);
+
+ private:
+  BufferPtr buffer_;
+  uint8_t* data_;
+  int64_t size_;
+  int64_t position_ = 0;
+  bool closed_ = false;
+};
+
+// Writes to a POSIX file descriptor, retrying interrupted and partial writes.
+class FileOutputStream final : public OutputStream {
+ public:
+  ~FileOutputStream() override;
+  // Creates or truncates (or, with `append`, appends to) the file at `path`.
+  static Result<std::unique_ptr<FileOutputStream>> Open(const std::string& path,
+                                                        bool append = false);
+  // Wraps an open descriptor; with `owns_fd` Close() closes it.
+  static Result<std::unique_ptr<FileOutputStream>> FromDescriptor(int fd, bool owns_fd);
+
+  Status Write(const void* data, int64_t nbytes) override;
+  using OutputStream::Write;
+  Status WriteV(std::span<const IoSlice> slices) override;
+  Result<int64_t> Tell() const override;
+  Status Flush() override;  // fsync is not implied; this is a no-op
+  Status Close() override;
+  bool closed() const override { return fd_ < 0; }
+  int fd() const { return fd_; }
+
+ private:
+  FileOutputStream(int fd, bool owns_fd, int64_t position, std::string path);
+  int fd_;
+  bool owns_fd_;
+  int64_t position_;
+  std::string path_;
+};
+
+// Discards the bytes and only counts them, to size a buffer before writing.
+class MockOutputStream final : public OutputStream {
+ public:
+  Status Write(const void* data, int64_t nbytes) override;
+  using OutputStream::Write;
+  Status WriteV(std::span<const IoSlice> slices) override;
+  Result<int64_t> Tell() const override { return position_; }
+  Status Close() override { closed_ = true; return Status::OK(); }
+  bool closed() const override { return closed_; }
+
+ private:
+  int64_t position_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace alkaid::io

@@ -1,0 +1,128 @@
+// Body compression for IPC messages (BodyCompression method BUFFER).
+//
+// Each body buffer is encoded on its own as
+//   int64 little-endian uncompressed length | compressed bytes
+// where the length -1 means "the bytes that follow are stored raw" (used when
+// compressing would not make the buffer smaller), and an empty buffer is
+// written as zero bytes with no prefix at all. LZ4 uses the frame format
+// (lz4frame.h), one frame per buffer; ZSTD uses one zstd frame per buffer.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "alkaid/array_data.h"
+#include "alkaid/memory.h"
+#include "alkaid/status.h"
+
+namespace alkaid::ipc {
+
+enum class CompressionType : int8_t { kNone, kLz4Frame, kZstd };
+
+// "none", "lz4_frame", "zstd".
+const char* CompressionTypeName(CompressionType type);
+// Accepts the names above plus "lz4" and "uncompressed" (case-sensitive).
+Result<CompressionType> CompressionTypeFromName(std::string_view name);
+
+// Lets the codec pick its library's default level.
+inline constexpr int kDefaultCompressionLevel = std::numeric_limits<int>::min();
+
+// Stateless, thread-safe one-shot compressor for a single codec. Every call
+// works on caller-provided memory; a codec never allocates output buffers.
+class Codec {
+ public:
+  virtual ~Codec() = default;
+
+  // A codec for `type` (kNone is refused). `level` is passed to the library;
+  // kDefaultCompressionLevel selects its default. Out-of-range levels fail.
+  static Result<std::unique_ptr<Codec>> Create(CompressionType type,
+                                               int level = kDefaultCompressionLevel);
+
+  virtual CompressionType type() const = 0;
+  virtual int level() const = 0;
+
+  // Upper bound of Compress()'s output for `input_size` input bytes.
+  virtual int64_t MaxCompressedLength(int64_t input_size) const = 0;
+
+  // Compresses [input, input + input_size) as one frame into `output`, which
+  // must hold at least MaxCompressedLength(input_size) bytes (anything less
+  // may fail with CapacityError). Returns the number of bytes written.
+  virtual Result<int64_t> Compress(const uint8_t* input, int64_t input_size, uint8_t* output,
+                                   int64_t output_capacity) const = 0;
+
+  // Decompresses one frame into `output`, which is exactly the expected
+  // decompressed size. Fails (never writes past output + output_size) when
+  // the input is corrupt, holds more or fewer bytes than output_size, or has
+  // trailing garbage. Returns output_size on success.
+  virtual Result<int64_t> Decompress(const uint8_t* input, int64_t input_size, uint8_t* output,
+                                     int64_t output_size) const = 0;
+};
+
+// Size of the little-endian uncompressed-length prefix of an encoded buffer.
+inline constexpr int64_t kBodyBufferPrefixSize = 8;
+// Prefix value meaning "stored uncompressed".
+inline constexpr int64_t kBodyBufferUncompressed = -1;
+
+// How to spread work over threads. Work smaller than `min_parallel_bytes`
+// in total (or a single buffer) always runs on the calling thread, because
+// starting threads would cost more than it saves.
+struct ParallelOptions {
+  bool use_threads = false;
+  int num_threads = 0;  // 0: std::thread::hardware_concurrency()
+  int64_t min_parallel_bytes = int64_t{1} << 20;
+};
+
+// A borrowed byte range.
+struct ByteRange {
+  const uint8_t* data = nullptr;
+  int64_t size = 0;
+};
+
+// Encodes one body buffer as described at the top of this file: an empty
+// result for an empty input; prefix -1 plus a copy of the raw bytes when the
+// compressed form would not be smaller; otherwise prefix + compressed frame.
+Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input,
+                                     MemoryPool* pool = default_memory_pool());
+
+// Encodes every input; out->size() == inputs.size() on success and (*out)[i]
+// corresponds to inputs[i]. Results are identical to the serial calls.
+Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
+                           std::vector<BufferPtr>* out, const ParallelOptions& parallel = {},
+                           MemoryPool* pool = default_memory_pool());
+
+// Reads the prefix of an encoded buffer: 0 for an empty buffer, -1 for a raw
+// one, else the declared uncompressed length. Fails for a buffer shorter than
+// the prefix or a prefix below -1.
+Result<int64_t> ReadBodyBufferPrefix(ByteRange encoded);
+
+// Decodes one body buffer. An empty input gives an empty buffer; a raw (-1)
+// buffer gives a zero-copy slice of `encoded` past the prefix; otherwise a new
+// buffer of the declared size. Fails with OutOfMemory, before allocating,
+// when the declared size exceeds `max_decompressed_size`, and with
+// SerializationError when the data is corrupt or decompresses to a different
+// size than declared.
+Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const BufferPtr& encoded,
+                                       int64_t max_decompressed_size,
+                                       MemoryPool* pool = default_memory_pool());
+
+// Decodes every buffer (null entries stay null). The cap applies to the sum
+// of the declared sizes of all buffers and is checked before any allocation.
+// `buffer_index_base` is only used in error messages ("body buffer 7").
+Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& encoded,
+                             std::vector<BufferPtr>* out, int64_t max_total_decompressed_size,
+                             const ParallelOptions& parallel = {},
+                             MemoryPool* pool = default_memory_pool(),
+                             int64_t buffer_index_base = 0);
+
+// Runs task(i) for i in [0, n) on up to `parallel.num_threads` threads (or
+// serially, see ParallelOptions); returns the first error by index.
+// `total_bytes` is the caller's estimate of the work size.
+Status ParallelFor(int64_t n, int64_t total_bytes, const ParallelOptions& parallel,
+                   const std::function<Status(int64_t)>& task);
+
+}  // namespace alkaid::ipc

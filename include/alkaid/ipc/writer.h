@@ -1,0 +1,69 @@
+// IPC writers: the streaming format (schema, dictionaries, batches, EOS) and
+// the random-access file format (magic, the same messages, a footer indexing
+// them, magic).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "alkaid/io/output.h"
+#include "alkaid/ipc/options.h"
+#include "alkaid/table.h"
+
+namespace alkaid::ipc {
+
+struct WriteStats {
+  int64_t num_messages = 0;               // schema + dictionary + record batch messages
+  int64_t num_record_batches = 0;
+  int64_t num_dictionary_batches = 0;     // all of them, deltas included
+  int64_t num_dictionary_deltas = 0;
+  int64_t num_replaced_dictionaries = 0;  // full dictionaries sent for an id already sent
+  int64_t bytes_written = 0;              // everything this writer wrote to its sink
+};
+
+class RecordBatchWriter {
+ public:
+  virtual ~RecordBatchWriter() = default;
+
+  // Writes the dictionaries the batch needs (new, delta or replacement) and
+  // then the batch. Its schema must equal the writer's (field metadata is not
+  // compared). Fails after Close().
+  virtual Status WriteRecordBatch(const RecordBatch& batch) = 0;
+  // Writes every batch of the table, split at the chunk boundaries of its columns.
+  Status WriteTable(const Table& table);
+
+  // Finishes the stream (EOS) or file (EOS, footer, magic). Does not close
+  // the sink. A second call is a no-op.
+  virtual Status Close() = 0;
+
+  virtual WriteStats stats() const = 0;
+};
+
+// The sink must outlive the writer. The schema message is written before the
+// first batch (or by Close() when there is none).
+Result<std::unique_ptr<RecordBatchWriter>> MakeStreamWriter(
+    io::OutputStream* sink, SchemaPtr schema,
+    const IpcWriteOptions& options = IpcWriteOptions::Defaults());
+
+// File format. `footer_metadata` goes into the footer's custom_metadata.
+// Dictionary replacement is refused (the file format cannot express it).
+Result<std::unique_ptr<RecordBatchWriter>> MakeFileWriter(
+    io::OutputStream* sink, SchemaPtr schema,
+    const IpcWriteOptions& options = IpcWriteOptions::Defaults(),
+    MetadataPtr footer_metadata = nullptr);
+
+// Whole streams and files in memory.
+Result<BufferPtr> SerializeStream(const SchemaPtr& schema,
+                                  const std::vector<RecordBatchPtr>& batches,
+                                  const IpcWriteOptions& options = IpcWriteOptions::Defaults());
+Result<BufferPtr> SerializeFile(const SchemaPtr& schema,
+                                const std::vector<RecordBatchPtr>& batches,
+                                const IpcWriteOptions& options = IpcWriteOptions::Defaults(),
+                                MetadataPtr footer_metadata = nullptr);
+
+// One framed schema message (no EOS).
+Result<BufferPtr> SerializeSchema(const Schema& schema,
+                                  const IpcWriteOptions& options = IpcWriteOptions::Defaults());
+
+}  // namespace alkaid::ipc

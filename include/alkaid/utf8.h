@@ -1,0 +1,27 @@
+// UTF-8 well-formedness checks used by validation and by readers of string data.
+//
+// Well-formed means the Unicode definition: no overlong encodings, no UTF-16
+// surrogate code points (U+D800..U+DFFF), nothing above U+10FFFF, and no
+// sequence cut short by the end of the input.
+#pragma once
+
+#include <cstdint>
+
+namespace alkaid {
+
+// Position of the first byte of the first malformed sequence in
+// bytes[0, length), or -1 when the whole range is well-formed.
+int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length);
+
+// Same, and tells whether every byte was ASCII (set only when the result is
+// -1). Lets callers skip checks that only matter for multi-byte characters.
+int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length, bool* ascii_only);
+
+inline bool IsValidUtf8(const uint8_t* bytes, int64_t length) {
+  return FindInvalidUtf8(bytes, length) < 0;
+}
+
+// True for bytes 0x80..0xBF, which never begin a character.
+inline bool IsUtf8ContinuationByte(uint8_t byte) { return (byte & 0xC0) == 0x80; }
+
+}  // namespace alkaid

@@ -1,0 +1,63 @@
+// Helpers shared by the canonical extension types: metadata JSON parsing
+// without exceptions, and parameter checks common to both tensor types.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alkaid/array_data.h"
+#include "alkaid/status.h"
+#include "alkaid/type.h"
+
+namespace alkaid::extension_internal {
+
+using Json = nlohmann::json;
+// Keeps keys in insertion order so serialized metadata is deterministic and
+// matches the order the spec shows.
+using OrderedJson = nlohmann::ordered_json;
+
+// Parses `text` as a JSON object; errors start with "<ext> metadata: ".
+Result<Json> ParseObject(std::string_view ext, const std::string& text);
+
+// Compact dump that never throws (invalid UTF-8 in strings is replaced).
+std::string Dump(const OrderedJson& value);
+
+// Reads obj[key] as an array of integers. A missing key gives nullopt.
+Result<std::optional<std::vector<int64_t>>> GetIntArray(std::string_view ext, const Json& obj,
+                                                        const char* key, bool non_negative);
+// Reads obj[key] as an array of strings. A missing key gives nullopt.
+Result<std::optional<std::vector<std::string>>> GetStringArray(std::string_view ext,
+                                                               const Json& obj, const char* key);
+
+// Empty metadata is required by parameterless types.
+Status ExpectEmptyMetadata(std::string_view ext, const std::string& serialized);
+
+// Tensor parameter checks; messages start with "<ext>: ".
+Status CheckShape(std::string_view ext, const std::vector<int64_t>& shape);
+Status CheckPermutation(std::string_view ext, const std::vector<int64_t>& permutation,
+                        int64_t ndim);
+Status CheckDimNames(std::string_view ext, const std::vector<std::string>& dim_names, int64_t ndim);
+// An empty permutation and the identity describe the same layout.
+bool SamePermutation(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+// shape[permutation[i]] for each i (shape itself when no permutation).
+std::vector<int64_t> Permute(const std::vector<int64_t>& values,
+                             const std::vector<int64_t>& permutation);
+
+// The extension's storage checked to be of `id`.
+Status ExpectStorageId(std::string_view ext, const DataTypePtr& storage, TypeId id,
+                       std::string_view expected);
+
+// Bytes per element when values sit in one fixed-width buffer (numbers,
+// temporals, fixed-size binary, decimals), else -1 (bool, dictionary, nested,
+// variable-size).
+int64_t ElementByteWidth(const DataType& type);
+
+// Integer value `i` (relative to data.offset) of an integer array of any width.
+int64_t ReadInteger(const ArrayData& data, int64_t i);
+
+}  // namespace alkaid::extension_internal

@@ -1,0 +1,185 @@
+#include "alkaid/io/input.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace alkaid::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A temporary file removed when the test ends.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& contents) {
+    static int counter = 0;
+    path_ = (fs::temp_directory_path() /
+             ("alkaid_input_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++)))
+                .string();
+    std::ofstream out(path_, std::ios::binary);
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string Str(const BufferPtr& b) { return std::string(b->view()); }
+
+TEST(BufferReader, ReadsAreZeroCopySlices) {
+  auto parent = Buffer::FromString("hello, world");
+  BufferReader reader(parent);
+  ASSERT_TRUE(reader.supports_zero_copy());
+  auto first = reader.Read(5).ValueOrDie();
+  EXPECT_EQ(Str(first), "hello");
+  EXPECT_EQ(first->data(), parent->data());
+  auto rest = reader.Read(100).ValueOrDie();
+  EXPECT_EQ(Str(rest), ", world");
+  EXPECT_EQ(rest->data(), parent->data() + 5);
+  EXPECT_EQ(reader.Tell().ValueOrDie(), 12);
+  EXPECT_EQ(reader.Read(4).ValueOrDie()->size(), 0);
+}
+
+TEST(BufferReader, SlicesKeepParentAlive) {
+  BufferPtr slice;
+  {
+    auto parent = Buffer::FromString("abcdefgh");
+    BufferReader reader(parent);
+    slice = reader.ReadAt(2, 3).ValueOrDie();
+  }
+  EXPECT_EQ(Str(slice), "cde");
+}
+
+TEST(BufferReader, ReadAtIntoMemoryAndBounds) {
+  BufferReader reader(Buffer::FromString("0123456789"));
+  char out[8] = {};
+  EXPECT_EQ(reader.ReadAt(7, 8, out).ValueOrDie(), 3);
+  EXPECT_EQ(std::string(out, 3), "789");
+  EXPECT_EQ(reader.ReadAt(20, 4).ValueOrDie()->size(), 0);
+  EXPECT_TRUE(reader.ReadAt(-1, 4).status().IsInvalid());
+  EXPECT_TRUE(reader.ReadAt(0, -4).status().IsInvalid());
+  EXPECT_EQ(reader.GetSize().ValueOrDie(), 10);
+  ASSERT_TRUE(reader.Seek(4).ok());
+  EXPECT_EQ(Str(reader.Read(2).ValueOrDie()), "45");
+  EXPECT_FALSE(reader.Seek(11).ok());
+  ASSERT_TRUE(reader.Close().ok());
+  EXPECT_TRUE(reader.closed());
+  EXPECT_FALSE(reader.Read(1).ok());
+}
+
+TEST(ReadableFile, ReadsCopiesIntoAlignedBuffers) {
+  TempFile file("The quick brown fox");
+  auto f = ReadableFile::Open(file.path()).ValueOrDie();
+  EXPECT_EQ(f->GetSize().ValueOrDie(), 19);
+  auto b = f->Read(3).ValueOrDie();
+  EXPECT_EQ(Str(b), "The");
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b->data()) % kAlignment, 0u);
+  EXPECT_EQ(Str(f->ReadAt(10, 5).ValueOrDie()), "brown");
+  EXPECT_EQ(f->Tell().ValueOrDie(), 3);  // ReadAt does not move the position
+  EXPECT_EQ(Str(f->Read(1000).ValueOrDie()), " quick brown fox");
+  EXPECT_EQ(f->Read(10).ValueOrDie()->size(), 0);
+  // A huge requested length does not allocate beyond the file size.
+  EXPECT_EQ(f->ReadAt(0, int64_t{1} << 50).ValueOrDie()->size(), 19);
+  ASSERT_TRUE(f->Close().ok());
+  EXPECT_FALSE(f->ReadAt(0, 1).ok());
+}
+
+TEST(ReadableFile, MissingFileIsIOErrorNamingPath) {
+  auto r = ReadableFile::Open("/nonexistent/alkaid/file.arrow");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsIOError());
+  EXPECT_NE(r.status().message().find("/nonexistent/alkaid/file.arrow"), std::string::npos);
+  EXPECT_NE(r.status().message().find("No such file"), std::string::npos);
+}
+
+TEST(ReadableFile, DirectoryIsIOError) {
+  auto r = ReadableFile::Open(fs::temp_directory_path().string());
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsIOError());
+}
+
+TEST(MemoryMappedFile, BuffersPointIntoTheMapping) {
+  TempFile file("0123456789abcdef");
+  auto m = MemoryMappedFile::Open(file.path()).ValueOrDie();
+  ASSERT_TRUE(m->supports_zero_copy());
+  const uint8_t* base = m->buffer()->data();
+  ASSERT_NE(base, nullptr);
+  EXPECT_EQ(m->GetSize().ValueOrDie(), 16);
+  auto b = m->ReadAt(4, 6).ValueOrDie();
+  EXPECT_EQ(b->data(), base + 4);
+  EXPECT_EQ(Str(b), "456789");
+  auto s = m->Read(2).ValueOrDie();
+  EXPECT_EQ(s->data(), base);
+  EXPECT_EQ(Str(s), "01");
+}
+
+TEST(MemoryMappedFile, BuffersOutliveTheReader) {
+  TempFile file("mapped bytes stay valid");
+  BufferPtr b;
+  {
+    auto m = MemoryMappedFile::Open(file.path()).ValueOrDie();
+    b = m->ReadAt(7, 5).ValueOrDie();
+    ASSERT_TRUE(m->Close().ok());
+  }
+  EXPECT_EQ(Str(b), "bytes");
+}
+
+TEST(MemoryMappedFile, EmptyFile) {
+  TempFile file("");
+  auto m = MemoryMappedFile::Open(file.path()).ValueOrDie();
+  EXPECT_EQ(m->GetSize().ValueOrDie(), 0);
+  EXPECT_EQ(m->Read(10).ValueOrDie()->size(), 0);
+}
+
+TEST(MemoryMappedFile, MissingFileIsIOError) {
+  auto r = MemoryMappedFile::Open("/nonexistent/mapped.arrow");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsIOError());
+  EXPECT_NE(r.status().message().find("/nonexistent/mapped.arrow"), std::string::npos);
+}
+
+TEST(FdInputStream, ReadsFromPipeInPieces) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::string payload(3000, 'x');
+  payload[2999] = 'y';
+  ASSERT_EQ(::write(fds[1], payload.data(), payload.size()), 3000);
+  ::close(fds[1]);
+  FdInputStream in(fds[0], /*owns_fd=*/true, "pipe");
+  auto a = in.Read(1000).ValueOrDie();
+  EXPECT_EQ(a->size(), 1000);
+  // Asking for far more than is available returns what is there.
+  auto b = in.Read(int64_t{1} << 40).ValueOrDie();
+  EXPECT_EQ(b->size(), 2000);
+  EXPECT_EQ(b->data()[1999], 'y');
+  EXPECT_EQ(in.Tell().ValueOrDie(), 3000);
+  char c;
+  EXPECT_EQ(in.Read(1, &c).ValueOrDie(), 0);
+  ASSERT_TRUE(in.Close().ok());
+  EXPECT_FALSE(in.Read(1).ok());
+}
+
+TEST(FdInputStream, OpenMissingFile) {
+  auto r = FdInputStream::Open("/nonexistent/stream.arrows");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsIOError());
+}
+
+TEST(FdInputStream, OpenFileReadsAll) {
+  TempFile file("stream contents");
+  auto in = FdInputStream::Open(file.path()).ValueOrDie();
+  EXPECT_EQ(Str(in->Read(6).ValueOrDie()), "stream");
+  EXPECT_EQ(Str(in->Read(100).ValueOrDie()), " contents");
+}
+
+}  // namespace
+}  // namespace alkaid::io

@@ -1,0 +1,310 @@
+// Output stream implementations.
+#include "alkaid/io/output.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace alkaid::io {
+
+namespace {
+
+int64_t TotalSize(std::span<const IoSlice> slices) {
+  int64_t total = 0;
+  for (const IoSlice& s : slices) total += s.size;
+  return total;
+}
+
+Status CheckWritable(bool closed, int64_t nbytes) {
+  if (closed) return Status::IOError("write to a closed output stream");
+  if (nbytes < 0) return Status::Invalid("write of a negative byte count (", nbytes, ")");
+  return Status::OK();
+}
+
+Status ErrnoStatus(const char* what, const std::string& path) {
+  return Status::IOError(what, " '", path, "' failed: ", std::strerror(errno));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// OutputStream defaults
+
+Status OutputStream::Write(const BufferPtr& buffer) {
+  if (buffer == nullptr) return Status::Invalid("write of a null buffer");
+  return Write(buffer->data(), buffer->size());
+}
+
+Status OutputStream::WriteV(std::span<const IoSlice> slices) {
+  for (const IoSlice& s : slices) {
+    if (s.size > 0) ALKAID_RETURN_NOT_OK(Write(s.data, s.size));
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// BufferOutputStream
+
+BufferOutputStream::BufferOutputStream(MemoryPool* pool)
+    : pool_(pool), buffer_(std::make_shared<ResizableBuffer>(pool)) {}
+
+Result<std::unique_ptr<BufferOutputStream>> BufferOutputStream::Create(int64_t initial_capacity,
+                                                                       MemoryPool* pool) {
+  auto stream = std::make_unique<BufferOutputStream>(pool);
+  ALKAID_RETURN_NOT_OK(stream->Reset(initial_capacity));
+  return stream;
+}
+
+Status BufferOutputStream::Reset(int64_t initial_capacity) {
+  buffer_ = std::make_shared<ResizableBuffer>(pool_);
+  data_ = nullptr;
+  position_ = 0;
+  capacity_ = 0;
+  closed_ = false;
+  if (initial_capacity > 0) ALKAID_RETURN_NOT_OK(Grow(initial_capacity));
+  return Status::OK();
+}
+
+Status BufferOutputStream::Grow(int64_t min_capacity) {
+  // Doubling keeps appends amortized O(1).
+  int64_t target = std::max<int64_t>(min_capacity, capacity_ * 2);
+  ALKAID_RETURN_NOT_OK(buffer_->Reserve(target));
+  data_ = buffer_->mutable_data();
+  capacity_ = buffer_->capacity();
+  return Status::OK();
+}
+
+Status BufferOutputStream::Reserve(int64_t additional) {
+  if (position_ + additional > capacity_) return Grow(position_ + additional);
+  return Status::OK();
+}
+
+Status BufferOutputStream::Write(const void* data, int64_t nbytes) {
+  ALKAID_RETURN_NOT_OK(CheckWritable(closed_, nbytes));
+  if (nbytes == 0) return Status::OK();
+  if (position_ + nbytes > capacity_) ALKAID_RETURN_NOT_OK(Grow(position_ + nbytes));
+  std::memcpy(data_ + position_, data, static_cast<size_t>(nbytes));
+  position_ += nbytes;
+  return Status::OK();
+}
+
+Status BufferOutputStream::WriteV(std::span<const IoSlice> slices) {
+  const int64_t total = TotalSize(slices);
+  ALKAID_RETURN_NOT_OK(CheckWritable(closed_, total));
+  if (position_ + total > capacity_) ALKAID_RETURN_NOT_OK(Grow(position_ + total));
+  for (const IoSlice& s : slices) {
+    if (s.size <= 0) continue;
+    std::memcpy(data_ + position_, s.data, static_cast<size_t>(s.size));
+    position_ += s.size;
+  }
+  return Status::OK();
+}
+
+Status BufferOutputStream::Close() {
+  closed_ = true;
+  return Status::OK();
+}
+
+Result<BufferPtr> BufferOutputStream::Finish() {
+  if (buffer_ == nullptr) return Status::Invalid("BufferOutputStream was already finished");
+  ALKAID_RETURN_NOT_OK(buffer_->Resize(position_, /*shrink_to_fit=*/false));
+  BufferPtr out = std::move(buffer_);
+  buffer_ = nullptr;
+  data_ = nullptr;
+  capacity_ = 0;
+  closed_ = true;
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// FixedSizeBufferWriter
+
+FixedSizeBufferWriter::FixedSizeBufferWriter(BufferPtr buffer)
+    : buffer_(std::move(buffer)),
+      data_(buffer_ ? buffer_->mutable_data() : nullptr),
+      size_(buffer_ && buffer_->is_mutable() ? buffer_->size() : 0) {}
+
+Status FixedSizeBufferWriter::Write(const void* data, int64_t nbytes) {
+  ALKAID_RETURN_NOT_OK(CheckWritable(closed_, nbytes));
+  if (nbytes > size_ - position_) {
+    return Status::IOError("write of ", nbytes, " bytes at position ", position_,
+                           " overflows the fixed buffer of ", size_, " bytes");
+  }
+  if (nbytes > 0) std::memcpy(data_ + position_, data, static_cast<size_t>(nbytes));
+  position_ += nbytes;
+  return Status::OK();
+}
+
+Status FixedSizeBufferWriter::WriteV(std::span<const IoSlice> slices) {
+  const int64_t total = TotalSize(slices);
+  ALKAID_RETURN_NOT_OK(CheckWritable(closed_, total));
+  if (total > size_ - position_) {
+    return Status::IOError("write of ", total, " bytes at position ", position_,
+                           " overflows the fixed buffer of ", size_, " bytes");
+  }
+  for (const IoSlice& s : slices) {
+    if (s.size <= 0) continue;
+    std::memcpy(data_ + position_, s.data, static_cast<size_t>(s.size));
+    position_ += s.size;
+  }
+  return Status::OK();
+}
+
+Status FixedSizeBufferWriter::Seek(int64_t position) {
+  if (position < 0 || position > size_) {
+    return Status::IndexError("seek to ", position, " outside the fixed buffer of ", size_,
+                              " bytes");
+  }
+  position_ = position;
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// FileOutputStream
+
+FileOutputStream::FileOutputStream(int fd, bool owns_fd, int64_t position, std::string path)
+    : fd_(fd), owns_fd_(owns_fd), position_(position), path_(std::move(path)) {}
+
+FileOutputStream::~FileOutputStream() {
+  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+}
+
+Result<std::unique_ptr<FileOutputStream>> FileOutputStream::Open(const std::string& path,
+                                                                 bool append) {
+  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  int fd;
+  do {
+    fd = ::open(path.c_str(), flags, 0644);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return ErrnoStatus("opening", path);
+  int64_t position = 0;
+  if (append) {
+    off_t end = ::lseek(fd, 0, SEEK_END);
+    if (end < 0) {
+      Status st = ErrnoStatus("seeking in", path);
+      ::close(fd);
+      return st;
+    }
+    position = static_cast<int64_t>(end);
+  }
+  return std::unique_ptr<FileOutputStream>(new FileOutputStream(fd, true, position, path));
+}
+
+Result<std::unique_ptr<FileOutputStream>> FileOutputStream::FromDescriptor(int fd, bool owns_fd) {
+  if (fd < 0) return Status::Invalid("invalid file descriptor ", fd);
+  off_t pos = ::lseek(fd, 0, SEEK_CUR);
+  // Pipes and sockets cannot seek; count from zero for them.
+  int64_t position = pos < 0 ? 0 : static_cast<int64_t>(pos);
+  return std::unique_ptr<FileOutputStream>(
+      new FileOutputStream(fd, owns_fd, position, "fd " + std::to_string(fd)));
+}
+
+Status FileOutputStream::Write(const void* data, int64_t nbytes) {
+  ALKAID_RETURN_NOT_OK(CheckWritable(fd_ < 0, nbytes));
+  const auto* p = static_cast<const uint8_t*>(data);
+  int64_t done = 0;
+  while (done < nbytes) {
+    // Linux caps one write at about 2 GiB.
+    size_t chunk = static_cast<size_t>(std::min<int64_t>(nbytes - done, int64_t{1} << 30));
+    ssize_t n = ::write(fd_, p + done, chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("writing to", path_);
+    }
+    done += n;
+  }
+  position_ += nbytes;
+  return Status::OK();
+}
+
+Status FileOutputStream::WriteV(std::span<const IoSlice> slices) {
+  ALKAID_RETURN_NOT_OK(CheckWritable(fd_ < 0, 0));
+  // Build iovecs in chunks of IOV_MAX, skipping empty slices, and resume
+  // mid-slice after a partial write.
+  constexpr size_t kMaxIov = IOV_MAX < 1024 ? IOV_MAX : 1024;
+  iovec iov[kMaxIov];
+  size_t next = 0;          // next slice to queue
+  int64_t next_offset = 0;  // bytes of slices[next] already written
+  while (true) {
+    size_t count = 0;
+    size_t scan = next;
+    int64_t scan_offset = next_offset;
+    while (scan < slices.size() && count < kMaxIov) {
+      const IoSlice& s = slices[scan];
+      if (s.size > scan_offset) {
+        iov[count].iov_base = const_cast<uint8_t*>(static_cast<const uint8_t*>(s.data) + scan_offset);
+        iov[count].iov_len = static_cast<size_t>(s.size - scan_offset);
+        ++count;
+      }
+      ++scan;
+      scan_offset = 0;
+    }
+    if (count == 0) return Status::OK();
+    ssize_t n = ::writev(fd_, iov, static_cast<int>(count));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("writing to", path_);
+    }
+    if (n == 0) return Status::IOError("writing to '", path_, "' made no progress");
+    position_ += n;
+    // Advance (next, next_offset) by n bytes.
+    int64_t remaining = n;
+    while (remaining > 0 && next < slices.size()) {
+      int64_t left = slices[next].size - next_offset;
+      if (left <= 0) {
+        ++next;
+        next_offset = 0;
+        continue;
+      }
+      if (remaining >= left) {
+        remaining -= left;
+        ++next;
+        next_offset = 0;
+      } else {
+        next_offset += remaining;
+        remaining = 0;
+      }
+    }
+  }
+}
+
+Result<int64_t> FileOutputStream::Tell() const {
+  if (fd_ < 0) return Status::IOError("Tell() on a closed file '", path_, "'");
+  return position_;
+}
+
+Status FileOutputStream::Flush() {
+  if (fd_ < 0) return Status::IOError("flush of a closed file '", path_, "'");
+  return Status::OK();
+}
+
+Status FileOutputStream::Close() {
+  if (fd_ < 0) return Status::OK();
+  int fd = fd_;
+  fd_ = -1;
+  if (owns_fd_ && ::close(fd) != 0) return ErrnoStatus("closing", path_);
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// MockOutputStream
+
+Status MockOutputStream::Write(const void* data, int64_t nbytes) {
+  ALKAID_RETURN_NOT_OK(CheckWritable(closed_, nbytes));
+  position_ += nbytes;
+  return Status::OK();
+}
+
+Status MockOutputStream::WriteV(std::span<const IoSlice> slices) {
+  const int64_t total = TotalSize(slices);
+  ALKAID_RETURN_NOT_OK(CheckWritable(closed_, total));
+  position_ += total;
+  return Status::OK();
+}
+
+}  // namespace alkaid::io

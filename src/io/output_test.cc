@@ -1,0 +1,152 @@
+#include "alkaid/io/output.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace alkaid::io {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("alkaid_output_test_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+TEST(BufferOutputStream, WritesGrowAndFinish) {
+  SystemMemoryPool pool;
+  auto stream = BufferOutputStream::Create(16, &pool).ValueOrDie();
+  std::string expected;
+  for (int i = 0; i < 1000; ++i) {
+    std::string piece = "chunk" + std::to_string(i);
+    ASSERT_TRUE(stream->Write(piece.data(), static_cast<int64_t>(piece.size())).ok());
+    expected += piece;
+  }
+  EXPECT_EQ(*stream->Tell(), static_cast<int64_t>(expected.size()));
+  EXPECT_GE(stream->capacity(), static_cast<int64_t>(expected.size()));
+  BufferPtr out = stream->Finish().ValueOrDie();
+  EXPECT_EQ(out->view(), expected);
+  EXPECT_TRUE(stream->closed());
+  EXPECT_TRUE(stream->Write("x", 1).IsIOError());
+  out.reset();
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+}
+
+TEST(BufferOutputStream, WriteVAndBufferOverload) {
+  auto stream = BufferOutputStream::Create(0).ValueOrDie();
+  const IoSlice slices[] = {{"ab", 2}, {nullptr, 0}, {"cde", 3}};
+  ASSERT_TRUE(stream->WriteV(slices).ok());
+  ASSERT_TRUE(stream->Write(Buffer::FromString("fg")).ok());
+  EXPECT_TRUE(stream->Write(BufferPtr()).IsInvalid());
+  EXPECT_TRUE(stream->Write("x", -1).IsInvalid());
+  EXPECT_EQ(*stream->Tell(), 7);
+  EXPECT_EQ(stream->Finish().ValueOrDie()->view(), "abcdefg");
+  ASSERT_TRUE(stream->Reset(8).ok());
+  ASSERT_TRUE(stream->Write("z", 1).ok());
+  EXPECT_EQ(stream->Finish().ValueOrDie()->view(), "z");
+}
+
+TEST(FixedSizeBufferWriter, WritesUntilFull) {
+  auto target = AllocateBuffer(8).ValueOrDie();
+  FixedSizeBufferWriter writer(target);
+  ASSERT_TRUE(writer.Write("12345", 5).ok());
+  EXPECT_TRUE(writer.Write("6789", 4).IsIOError());  // would overflow: nothing written
+  EXPECT_EQ(*writer.Tell(), 5);
+  const IoSlice slices[] = {{"67", 2}, {"8", 1}};
+  ASSERT_TRUE(writer.WriteV(slices).ok());
+  EXPECT_EQ(target->view(), "12345678");
+  ASSERT_TRUE(writer.Seek(1).ok());
+  ASSERT_TRUE(writer.Write("X", 1).ok());
+  EXPECT_EQ(target->view(), "1X345678");
+  EXPECT_TRUE(writer.Seek(9).IsIndexError());
+  ASSERT_TRUE(writer.Close().ok());
+  EXPECT_TRUE(writer.Write("a", 1).IsIOError());
+}
+
+TEST(FixedSizeBufferWriter, ImmutableBufferHasNoRoom) {
+  FixedSizeBufferWriter writer(Buffer::FromString("abc"));
+  EXPECT_TRUE(writer.Write("a", 1).IsIOError());
+}
+
+TEST(MockOutputStream, CountsOnly) {
+  MockOutputStream mock;
+  ASSERT_TRUE(mock.Write("abc", 3).ok());
+  const IoSlice slices[] = {{"ab", 2}, {"cdef", 4}};
+  ASSERT_TRUE(mock.WriteV(slices).ok());
+  EXPECT_EQ(*mock.Tell(), 9);
+  ASSERT_TRUE(mock.Close().ok());
+  EXPECT_TRUE(mock.Write("a", 1).IsIOError());
+}
+
+TEST(FileOutputStream, WriteAndGatherWrite) {
+  const std::string path = TempPath("gather");
+  {
+    auto file = FileOutputStream::Open(path).ValueOrDie();
+    ASSERT_TRUE(file->Write("head:", 5).ok());
+    // More slices than IOV_MAX to exercise chunked writev.
+    std::vector<std::string> pieces;
+    for (int i = 0; i < 3000; ++i) pieces.push_back(std::to_string(i % 10));
+    std::vector<IoSlice> slices;
+    for (const auto& p : pieces) slices.push_back({p.data(), 1});
+    slices.push_back({nullptr, 0});
+    ASSERT_TRUE(file->WriteV(slices).ok());
+    EXPECT_EQ(*file->Tell(), 3005);
+    ASSERT_TRUE(file->Close().ok());
+    EXPECT_TRUE(file->closed());
+    EXPECT_TRUE(file->Close().ok());
+    EXPECT_TRUE(file->Write("x", 1).IsIOError());
+  }
+  std::string content = ReadFile(path);
+  ASSERT_EQ(content.size(), 3005u);
+  EXPECT_EQ(content.substr(0, 8), "head:012");
+  EXPECT_EQ(content.back(), '9');
+
+  {  // Truncates on reopen; append mode continues at the end.
+    auto file = FileOutputStream::Open(path).ValueOrDie();
+    ASSERT_TRUE(file->Write("new", 3).ok());
+  }
+  {
+    auto file = FileOutputStream::Open(path, /*append=*/true).ValueOrDie();
+    EXPECT_EQ(*file->Tell(), 3);
+    ASSERT_TRUE(file->Write("+more", 5).ok());
+  }
+  EXPECT_EQ(ReadFile(path), "new+more");
+  std::remove(path.c_str());
+}
+
+TEST(FileOutputStream, OpenFailureNamesPath) {
+  auto result = FileOutputStream::Open("/nonexistent-dir-alkaid/x.arrow");
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(result.status().IsIOError());
+  EXPECT_NE(result.status().message().find("/nonexistent-dir-alkaid/x.arrow"), std::string::npos);
+}
+
+TEST(FileOutputStream, FromDescriptorPipe) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  {
+    auto out = FileOutputStream::FromDescriptor(fds[1], /*owns_fd=*/true).ValueOrDie();
+    const IoSlice slices[] = {{"pi", 2}, {"pe", 2}};
+    ASSERT_TRUE(out->WriteV(slices).ok());
+    EXPECT_EQ(*out->Tell(), 4);
+  }
+  char buf[8] = {};
+  EXPECT_EQ(::read(fds[0], buf, sizeof(buf)), 4);
+  EXPECT_EQ(std::string(buf, 4), "pipe");
+  ::close(fds[0]);
+  EXPECT_TRUE(FileOutputStream::FromDescriptor(-1, false).status().IsInvalid());
+}
+
+}  // namespace
+}  // namespace alkaid::io

@@ -1,0 +1,225 @@
+#include "alkaid/ipc/compression.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+namespace alkaid::ipc {
+namespace {
+
+std::vector<uint8_t> Repetitive(size_t n) {
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>((i / 7) % 13);
+  return v;
+}
+
+std::vector<uint8_t> Random(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> v(n);
+  for (auto& b : v) b = static_cast<uint8_t>(rng());
+  return v;
+}
+
+int64_t Prefix(const Buffer& b) {
+  int64_t p;
+  std::memcpy(&p, b.data(), 8);
+  return p;
+}
+
+class CodecTest : public ::testing::TestWithParam<CompressionType> {
+ protected:
+  std::unique_ptr<Codec> codec_ = Codec::Create(GetParam()).ValueOrDie();
+};
+
+TEST_P(CodecTest, RawRoundTrip) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{100}, size_t{1} << 16, size_t{3} << 20}) {
+    auto input = Repetitive(n);
+    std::vector<uint8_t> compressed(static_cast<size_t>(codec_->MaxCompressedLength(n)));
+    auto size = codec_->Compress(input.data(), static_cast<int64_t>(n), compressed.data(),
+                                 static_cast<int64_t>(compressed.size()));
+    ASSERT_TRUE(size.ok()) << size.status().ToString();
+    std::vector<uint8_t> output(n + 1);
+    auto got = codec_->Decompress(compressed.data(), *size, output.data(), static_cast<int64_t>(n));
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    EXPECT_EQ(*got, static_cast<int64_t>(n));
+    EXPECT_EQ(std::memcmp(output.data(), input.data(), n), 0);
+  }
+}
+
+TEST_P(CodecTest, BodyBufferRoundTrip) {
+  SystemMemoryPool pool;
+  auto input = Repetitive(10000);
+  BufferPtr encoded = CompressBodyBuffer(*codec_, {input.data(), 10000}, &pool).ValueOrDie();
+  EXPECT_EQ(Prefix(*encoded), 10000);
+  EXPECT_LT(encoded->size(), 2000);
+  BufferPtr decoded = DecompressBodyBuffer(*codec_, encoded, 10000, &pool).ValueOrDie();
+  ASSERT_EQ(decoded->size(), 10000);
+  EXPECT_EQ(std::memcmp(decoded->data(), input.data(), 10000), 0);
+  encoded.reset();
+  decoded.reset();
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+}
+
+TEST_P(CodecTest, IncompressibleIsStoredRaw) {
+  auto input = Random(64, 1);
+  BufferPtr encoded = CompressBodyBuffer(*codec_, {input.data(), 64}).ValueOrDie();
+  ASSERT_EQ(encoded->size(), 8 + 64);
+  EXPECT_EQ(Prefix(*encoded), -1);
+  EXPECT_EQ(std::memcmp(encoded->data() + 8, input.data(), 64), 0);
+  BufferPtr decoded = DecompressBodyBuffer(*codec_, encoded, 0).ValueOrDie();
+  // Raw buffers come back as a zero-copy slice, regardless of the cap.
+  EXPECT_EQ(decoded->data(), encoded->data() + 8);
+  EXPECT_EQ(decoded->size(), 64);
+}
+
+TEST_P(CodecTest, EmptyBufferHasNoPrefix) {
+  BufferPtr encoded = CompressBodyBuffer(*codec_, {nullptr, 0}).ValueOrDie();
+  EXPECT_EQ(encoded->size(), 0);
+  BufferPtr decoded = DecompressBodyBuffer(*codec_, encoded, 0).ValueOrDie();
+  EXPECT_EQ(decoded->size(), 0);
+  EXPECT_EQ(*ReadBodyBufferPrefix({nullptr, 0}), 0);
+}
+
+TEST_P(CodecTest, CorruptInputIsAnErrorNotACrash) {
+  auto input = Repetitive(50000);
+  BufferPtr encoded = CompressBodyBuffer(*codec_, {input.data(), 50000}).ValueOrDie();
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::string bytes(encoded->view());
+    // Flip a few bytes after the prefix, or truncate.
+    if (trial % 4 == 0) {
+      bytes.resize(8 + rng() % (bytes.size() - 8));
+    } else {
+      for (int k = 0; k < 3; ++k) bytes[8 + rng() % (bytes.size() - 8)] ^= static_cast<char>(1 + rng() % 255);
+    }
+    auto result = DecompressBodyBuffer(*codec_, Buffer::FromString(bytes), 1 << 20);
+    if (result.ok()) {
+      // A flip in a literal can decode; the size must still be exact.
+      EXPECT_EQ((*result)->size(), 50000);
+    } else {
+      EXPECT_TRUE(result.status().IsSerializationError()) << result.status().ToString();
+    }
+  }
+  // Pure garbage.
+  std::string garbage(200, '\x5A');
+  int64_t declared = 100;
+  std::memcpy(garbage.data(), &declared, 8);
+  auto result = DecompressBodyBuffer(*codec_, Buffer::FromString(garbage), 1 << 20);
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(result.status().IsSerializationError());
+}
+
+TEST_P(CodecTest, DeclaredSizeMismatchIsAnError) {
+  auto input = Repetitive(4096);
+  BufferPtr encoded = CompressBodyBuffer(*codec_, {input.data(), 4096}).ValueOrDie();
+  for (int64_t wrong : {int64_t{4095}, int64_t{4097}, int64_t{1}, int64_t{0}}) {
+    std::string bytes(encoded->view());
+    std::memcpy(bytes.data(), &wrong, 8);
+    auto result = DecompressBodyBuffer(*codec_, Buffer::FromString(bytes), 1 << 20);
+    ASSERT_FALSE(result.ok()) << "declared " << wrong;
+    EXPECT_TRUE(result.status().IsSerializationError()) << result.status().ToString();
+  }
+}
+
+TEST_P(CodecTest, CapIsCheckedBeforeAllocating) {
+  SystemMemoryPool pool;
+  std::string bytes(16, '\0');
+  int64_t huge = int64_t{1} << 50;
+  std::memcpy(bytes.data(), &huge, 8);
+  auto result = DecompressBodyBuffer(*codec_, Buffer::FromString(bytes), 1 << 20, &pool);
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(result.status().IsOutOfMemory());
+  EXPECT_EQ(pool.num_allocations(), 0);
+
+  // The list form caps the sum.
+  auto input = Repetitive(1000);
+  BufferPtr a = CompressBodyBuffer(*codec_, {input.data(), 1000}).ValueOrDie();
+  std::vector<BufferPtr> out;
+  Status st = DecompressBodyBuffers(*codec_, {a, a, a}, &out, 2500, {}, &pool, 10);
+  EXPECT_TRUE(st.IsOutOfMemory());
+  EXPECT_NE(st.message().find("body buffer 12"), std::string::npos) << st.ToString();
+  EXPECT_TRUE(DecompressBodyBuffers(*codec_, {a, a, a}, &out, 3000, {}, &pool).ok());
+}
+
+TEST_P(CodecTest, ParallelMatchesSerial) {
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<ByteRange> ranges;
+  for (int i = 0; i < 12; ++i) {
+    inputs.push_back(i % 3 == 0 ? Random(200000 + i, i) : Repetitive(300000 + 1000 * i));
+  }
+  inputs.push_back({});
+  for (const auto& v : inputs) ranges.push_back({v.data(), static_cast<int64_t>(v.size())});
+
+  std::vector<BufferPtr> serial, parallel;
+  ASSERT_TRUE(CompressBodyBuffers(*codec_, ranges, &serial).ok());
+  ParallelOptions threads;
+  threads.use_threads = true;
+  threads.num_threads = 4;
+  threads.min_parallel_bytes = 0;
+  ASSERT_TRUE(CompressBodyBuffers(*codec_, ranges, &parallel, threads).ok());
+  ASSERT_EQ(serial.size(), parallel.size());
+  for (size_t i = 0; i < serial.size(); ++i) {
+    EXPECT_TRUE(serial[i]->Equals(*parallel[i])) << "buffer " << i;
+  }
+  std::vector<BufferPtr> decoded;
+  ASSERT_TRUE(DecompressBodyBuffers(*codec_, parallel, &decoded, int64_t{1} << 30, threads).ok());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    ASSERT_EQ(decoded[i]->size(), static_cast<int64_t>(inputs[i].size()));
+    if (!inputs[i].empty()) {
+      EXPECT_EQ(std::memcmp(decoded[i]->data(), inputs[i].data(), inputs[i].size()), 0);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, CodecTest,
+                         ::testing::Values(CompressionType::kLz4Frame, CompressionType::kZstd),
+                         [](const auto& info) { return std::string(CompressionTypeName(info.param)); });
+
+TEST(Compression, LevelsAndNames) {
+  EXPECT_FALSE(Codec::Create(CompressionType::kNone).ok());
+  EXPECT_TRUE(Codec::Create(CompressionType::kZstd, 19).ok());
+  EXPECT_FALSE(Codec::Create(CompressionType::kZstd, 1000).ok());
+  EXPECT_FALSE(Codec::Create(CompressionType::kLz4Frame, 13).ok());
+  EXPECT_EQ(Codec::Create(CompressionType::kLz4Frame, 9).ValueOrDie()->level(), 9);
+  EXPECT_EQ(*CompressionTypeFromName("lz4"), CompressionType::kLz4Frame);
+  EXPECT_EQ(*CompressionTypeFromName("zstd"), CompressionType::kZstd);
+  EXPECT_EQ(*CompressionTypeFromName("none"), CompressionType::kNone);
+  EXPECT_FALSE(CompressionTypeFromName("gzip").ok());
+  EXPECT_STREQ(CompressionTypeName(CompressionType::kLz4Frame), "lz4_frame");
+}
+
+TEST(Compression, PrefixChecks) {
+  const uint8_t short_bytes[4] = {1, 2, 3, 4};
+  EXPECT_TRUE(ReadBodyBufferPrefix({short_bytes, 4}).status().IsSerializationError());
+  int64_t bad = -5;
+  uint8_t bytes[8];
+  std::memcpy(bytes, &bad, 8);
+  EXPECT_FALSE(ReadBodyBufferPrefix({bytes, 8}).ok());
+}
+
+TEST(Compression, ParallelForReportsFirstErrorByIndex) {
+  ParallelOptions threads;
+  threads.use_threads = true;
+  threads.num_threads = 3;
+  threads.min_parallel_bytes = 0;
+  std::atomic<int> calls{0};
+  Status st = ParallelFor(20, 0, threads, [&](int64_t i) {
+    ++calls;
+    if (i == 7 || i == 15) return Status::Invalid("task ", i);
+    return Status::OK();
+  });
+  EXPECT_EQ(calls.load(), 20);
+  EXPECT_EQ(st.message(), "task 7");
+  // Serial fallback stops at the first failure.
+  calls = 0;
+  st = ParallelFor(20, 0, ParallelOptions{}, [&](int64_t i) {
+    ++calls;
+    return i == 3 ? Status::Invalid("stop") : Status::OK();
+  });
+  EXPECT_EQ(calls.load(), 4);
+  EXPECT_TRUE(st.IsInvalid());
+}
+
+}  // namespace
+}  // namespace alkaid::ipc

@@ -1,0 +1,244 @@
+// Internal: conversion between alkaid types and the IPC Flatbuffers metadata,
+// and the byte framing of encapsulated messages. Shared by the IPC writers
+// and readers; not installed.
+//
+// Message framing (current format):
+//   0xFFFFFFFF | int32 LE N | N bytes: Message flatbuffer + zero padding | body
+// N counts the padding, and 8 + N is a multiple of 8. The legacy (pre-0.15)
+// framing drops the 0xFFFFFFFF marker: int32 N | N bytes, 4 + N a multiple
+// of 8. End of stream: 0xFFFFFFFF 00000000 (legacy: 00000000).
+//
+// Body layout: the IPC buffers of one array are exactly its ArrayData
+// buffers in DataType::layout() order (null and run-end encoded: none;
+// unions: type ids (+ offsets), no validity; views: validity, views, then
+// the variadic data buffers, counted in variadicBufferCounts; dictionary
+// arrays: their indices' validity + values). Arrays are visited in
+// depth-first pre-order, one FieldNode per array.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alkaid/array_data.h"
+#include "alkaid/dictionary_ids.h"
+#include "alkaid/fbs/File_generated.h"
+#include "alkaid/fbs/Message_generated.h"
+#include "alkaid/fbs/Schema_generated.h"
+#include "alkaid/io/output.h"
+#include "alkaid/ipc/compression.h"
+#include "alkaid/ipc/options.h"
+#include "alkaid/status.h"
+#include "alkaid/type.h"
+
+namespace alkaid::ipc::internal {
+
+namespace fb = org::apache::arrow::flatbuf;
+
+inline constexpr uint32_t kContinuationMarker = 0xFFFFFFFFu;
+// The version every message we write carries.
+inline constexpr fb::MetadataVersion kCurrentMetadataVersion = fb::MetadataVersion::V5;
+// Oldest version we read (V4 differs from V5 only in the union validity buffer).
+inline constexpr fb::MetadataVersion kMinReadableMetadataVersion = fb::MetadataVersion::V4;
+
+// File magic: "ARROW1" + 2 zero bytes / "ALKAID1" + 1 zero byte at the start
+// (8 bytes either way), and the bare magic at the very end.
+inline constexpr std::string_view kArrowFileMagic = "ARROW1";
+inline constexpr std::string_view kAlkaidFileMagic = "ALKAID1";
+inline constexpr int64_t kFileHeaderSize = 8;
+std::string_view FileMagic(IpcDialect dialect);
+
+// The extension metadata keys of a dialect.
+const char* ExtensionNameKey(IpcDialect dialect);
+const char* ExtensionMetadataKey(IpcDialect dialect);
+
+// ---------------------------------------------------------------------------
+// Key-value metadata
+
+// Null or empty metadata gives a null offset (field omitted).
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>> WriteKeyValueMetadata(
+    flatbuffers::FlatBufferBuilder* fbb, const KeyValueMetadata* metadata);
+
+// A null vector gives nullptr. Entries without key or value are rejected;
+// `where` names the owner in error messages (e.g. "field 'a.b'").
+Result<MetadataPtr> ReadKeyValueMetadata(
+    const flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>* kv, std::string_view where);
+
+// ---------------------------------------------------------------------------
+// Schema
+
+// Appends a Schema table describing `schema` to `fbb`. Dictionary-encoded
+// fields get their ids from `ids` (missing id: Invalid); extension types are
+// written as their storage type plus the dialect's extension metadata keys.
+// `max_depth` bounds type nesting.
+Result<flatbuffers::Offset<fb::Schema>> WriteSchema(flatbuffers::FlatBufferBuilder* fbb,
+                                                    const Schema& schema, const DictionaryIds& ids,
+                                                    IpcDialect dialect,
+                                                    int max_depth = kDefaultMaxRecursionDepth);
+
+// Clears `fbb` and builds a finished Message (version V5, header Schema,
+// bodyLength 0) into it.
+Status BuildSchemaMessage(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
+                          const DictionaryIds& ids, IpcDialect dialect,
+                          int max_depth = kDefaultMaxRecursionDepth);
+
+// The same message as a standalone buffer (unframed).
+Result<BufferPtr> SerializeSchemaMessage(const Schema& schema, const DictionaryIds& ids,
+                                         IpcDialect dialect,
+                                         int max_depth = kDefaultMaxRecursionDepth);
+
+struct SchemaReadResult {
+  SchemaPtr schema;
+  // Path -> id of every dictionary-encoded field.
+  DictionaryIds dictionary_ids;
+};
+
+// Rebuilds a Schema from an already-verified Flatbuffers table. Checks every
+// value (required tables present, enums known, child counts, widths, union
+// codes, nesting depth <= max_depth) and reports errors with the field path.
+// Extension metadata (either dialect's keys) is turned into the registered
+// extension type, whose two keys are then dropped from the field metadata;
+// unknown extension names keep the storage type and the keys. Fields sharing
+// a dictionary id must have equal value types.
+Result<SchemaReadResult> ReadSchema(const fb::Schema* schema,
+                                    int max_depth = kDefaultMaxRecursionDepth);
+
+// ---------------------------------------------------------------------------
+// Dictionary-encoded fields
+
+struct DictionaryField {
+  FieldPath path;
+  int64_t id = 0;
+  // The field's dictionary type (extension wrappers removed).
+  const DictionaryType* type = nullptr;
+};
+
+// Every dictionary-encoded field of `schema` in pre-order (a dictionary's
+// value type is walked after the field itself), with its id from `ids`.
+// Fails when a field has no id, or when fields sharing an id have different
+// value types.
+Result<std::vector<DictionaryField>> CollectDictionaryFields(const Schema& schema,
+                                                             const DictionaryIds& ids);
+
+// ---------------------------------------------------------------------------
+// RecordBatch / DictionaryBatch headers
+
+struct FieldNodeMeta {
+  int64_t length = 0;
+  int64_t null_count = 0;
+};
+
+struct BufferMeta {
+  int64_t offset = 0;  // relative to the start of the body
+  int64_t length = 0;  // unpadded
+};
+
+// Plain-data form of a RecordBatch header. Reusable: Clear() keeps capacity.
+struct RecordBatchMeta {
+  int64_t length = 0;
+  std::vector<FieldNodeMeta> nodes;      // pre-order
+  std::vector<BufferMeta> buffers;       // pre-order
+  std::vector<int64_t> variadic_buffer_counts;  // one per view-typed node
+  CompressionType compression = CompressionType::kNone;
+
+  void Clear() {
+    length = 0;
+    nodes.clear();
+    buffers.clear();
+    variadic_buffer_counts.clear();
+    compression = CompressionType::kNone;
+  }
+};
+
+struct DictionaryBatchMeta {
+  int64_t id = 0;
+  bool is_delta = false;
+  RecordBatchMeta data;
+};
+
+// Appends a RecordBatch table. variadicBufferCounts is omitted when empty,
+// compression when kNone.
+flatbuffers::Offset<fb::RecordBatch> WriteRecordBatchHeader(flatbuffers::FlatBufferBuilder* fbb,
+                                                            const RecordBatchMeta& meta);
+
+// Clears `fbb` and builds a finished Message (version V5) with a RecordBatch
+// or DictionaryBatch header. The bytes are fbb->GetBufferPointer()/GetSize().
+void BuildRecordBatchMessage(flatbuffers::FlatBufferBuilder* fbb, const RecordBatchMeta& meta,
+                             int64_t body_length);
+void BuildDictionaryBatchMessage(flatbuffers::FlatBufferBuilder* fbb,
+                                 const DictionaryBatchMeta& meta, int64_t body_length);
+
+// Fills `out` from a verified header, checking: nodes and buffers vectors
+// present, lengths and null counts >= 0 and null_count <= length, buffer
+// offsets/lengths >= 0 with offset + length <= body_length (pass -1 to skip
+// that check), known compression codec and method, counts >= 0.
+Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
+                             RecordBatchMeta* out);
+// Same for a DictionaryBatch (its data table is required).
+Status ReadDictionaryBatchHeader(const fb::DictionaryBatch* batch, int64_t body_length,
+                                 DictionaryBatchMeta* out);
+
+fb::CompressionType ToFlatbuffer(CompressionType type);  // type must not be kNone
+Result<CompressionType> FromFlatbuffer(fb::CompressionType codec);
+
+// ---------------------------------------------------------------------------
+// Messages
+
+// Runs the Flatbuffers verifier over [data, data + size) and returns the
+// root Message. Errors are SerializationError naming `where`.
+Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
+                                         std::string_view where = "message");
+// Fails unless the version is V4 or V5.
+Status CheckMetadataVersion(fb::MetadataVersion version, std::string_view where = "message");
+
+// How a flatbuffer of `flatbuffer_size` bytes is framed: prefix (8 bytes, or
+// 4 legacy) + flatbuffer + zero padding so that the total is a multiple of
+// `alignment` (8, or 64 to keep 64-byte alignment of what follows). `total`
+// is also the Block.metaDataLength of the message in a file footer; the
+// int32 length in the prefix is total - prefix_size.
+struct FramedMetadata {
+  uint8_t prefix[8] = {};
+  int64_t prefix_size = 0;
+  int64_t padding = 0;
+  int64_t total = 0;
+};
+FramedMetadata FrameMetadata(int64_t flatbuffer_size, bool legacy, int32_t alignment = 8);
+
+// Size of FrameMetadata(...).total.
+int64_t FramedMetadataSize(int64_t flatbuffer_size, bool legacy, int32_t alignment = 8);
+
+// Writes prefix + flatbuffer + zero padding. Returns the number of bytes
+// written (FramedMetadataSize). Fails when the length does not fit an int32.
+Result<int64_t> WriteFramedMetadata(io::OutputStream* out, const uint8_t* flatbuffer,
+                                    int64_t flatbuffer_size, bool legacy, int32_t alignment = 8);
+
+// Writes the end-of-stream marker (8 bytes, or 4 legacy).
+Status WriteEndOfStream(io::OutputStream* out, bool legacy);
+
+// Writes `n` (<= 64) zero bytes.
+Status WriteZeroPadding(io::OutputStream* out, int64_t n);
+
+// ---------------------------------------------------------------------------
+// File footer
+
+struct FileBlock {
+  int64_t offset = 0;           // of the message's first byte in the file
+  int32_t metadata_length = 0;  // framed metadata size (prefix + flatbuffer + padding)
+  int64_t body_length = 0;
+};
+
+// Clears `fbb` and builds a finished Footer flatbuffer.
+Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
+                   const DictionaryIds& ids, IpcDialect dialect,
+                   std::span<const FileBlock> dictionaries,
+                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata);
+
+// Copies the blocks of a verified footer vector (null vector: none), checking
+// offsets >= 0, metadata_length > 0 and body_length >= 0. `what` names the
+// vector in errors ("dictionary block").
+Status ReadFileBlocks(const flatbuffers::Vector<const fb::Block*>* blocks, std::string_view what,
+                      std::vector<FileBlock>* out);
+
+}  // namespace alkaid::ipc::internal

@@ -1,0 +1,725 @@
+// StreamReader (pull), FileReader (random access) and StreamDecoder (push).
+#include "alkaid/ipc/reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "reader_internal.h"
+
+namespace alkaid::ipc {
+
+using internal::fb::Message;
+using internal::MessageLocation;
+
+namespace {
+
+uint32_t LoadLE32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+}
+
+// An empty body shared by every message that has none.
+const BufferPtr& EmptyBody() {
+  alignas(kAlignment) static const uint8_t kZeros[kAlignment] = {};
+  static const BufferPtr empty = std::make_shared<Buffer>(kZeros, 0);
+  return empty;
+}
+
+// One framed message read from a sequential stream.
+struct FramedMessage {
+  BufferPtr metadata;
+  const Message* message = nullptr;
+  BufferPtr body;
+  int64_t wire_size = 0;
+  // Reused for small metadata: the flatbuffer is only needed while its
+  // message is processed, so copying a few hundred bytes into aligned scratch
+  // memory is cheaper than allocating a buffer per message.
+  std::shared_ptr<ResizableBuffer> scratch;
+};
+
+constexpr int64_t kScratchMetadataLimit = 64 * 1024;
+
+// Reads the next framed message. Returns false at the end-of-stream marker
+// or when the input ends cleanly between messages.
+Result<bool> ReadFramedMessage(io::InputStream* in, MemoryPool* pool, FramedMessage* out,
+                               int64_t* position) {
+  uint8_t word[4];
+  ALKAID_ASSIGN_OR_RAISE(int64_t n, in->Read(4, word));
+  if (n == 0) return false;
+  if (n < 4) {
+    return Status::Invalid("the stream ends inside a message prefix (", n, " of 4 bytes)");
+  }
+  int64_t prefix_size = 4;
+  uint32_t value = LoadLE32(word);
+  if (value == internal::kContinuationMarker) {
+    ALKAID_ASSIGN_OR_RAISE(n, in->Read(4, word));
+    if (n < 4) {
+      return Status::Invalid("the stream ends inside a message length (", n, " of 4 bytes)");
+    }
+    value = LoadLE32(word);
+    prefix_size = 8;
+  }
+  const int32_t metadata_length = static_cast<int32_t>(value);
+  *position += prefix_size;
+  if (metadata_length == 0) return false;
+  if (metadata_length < 0) {
+    return Status::Invalid("negative metadata length ", metadata_length);
+  }
+  if (metadata_length <= kScratchMetadataLimit) {
+    if (!out->scratch || out->scratch->capacity() < metadata_length) {
+      ALKAID_ASSIGN_OR_RAISE(out->scratch,
+                             AllocateBuffer(std::max<int64_t>(metadata_length, 4096), pool));
+    }
+    ALKAID_ASSIGN_OR_RAISE(int64_t got, in->Read(metadata_length, out->scratch->mutable_data()));
+    if (got < metadata_length) {
+      return Status::Invalid("metadata length ", metadata_length, " exceeds the ", got,
+                             " bytes left in the stream");
+    }
+    out->scratch->set_size(metadata_length);
+    out->metadata = out->scratch;
+  } else {
+    // Large metadata: the source decides how to deliver it (slices for
+    // memory, incremental growth for pipes), never trusting the length.
+    ALKAID_ASSIGN_OR_RAISE(out->metadata, in->Read(metadata_length));
+    if (out->metadata->size() < metadata_length) {
+      return Status::Invalid("metadata length ", metadata_length, " exceeds the ",
+                             out->metadata->size(), " bytes left in the stream");
+    }
+  }
+  *position += metadata_length;
+  ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(&out->metadata, pool));
+  const int64_t body_length = out->message->bodyLength();
+  if (body_length == 0) {
+    out->body = EmptyBody();
+  } else {
+    ALKAID_ASSIGN_OR_RAISE(out->body, in->Read(body_length));
+    if (out->body->size() < body_length) {
+      return Status::Invalid("message body of ", body_length, " bytes is truncated: only ",
+                             out->body->size(), " bytes left in the stream");
+    }
+  }
+  *position += body_length;
+  out->wire_size = prefix_size + metadata_length + body_length;
+  return true;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// StreamReader
+
+struct StreamReader::State {
+  std::shared_ptr<io::InputStream> owned_stream;
+  io::InputStream* stream = nullptr;
+  IpcReadOptions options;
+  internal::ReaderCore core;
+  FramedMessage message;
+  int64_t position = 0;
+  int64_t message_index = 0;
+  bool finished = false;
+};
+
+StreamReader::StreamReader() : state_(std::make_unique<State>()) {}
+StreamReader::~StreamReader() = default;
+
+Result<std::unique_ptr<StreamReader>> StreamReader::Open(io::InputStream* stream,
+                                                         const IpcReadOptions& options) {
+  if (stream == nullptr) return Status::Invalid("StreamReader::Open: null input stream");
+  std::unique_ptr<StreamReader> reader(new StreamReader());
+  reader->state_->stream = stream;
+  reader->state_->options = options;
+  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
+  ALKAID_RETURN_NOT_OK(reader->ReadSchema());
+  return reader;
+}
+
+Result<std::unique_ptr<StreamReader>> StreamReader::Open(std::shared_ptr<io::InputStream> stream,
+                                                         const IpcReadOptions& options) {
+  io::InputStream* raw = stream.get();
+  std::unique_ptr<StreamReader> reader(new StreamReader());
+  reader->state_->owned_stream = std::move(stream);
+  if (raw == nullptr) return Status::Invalid("StreamReader::Open: null input stream");
+  reader->state_->stream = raw;
+  reader->state_->options = options;
+  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
+  ALKAID_RETURN_NOT_OK(reader->ReadSchema());
+  return reader;
+}
+
+Result<std::unique_ptr<StreamReader>> StreamReader::Open(BufferPtr buffer,
+                                                         const IpcReadOptions& options) {
+  if (buffer == nullptr) return Status::Invalid("StreamReader::Open: null buffer");
+  return Open(std::make_shared<io::BufferReader>(std::move(buffer)), options);
+}
+
+Result<bool> StreamReader::ReadOneMessage() {
+  State& s = *state_;
+  MessageLocation where{"stream message", s.message_index, s.position};
+  Result<bool> got = ReadFramedMessage(s.stream, s.options.pool, &s.message, &s.position);
+  if (!got.ok()) return internal::AtLocation(got.status(), where);
+  if (*got) ++s.message_index;
+  return got;
+}
+
+Status StreamReader::ReadSchema() {
+  State& s = *state_;
+  MessageLocation where{"stream message", 0, 0};
+  ALKAID_ASSIGN_OR_RAISE(bool got, ReadOneMessage());
+  if (!got) return Status::Invalid("the stream ends before its schema message");
+  const Message& message = *s.message.message;
+  if (message.header_type() != internal::fb::MessageHeader::Schema) {
+    return internal::AtLocation(
+        Status::Invalid("the first message must be a schema, not ",
+                        internal::fb::EnumNameMessageHeader(message.header_type())),
+        where);
+  }
+  ++s.core.stats().num_messages;
+  return internal::AtLocation(s.core.Init(message.header_as_Schema(), s.options, false), where);
+}
+
+Result<RecordBatchPtr> StreamReader::Next() {
+  State& s = *state_;
+  while (!s.finished) {
+    int64_t start = s.position;
+    ALKAID_ASSIGN_OR_RAISE(bool got, ReadOneMessage());
+    if (!got) {
+      s.finished = true;
+      break;
+    }
+    MessageLocation where{"stream message", s.message_index - 1, start};
+    RecordBatchPtr batch;
+    ALKAID_RETURN_NOT_OK(s.core.HandleStreamMessage(*s.message.message, s.message.body,
+                                                    s.message.wire_size, where, &batch));
+    if (batch) return batch;
+  }
+  return RecordBatchPtr();
+}
+
+Result<std::vector<RecordBatchPtr>> StreamReader::ReadAll() {
+  std::vector<RecordBatchPtr> out;
+  while (true) {
+    ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, Next());
+    if (!batch) break;
+    out.push_back(std::move(batch));
+  }
+  return out;
+}
+
+const SchemaPtr& StreamReader::schema() const { return state_->core.schema(); }
+const DictionaryIds& StreamReader::dictionary_ids() const { return state_->core.dictionary_ids(); }
+const ReadStats& StreamReader::stats() const { return state_->core.stats(); }
+
+// ---------------------------------------------------------------------------
+// FileReader
+
+struct FileReader::State {
+  std::shared_ptr<io::RandomAccessFile> owned_file;
+  io::RandomAccessFile* file = nullptr;
+  IpcReadOptions options;
+  internal::ReaderCore core;
+  int64_t file_size = 0;
+  int64_t footer_offset = 0;  // end of the message region
+  IpcDialect dialect = IpcDialect::kArrow;
+  BufferPtr footer_buffer;
+  std::vector<internal::FileBlock> dictionary_blocks;
+  std::vector<internal::FileBlock> batch_blocks;
+  MetadataPtr metadata;
+  bool dictionaries_loaded = false;
+  Status dictionary_status;
+};
+
+FileReader::FileReader() : state_(std::make_unique<State>()) {}
+FileReader::~FileReader() = default;
+
+Result<std::unique_ptr<FileReader>> FileReader::Open(io::RandomAccessFile* file,
+                                                     const IpcReadOptions& options) {
+  if (file == nullptr) return Status::Invalid("FileReader::Open: null file");
+  std::unique_ptr<FileReader> reader(new FileReader());
+  reader->state_->file = file;
+  reader->state_->options = options;
+  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
+  ALKAID_RETURN_NOT_OK(reader->ReadFooter());
+  return reader;
+}
+
+Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomAccessFile> file,
+                                                     const IpcReadOptions& options) {
+  if (file == nullptr) return Status::Invalid("FileReader::Open: null file");
+  io::RandomAccessFile* raw = file.get();
+  std::unique_ptr<FileReader> reader(new FileReader());
+  reader->state_->owned_file = std::move(file);
+  reader->state_->file = raw;
+  reader->state_->options = options;
+  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
+  ALKAID_RETURN_NOT_OK(reader->ReadFooter());
+  return reader;
+}
+
+Result<std::unique_ptr<FileReader>> FileReader::Open(BufferPtr buffer,
+                                                     const IpcReadOptions& options) {
+  if (buffer == nullptr) return Status::Invalid("FileReader::Open: null buffer");
+  return Open(std::make_shared<io::BufferReader>(std::move(buffer)), options);
+}
+
+Result<std::unique_ptr<FileReader>> FileReader::OpenMapped(const std::string& path,
+                                                           const IpcReadOptions& options) {
+  ALKAID_ASSIGN_OR_RAISE(auto mapped, io::MemoryMappedFile::Open(path));
+  Result<std::unique_ptr<FileReader>> reader = Open(std::move(mapped), options);
+  if (!reader.ok()) return reader.status().WithContext("'" + path + "'");
+  return reader;
+}
+
+namespace {
+
+// Reads exactly n bytes at offset or fails naming what was being read.
+Result<BufferPtr> ReadExactlyAt(io::RandomAccessFile* file, int64_t offset, int64_t n,
+                                const char* what) {
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr out, file->ReadAt(offset, n));
+  if (out->size() != n) {
+    return Status::Invalid("file ends inside the ", what, ": wanted ", n, " bytes at offset ",
+                           offset, ", got ", out->size());
+  }
+  return out;
+}
+
+bool StartsWith(const BufferPtr& b, std::string_view prefix, int64_t at = 0) {
+  return b->size() >= at + static_cast<int64_t>(prefix.size()) &&
+         std::memcmp(b->data() + at, prefix.data(), prefix.size()) == 0;
+}
+
+}  // namespace
+
+Status FileReader::ReadFooter() {
+  State& s = *state_;
+  ALKAID_ASSIGN_OR_RAISE(s.file_size, s.file->GetSize());
+  constexpr int64_t kMinTrailer = 4 + 6;  // footer length + shortest magic
+  if (s.file_size < internal::kFileHeaderSize + kMinTrailer) {
+    return Status::Invalid("not an IPC file: ", s.file_size, " bytes is too small");
+  }
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr header,
+                         ReadExactlyAt(s.file, 0, internal::kFileHeaderSize, "leading magic"));
+  std::string_view magic;
+  if (StartsWith(header, internal::kAlkaidFileMagic)) {
+    s.dialect = IpcDialect::kAlkaid;
+    magic = internal::kAlkaidFileMagic;
+  } else if (StartsWith(header, internal::kArrowFileMagic)) {
+    s.dialect = IpcDialect::kArrow;
+    magic = internal::kArrowFileMagic;
+  } else {
+    return Status::Invalid("not an IPC file: the leading bytes are not \"ARROW1\" or \"ALKAID1\"");
+  }
+  const int64_t magic_size = static_cast<int64_t>(magic.size());
+  const int64_t trailer_size = 4 + magic_size;
+  if (s.file_size < internal::kFileHeaderSize + trailer_size) {
+    return Status::Invalid("not an IPC file: ", s.file_size, " bytes is too small");
+  }
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr trailer, ReadExactlyAt(s.file, s.file_size - trailer_size,
+                                                          trailer_size, "file trailer"));
+  if (!StartsWith(trailer, magic, 4)) {
+    return Status::Invalid("the file starts with \"", magic,
+                           "\" but does not end with the same magic");
+  }
+  const int32_t footer_length = static_cast<int32_t>(LoadLE32(trailer->data()));
+  const int64_t max_footer = s.file_size - internal::kFileHeaderSize - trailer_size;
+  if (footer_length <= 0 || footer_length > max_footer) {
+    return Status::Invalid("footer length ", footer_length, " is out of range: the file of ",
+                           s.file_size, " bytes leaves room for 1..", max_footer);
+  }
+  s.footer_offset = s.file_size - trailer_size - footer_length;
+  ALKAID_ASSIGN_OR_RAISE(s.footer_buffer,
+                         ReadExactlyAt(s.file, s.footer_offset, footer_length, "footer"));
+  if (reinterpret_cast<uintptr_t>(s.footer_buffer->data()) % 8 != 0) {
+    ALKAID_ASSIGN_OR_RAISE(s.footer_buffer, Buffer::Copy(s.footer_buffer->data(),
+                                                         s.footer_buffer->size(), s.options.pool));
+  }
+  flatbuffers::Verifier verifier(s.footer_buffer->data(),
+                                 static_cast<size_t>(s.footer_buffer->size()),
+                                 /*max_depth=*/2 * kDefaultMaxRecursionDepth + 16,
+                                 /*max_tables=*/1000000);
+  if (!internal::fb::VerifyFooterBuffer(verifier)) {
+    return Status::SerializationError("footer flatbuffer of ", footer_length, " bytes at offset ",
+                                      s.footer_offset, " failed verification");
+  }
+  const internal::fb::Footer* footer = internal::fb::GetFooter(s.footer_buffer->data());
+  ALKAID_RETURN_NOT_OK(internal::CheckMetadataVersion(footer->version(), "file footer"));
+  if (footer->schema() == nullptr) return Status::Invalid("file footer has no schema");
+  ALKAID_RETURN_NOT_OK(s.core.Init(footer->schema(), s.options, /*is_file=*/true)
+                           .WithContext("file footer schema"));
+  ALKAID_RETURN_NOT_OK(
+      internal::ReadFileBlocks(footer->dictionaries(), "dictionary block", &s.dictionary_blocks));
+  ALKAID_RETURN_NOT_OK(
+      internal::ReadFileBlocks(footer->recordBatches(), "record batch block", &s.batch_blocks));
+  ALKAID_ASSIGN_OR_RAISE(s.metadata,
+                         internal::ReadKeyValueMetadata(footer->custom_metadata(), "file footer"));
+  auto check_blocks = [&](const std::vector<internal::FileBlock>& blocks, const char* what) {
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      const auto& b = blocks[i];
+      // offset, metadata and body lengths are non-negative (ReadFileBlocks).
+      if (b.offset < internal::kFileHeaderSize || b.offset > s.footer_offset ||
+          b.metadata_length > s.footer_offset - b.offset ||
+          b.body_length > s.footer_offset - b.offset - b.metadata_length) {
+        return Status::Invalid(what, " ", i, " [offset ", b.offset, ", metadata ",
+                               b.metadata_length, " bytes, body ", b.body_length,
+                               " bytes] lies outside the message region [8, ", s.footer_offset,
+                               ")");
+      }
+    }
+    return Status::OK();
+  };
+  ALKAID_RETURN_NOT_OK(check_blocks(s.dictionary_blocks, "dictionary block"));
+  ALKAID_RETURN_NOT_OK(check_blocks(s.batch_blocks, "record batch block"));
+  return Status::OK();
+}
+
+namespace {
+
+// Reads and verifies the message a footer block points at. With
+// `skip_body` the body is left unread (out->body stays null).
+Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& block,
+                        MemoryPool* pool, FramedMessage* out,
+                        bool (*skip_body)(const Message&, const void*) = nullptr,
+                        const void* skip_arg = nullptr) {
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr framed,
+                         ReadExactlyAt(file, block.offset, block.metadata_length, "block metadata"));
+  int64_t start = 4;
+  if (framed->size() < 4) return Status::Invalid("block metadata of ", framed->size(), " bytes has no length prefix");
+  uint32_t value = LoadLE32(framed->data());
+  if (value == internal::kContinuationMarker) {
+    if (framed->size() < 8) {
+      return Status::Invalid("block metadata of ", framed->size(), " bytes has no length prefix");
+    }
+    value = LoadLE32(framed->data() + 4);
+    start = 8;
+  }
+  const int32_t length = static_cast<int32_t>(value);
+  if (length <= 0 || length > framed->size() - start) {
+    return Status::Invalid("message metadata length ", length, " does not fit the block's ",
+                           block.metadata_length, " metadata bytes");
+  }
+  out->metadata = SliceBuffer(framed, start, length);
+  ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(&out->metadata, pool));
+  const int64_t body_length = out->message->bodyLength();
+  if (body_length > block.body_length) {
+    return Status::Invalid("message body length ", body_length, " exceeds the block's ",
+                           block.body_length, " bytes");
+  }
+  out->wire_size = block.metadata_length + body_length;
+  if (skip_body != nullptr && skip_body(*out->message, skip_arg)) {
+    out->body = nullptr;
+  } else if (body_length == 0) {
+    out->body = EmptyBody();
+  } else {
+    ALKAID_ASSIGN_OR_RAISE(out->body, ReadExactlyAt(file, block.offset + block.metadata_length,
+                                                    body_length, "message body"));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+namespace {
+
+// Dictionaries that projection made unnecessary are not even read.
+bool IsUnneededDictionary(const Message& message, const void* memo) {
+  const auto* batch = message.header_as_DictionaryBatch();
+  if (batch == nullptr) return false;
+  const auto* entry = static_cast<const internal::DictionaryMemo*>(memo)->Find(batch->id());
+  return entry != nullptr && !entry->needed;
+}
+
+}  // namespace
+
+Status FileReader::LoadDictionaries() {
+  State& s = *state_;
+  if (s.dictionaries_loaded) return s.dictionary_status;
+  s.dictionaries_loaded = true;
+  FramedMessage message;
+  for (size_t i = 0; i < s.dictionary_blocks.size(); ++i) {
+    const auto& block = s.dictionary_blocks[i];
+    MessageLocation where{"dictionary block", static_cast<int64_t>(i), block.offset};
+    Status st = ReadBlockMessage(s.file, block, s.options.pool, &message, IsUnneededDictionary,
+                                 &s.core.memo());
+    if (st.ok() &&
+        message.message->header_type() != internal::fb::MessageHeader::DictionaryBatch) {
+      st = Status::Invalid("expected a dictionary batch, found ",
+                           internal::fb::EnumNameMessageHeader(message.message->header_type()));
+    }
+    if (!st.ok()) {
+      s.dictionary_status = internal::AtLocation(st, where);
+      return s.dictionary_status;
+    }
+    ++s.core.stats().num_messages;
+    if (message.body == nullptr) {
+      ++s.core.stats().num_dictionary_batches;
+      continue;
+    }
+    st = s.core.ReadDictionaryBatch(*message.message, message.body, message.wire_size, where);
+    if (!st.ok()) {
+      s.dictionary_status = st;
+      return st;
+    }
+  }
+  return Status::OK();
+}
+
+Result<RecordBatchPtr> FileReader::ReadRecordBatch(int i) {
+  State& s = *state_;
+  if (i < 0 || static_cast<size_t>(i) >= s.batch_blocks.size()) {
+    return Status::IndexError("record batch index ", i, " is out of range: the file has ",
+                              s.batch_blocks.size());
+  }
+  ALKAID_RETURN_NOT_OK(LoadDictionaries());
+  const auto& block = s.batch_blocks[static_cast<size_t>(i)];
+  MessageLocation where{"record batch block", i, block.offset};
+  FramedMessage message;
+  Status st = ReadBlockMessage(s.file, block, s.options.pool, &message);
+  if (st.ok() && message.message->header_type() != internal::fb::MessageHeader::RecordBatch) {
+    st = Status::Invalid("expected a record batch, found ",
+                         internal::fb::EnumNameMessageHeader(message.message->header_type()));
+  }
+  ALKAID_RETURN_NOT_OK(internal::AtLocation(st, where));
+  ++s.core.stats().num_messages;
+  return s.core.ReadRecordBatch(*message.message, message.body, message.wire_size, where);
+}
+
+Result<std::vector<RecordBatchPtr>> FileReader::ReadAll() {
+  std::vector<RecordBatchPtr> out;
+  out.reserve(state_->batch_blocks.size());
+  for (int i = 0; i < num_record_batches(); ++i) {
+    ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, ReadRecordBatch(i));
+    out.push_back(std::move(batch));
+  }
+  return out;
+}
+
+const SchemaPtr& FileReader::schema() const { return state_->core.schema(); }
+const DictionaryIds& FileReader::dictionary_ids() const { return state_->core.dictionary_ids(); }
+int FileReader::num_record_batches() const { return static_cast<int>(state_->batch_blocks.size()); }
+int FileReader::num_dictionaries() const { return static_cast<int>(state_->dictionary_blocks.size()); }
+const MetadataPtr& FileReader::metadata() const { return state_->metadata; }
+IpcDialect FileReader::dialect() const { return state_->dialect; }
+const ReadStats& FileReader::stats() const { return state_->core.stats(); }
+
+// ---------------------------------------------------------------------------
+// StreamDecoder
+
+namespace internal {
+
+MessageDecoder::MessageDecoder(std::shared_ptr<StreamDecoder::Listener> listener,
+                               const IpcReadOptions& options)
+    : listener_(std::move(listener)), options_(options) {
+  if (options_.pool == nullptr) options_.pool = default_memory_pool();
+}
+
+const SchemaPtr& MessageDecoder::schema() const {
+  static const SchemaPtr kNone;
+  return core_ ? core_->schema() : kNone;
+}
+
+const DictionaryIds& MessageDecoder::dictionary_ids() const {
+  static const DictionaryIds kNone;
+  return core_ ? core_->dictionary_ids() : kNone;
+}
+
+const ReadStats& MessageDecoder::stats() const {
+  static const ReadStats kNone;
+  return core_ ? core_->stats() : kNone;
+}
+
+int64_t MessageDecoder::next_required_size() const {
+  switch (state_) {
+    case State::kPrefix:
+    case State::kLength:
+    case State::kMetadata:
+    case State::kBody:
+      return need_ - pending_size_;
+    default:
+      return 0;
+  }
+}
+
+Status MessageDecoder::Consume(const BufferPtr& chunk, bool may_keep) {
+  if (state_ == State::kFailed) return error_;
+  if (chunk == nullptr || chunk->size() == 0) return Status::OK();
+  if (state_ == State::kFinished) {
+    error_ = Status::Invalid("StreamDecoder: ", chunk->size(),
+                             " bytes arrived after the end-of-stream marker (byte ", consumed_, ")");
+    state_ = State::kFailed;
+    return error_;
+  }
+  Status st = ConsumeUnchecked(chunk, may_keep);
+  if (!st.ok()) {
+    error_ = st;
+    state_ = State::kFailed;
+    pending_.reset();
+    pending_size_ = 0;
+  }
+  return st;
+}
+
+Status MessageDecoder::AppendToPending(const uint8_t* data, int64_t n) {
+  if (!pending_) {
+    // Grow with the bytes that actually arrive: need_ may be a lie.
+    ALKAID_ASSIGN_OR_RAISE(pending_, AllocateBuffer(0, options_.pool));
+    pending_size_ = 0;
+  }
+  int64_t wanted = pending_size_ + n;
+  if (wanted > pending_->capacity()) {
+    int64_t grown = std::min(need_, std::max(wanted, pending_->capacity() * 2));
+    ALKAID_RETURN_NOT_OK(pending_->Reserve(grown));
+  }
+  ALKAID_RETURN_NOT_OK(pending_->Resize(wanted));
+  std::memcpy(pending_->mutable_data() + pending_size_, data, static_cast<size_t>(n));
+  pending_size_ = wanted;
+  return Status::OK();
+}
+
+Status MessageDecoder::ConsumeUnchecked(const BufferPtr& chunk, bool may_keep) {
+  const uint8_t* data = chunk->data();
+  const int64_t size = chunk->size();
+  int64_t pos = 0;
+  while (pos < size) {
+    if (state_ == State::kFinished) {
+      return Status::Invalid("StreamDecoder: ", size - pos,
+                             " bytes follow the end-of-stream marker (byte ", consumed_, ")");
+    }
+    const int64_t available = size - pos;
+    if (state_ == State::kPrefix || state_ == State::kLength) {
+      // 4-byte words are gathered in place: no buffer per prefix.
+      const int64_t take = std::min(available, need_ - pending_size_);
+      std::memcpy(word_ + pending_size_, data + pos, static_cast<size_t>(take));
+      pos += take;
+      consumed_ += take;
+      pending_size_ += take;
+      if (pending_size_ == need_) {
+        pending_size_ = 0;
+        ALKAID_RETURN_NOT_OK(OnWord(LoadLE32(word_)));
+      }
+      continue;
+    }
+    if (pending_size_ == 0 && available >= need_ && may_keep) {
+      // The whole part lies inside the caller's buffer: use it in place.
+      BufferPtr part = (pos == 0 && need_ == size) ? chunk : SliceBuffer(chunk, pos, need_);
+      pos += need_;
+      consumed_ += need_;
+      ALKAID_RETURN_NOT_OK(OnPart(std::move(part)));
+      continue;
+    }
+    const int64_t take = std::min(available, need_ - pending_size_);
+    ALKAID_RETURN_NOT_OK(AppendToPending(data + pos, take));
+    pos += take;
+    consumed_ += take;
+    if (pending_size_ == need_) {
+      BufferPtr part = std::move(pending_);
+      pending_.reset();
+      pending_size_ = 0;
+      ALKAID_RETURN_NOT_OK(OnPart(std::move(part)));
+    }
+  }
+  return Status::OK();
+}
+
+Status MessageDecoder::OnLength(int32_t length) {
+  if (length == 0) {
+    state_ = State::kFinished;
+    need_ = 0;
+    return listener_->OnEOS();
+  }
+  if (length < 0) {
+    return AtLocation(Status::Invalid("negative metadata length ", length),
+                      {"stream message", message_index_, message_start_});
+  }
+  state_ = State::kMetadata;
+  need_ = length;
+  metadata_wire_size_ += length;
+  return Status::OK();
+}
+
+Status MessageDecoder::OnWord(uint32_t value) {
+  if (state_ == State::kPrefix) {
+    metadata_wire_size_ = 4;
+    if (value == kContinuationMarker) {
+      state_ = State::kLength;
+      need_ = 4;
+      return Status::OK();
+    }
+    return OnLength(static_cast<int32_t>(value));
+  }
+  metadata_wire_size_ += 4;
+  return OnLength(static_cast<int32_t>(value));
+}
+
+Status MessageDecoder::OnPart(BufferPtr part) {
+  MessageLocation where{"stream message", message_index_, message_start_};
+  switch (state_) {
+    case State::kMetadata: {
+      metadata_ = std::move(part);
+      Result<const fb::Message*> message = DecodeMessageMetadata(&metadata_, options_.pool);
+      if (!message.ok()) return AtLocation(message.status(), where);
+      message_ = *message;
+      const int64_t body_length = message_->bodyLength();
+      if (body_length == 0) return OnMessage(EmptyBody());
+      state_ = State::kBody;
+      need_ = body_length;
+      return Status::OK();
+    }
+    case State::kBody:
+      return OnMessage(std::move(part));
+    default:
+      return Status::Invalid("StreamDecoder: unexpected bytes");
+  }
+}
+
+Status MessageDecoder::OnMessage(BufferPtr body) {
+  MessageLocation where{"stream message", message_index_, message_start_};
+  const int64_t wire_size = metadata_wire_size_ + body->size();
+  const fb::Message& message = *message_;
+  if (!core_) {
+    if (message.header_type() != fb::MessageHeader::Schema) {
+      return AtLocation(Status::Invalid("the first message must be a schema, not ",
+                                        fb::EnumNameMessageHeader(message.header_type())),
+                        where);
+    }
+    auto core = std::make_unique<ReaderCore>();
+    ALKAID_RETURN_NOT_OK(AtLocation(core->Init(message.header_as_Schema(), options_, false), where));
+    core_ = std::move(core);
+    ++core_->stats().num_messages;
+    ALKAID_RETURN_NOT_OK(listener_->OnSchema(core_->schema()));
+  } else {
+    RecordBatchPtr batch;
+    ALKAID_RETURN_NOT_OK(core_->HandleStreamMessage(message, body, wire_size, where, &batch));
+    if (batch) ALKAID_RETURN_NOT_OK(listener_->OnRecordBatch(std::move(batch)));
+  }
+  // Ready for the next message.
+  ++message_index_;
+  message_start_ = consumed_;
+  message_ = nullptr;
+  metadata_.reset();
+  state_ = State::kPrefix;
+  need_ = 4;
+  return Status::OK();
+}
+
+}  // namespace internal
+
+StreamDecoder::StreamDecoder(std::shared_ptr<Listener> listener, const IpcReadOptions& options)
+    : decoder_(std::make_unique<internal::MessageDecoder>(std::move(listener), options)) {}
+StreamDecoder::~StreamDecoder() = default;
+
+Status StreamDecoder::Consume(const uint8_t* data, int64_t size) {
+  if (size < 0) return Status::Invalid("StreamDecoder::Consume: negative size ", size);
+  if (size == 0) return Status::OK();
+  // The caller's memory is only valid during this call: everything kept is copied.
+  auto view = std::make_shared<Buffer>(data, size);
+  return decoder_->Consume(view, /*may_keep=*/false);
+}
+
+Status StreamDecoder::Consume(BufferPtr buffer) { return decoder_->Consume(buffer, /*may_keep=*/true); }
+
+int64_t StreamDecoder::next_required_size() const { return decoder_->next_required_size(); }
+const SchemaPtr& StreamDecoder::schema() const { return decoder_->schema(); }
+const DictionaryIds& StreamDecoder::dictionary_ids() const { return decoder_->dictionary_ids(); }
+bool StreamDecoder::finished() const { return decoder_->finished(); }
+const ReadStats& StreamDecoder::stats() const { return decoder_->stats(); }
+
+}  // namespace alkaid::ipc

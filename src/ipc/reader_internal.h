@@ -1,0 +1,269 @@
+// Internal pieces of the IPC readers: the record batch body loader, the
+// dictionary memo and the per-reader core shared by StreamReader,
+// StreamDecoder and FileReader. Not installed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "alkaid/dictionary_ids.h"
+#include "alkaid/ipc/compression.h"
+#include "alkaid/ipc/options.h"
+#include "alkaid/ipc/reader.h"
+#include "alkaid/table.h"
+#include "alkaid/visit_type.h"
+#include "metadata.h"
+
+namespace alkaid::ipc::internal {
+
+// Where a message sits in the input, for error messages.
+struct MessageLocation {
+  const char* kind = "message";  // e.g. "stream message", "record batch block"
+  int64_t index = 0;
+  int64_t byte_offset = -1;  // -1: unknown
+  std::string ToString() const;
+};
+
+// Prefixes an error with its location ("stream message 3 at byte 128: ...").
+Status AtLocation(const Status& st, const MessageLocation& where);
+
+// Makes `*metadata` 8-byte aligned (copying when it is not, because the
+// Flatbuffers accessors load scalars in place), then verifies it and checks
+// the metadata version and body length.
+Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool);
+
+// How a buffer's bytes are reordered when the data is big-endian.
+struct ByteSwap {
+  enum Kind : uint8_t {
+    kNone,          // bitmaps, bytes, int8 values
+    kGroups,        // reverse every `width`-byte group (ints, floats, decimals)
+    kMonthDayNano,  // int32 months, int32 days, int64 nanoseconds
+    kViews,         // 16-byte binary views: length, and for out-of-line values
+                    // buffer index and offset (inline bytes and prefix stay)
+  };
+  Kind kind = kNone;
+  int width = 0;
+};
+
+// Rewrites `size` bytes of `data` from non-native to native byte order.
+void SwapBytesInPlace(uint8_t* data, int64_t size, ByteSwap swap);
+
+// Dictionaries by id: the value type, the path of the first field using the
+// id, and the current values.
+class DictionaryMemo {
+ public:
+  struct Entry {
+    DataTypePtr value_type;
+    FieldPath path;
+    ArrayDataPtr values;  // null until the first dictionary batch
+    // False when projection removed every field using this id: its batches
+    // are skipped without being decoded.
+    bool needed = true;
+  };
+
+  // `selected[i]`: whether top-level field i is materialized.
+  Status Init(const Schema& schema, const DictionaryIds& ids, const std::vector<bool>& selected);
+  Entry* Find(int64_t id);
+  const Entry* Find(int64_t id) const;
+  size_t size() const { return entries_.size(); }
+
+ private:
+  std::map<int64_t, Entry> entries_;
+};
+
+struct LoaderParams {
+  const RecordBatchMeta* meta = nullptr;
+  BufferPtr body;
+  fb::MetadataVersion version = fb::MetadataVersion::V5;
+  const Codec* codec = nullptr;  // null: uncompressed body
+  bool swap_endian = false;
+  const IpcReadOptions* options = nullptr;
+  int64_t max_decompressed_bytes = 0;  // for the whole message
+  const DictionaryMemo* memo = nullptr;
+  const DictionaryIds* ids = nullptr;
+};
+
+// Turns the nodes and buffers of one RecordBatch header into ArrayData,
+// walking the schema in pre-order. Reusable across batches (Reset keeps the
+// capacity of its scratch vectors).
+class ArrayLoader {
+ public:
+  void Reset(const LoaderParams& params);
+
+  // Loads the field at `path` (its first element is the top-level index) of
+  // type `type` and everything below it.
+  Status Load(const FieldPtr& field, const FieldPath& path, ArrayDataPtr* out);
+  // Consumes the nodes and buffers of a field without touching its bytes.
+  Status Skip(const FieldPtr& field, const FieldPath& path);
+  // Checks that every node, buffer and variadic count was used, then
+  // decompresses, aligns and byte-swaps the buffers that need it.
+  Status Finish();
+
+  // Type visitor entry points (used through VisitTypeInline).
+  Status Visit(const NullType& type);
+  Status Visit(const BooleanType& type);
+  template <typename T>
+    requires has_c_type_v<T>
+  Status Visit(const T& type);
+  Status Visit(const FixedSizeBinaryType& type);
+  template <typename T>
+    requires is_decimal_v<T>
+  Status Visit(const T& type);
+  template <typename T>
+    requires is_base_binary_v<T>
+  Status Visit(const T& type);
+  template <typename T>
+    requires is_binary_view_v<T>
+  Status Visit(const T& type);
+  template <typename T>
+    requires is_var_list_v<T>
+  Status Visit(const T& type);
+  template <typename T>
+    requires is_list_view_v<T>
+  Status Visit(const T& type);
+  Status Visit(const FixedSizeListType& type);
+  Status Visit(const StructType& type);
+  template <typename T>
+    requires is_union_v<T>
+  Status Visit(const T& type);
+  Status Visit(const DictionaryType& type);
+  Status Visit(const RunEndEncodedType& type);
+  Status Visit(const ExtensionType& type);
+
+ private:
+  // A buffer whose bytes still need decompression, alignment or swapping.
+  struct Deferred {
+    ArrayData* target;
+    int slot;
+    int alignment;
+    ByteSwap swap;
+    int64_t buffer_index;
+    int64_t max_size;  // what the node justifies; -1 unbounded
+  };
+
+  Status LoadInto(const FieldPtr& field, ArrayData* out);
+  Status LoadChildren(const DataType& type, ArrayData* out);
+  Status NextNode();
+  // Sets out->buffers[slot] from the next buffer of the header.
+  Status NextBuffer(int slot, int alignment, ByteSwap swap, int64_t justified_size);
+  Status LoadValidity();
+  Status LoadFixedWidth(int slot, int byte_width, int alignment, ByteSwap swap);
+  Status FinishDeferred();
+  Status Error(const std::string& what) const;
+  std::string FieldPathString() const;
+
+  LoaderParams params_;
+  size_t node_index_ = 0;
+  size_t buffer_index_ = 0;
+  size_t variadic_index_ = 0;
+  bool skipping_ = false;
+  ArrayData* out_ = nullptr;
+  const FieldNodeMeta* node_ = nullptr;
+  FieldPath path_;
+  std::vector<const Field*> field_stack_;
+  std::vector<Deferred> deferred_;
+  std::vector<BufferPtr> encoded_scratch_;
+  std::vector<BufferPtr> decoded_scratch_;
+};
+
+// State shared by every reader: the schema, projection, dictionaries and the
+// batch loader.
+class ReaderCore {
+ public:
+  ReaderCore() = default;
+  ReaderCore(const ReaderCore&) = delete;
+  ReaderCore& operator=(const ReaderCore&) = delete;
+
+  // `is_file`: dictionary replacement is refused (file format rule).
+  Status Init(const fb::Schema* schema, const IpcReadOptions& options, bool is_file);
+
+  // Applies a DictionaryBatch message (delta or not).
+  Status ReadDictionaryBatch(const fb::Message& message, const BufferPtr& body,
+                             int64_t wire_size, const MessageLocation& where);
+  // Loads and validates a RecordBatch message.
+  Result<RecordBatchPtr> ReadRecordBatch(const fb::Message& message, const BufferPtr& body,
+                                         int64_t wire_size, const MessageLocation& where);
+  // Dispatches a stream message after the schema: dictionary batches are
+  // applied (and *batch left null), record batches loaded into *batch.
+  Status HandleStreamMessage(const fb::Message& message, const BufferPtr& body, int64_t wire_size,
+                             const MessageLocation& where, RecordBatchPtr* batch);
+
+  const SchemaPtr& schema() const { return out_schema_; }
+  const DictionaryIds& dictionary_ids() const { return out_ids_; }
+  const DictionaryIds& full_dictionary_ids() const { return full_ids_; }
+  const DictionaryMemo& memo() const { return memo_; }
+  ReadStats& stats() { return stats_; }
+  const ReadStats& stats() const { return stats_; }
+  const IpcReadOptions& options() const { return options_; }
+
+ private:
+  Result<const Codec*> GetCodec(CompressionType type);
+  Status PrepareLoader(const RecordBatchMeta& meta, const BufferPtr& body,
+                       fb::MetadataVersion version, int64_t wire_size);
+  Status ValidateColumn(const ArrayData& column, int index) const;
+
+  IpcReadOptions options_;
+  bool is_file_ = false;
+  bool swap_endian_ = false;
+  SchemaPtr full_schema_;
+  SchemaPtr out_schema_;
+  DictionaryIds full_ids_;
+  DictionaryIds out_ids_;
+  // For each top-level field of the wire schema: its output column, or -1.
+  std::vector<int> output_position_;
+  DictionaryMemo memo_;
+  ReadStats stats_;
+  RecordBatchMeta batch_meta_;
+  DictionaryBatchMeta dict_meta_;
+  ArrayLoader loader_;
+  FieldPath top_path_;  // reused per batch
+  std::unique_ptr<Codec> codecs_[3];
+};
+
+// The push-style stream state machine behind StreamDecoder.
+class MessageDecoder {
+ public:
+  MessageDecoder(std::shared_ptr<StreamDecoder::Listener> listener, const IpcReadOptions& options);
+
+  // `may_keep`: the bytes stay valid and immutable (an owned Buffer), so
+  // parts lying entirely inside them are used without copying.
+  Status Consume(const BufferPtr& chunk, bool may_keep);
+
+  int64_t next_required_size() const;
+  const SchemaPtr& schema() const;
+  const DictionaryIds& dictionary_ids() const;
+  bool finished() const { return state_ == State::kFinished; }
+  const ReadStats& stats() const;
+
+ private:
+  enum class State { kPrefix, kLength, kMetadata, kBody, kFinished, kFailed };
+
+  Status ConsumeUnchecked(const BufferPtr& chunk, bool may_keep);
+  // Called with exactly need_ bytes of the current part.
+  Status OnPart(BufferPtr part);
+  Status OnWord(uint32_t value);  // a complete prefix or length word
+  Status OnLength(int32_t length);
+  Status OnMessage(BufferPtr body);
+  Status AppendToPending(const uint8_t* data, int64_t n);
+
+  std::shared_ptr<StreamDecoder::Listener> listener_;
+  IpcReadOptions options_;
+  std::unique_ptr<ReaderCore> core_;
+  State state_ = State::kPrefix;
+  int64_t need_ = 4;
+  std::shared_ptr<ResizableBuffer> pending_;
+  int64_t pending_size_ = 0;
+  uint8_t word_[4] = {};
+  BufferPtr metadata_;
+  const fb::Message* message_ = nullptr;
+  int64_t metadata_wire_size_ = 0;
+  int64_t consumed_ = 0;        // bytes consumed so far (for error offsets)
+  int64_t message_start_ = 0;   // byte offset of the current message
+  int64_t message_index_ = 0;
+  Status error_;
+};
+
+}  // namespace alkaid::ipc::internal

@@ -1,0 +1,113 @@
+// Whole-buffer gzip through zlib, and reading a file that may be gzipped.
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include "alkaid/json/integration.h"
+
+namespace alkaid::json {
+
+namespace {
+
+// zlib counts in uInt; feed it at most this much per call so huge inputs work.
+constexpr size_t kMaxChunk = size_t{1} << 30;
+
+}  // namespace
+
+bool LooksGzipped(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<uint8_t>(bytes[0]) == 0x1f &&
+         static_cast<uint8_t>(bytes[1]) == 0x8b;
+}
+
+Result<std::string> GzipDecompress(std::string_view compressed) {
+  z_stream stream;
+  std::memset(&stream, 0, sizeof(stream));
+  // 16 + MAX_WBITS: expect a gzip header and trailer.
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
+    return Status::OutOfMemory("gzip: cannot initialize zlib inflate");
+  std::string out;
+  out.resize(compressed.size() * 4 + 1024);
+  size_t consumed = 0;
+  size_t produced = 0;
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    if (produced == out.size()) out.resize(out.size() * 2);
+    size_t in_chunk = std::min(compressed.size() - consumed, kMaxChunk);
+    size_t out_chunk = std::min(out.size() - produced, kMaxChunk);
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data() + consumed));
+    stream.avail_in = static_cast<uInt>(in_chunk);
+    stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
+    stream.avail_out = static_cast<uInt>(out_chunk);
+    rc = inflate(&stream, Z_NO_FLUSH);
+    consumed += in_chunk - stream.avail_in;
+    produced += out_chunk - stream.avail_out;
+    if (rc == Z_BUF_ERROR && consumed == compressed.size() && stream.avail_out != 0) {
+      inflateEnd(&stream);
+      return Status::SerializationError("gzip: stream truncated after ", consumed,
+                                        " compressed bytes (", produced,
+                                        " bytes decompressed); the end marker is missing");
+    }
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+      std::string why = stream.msg ? stream.msg : "corrupt data";
+      inflateEnd(&stream);
+      return Status::SerializationError("gzip: ", why, " at compressed byte ", consumed);
+    }
+  }
+  inflateEnd(&stream);
+  out.resize(produced);
+  return out;
+}
+
+Result<std::string> GzipCompress(std::string_view bytes, int level) {
+  z_stream stream;
+  std::memset(&stream, 0, sizeof(stream));
+  if (deflateInit2(&stream, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return Status::Invalid("gzip: cannot initialize zlib deflate at level ", level);
+  std::string out;
+  out.resize(deflateBound(&stream, static_cast<uLong>(std::min(bytes.size(), kMaxChunk))) + 64);
+  size_t consumed = 0;
+  size_t produced = 0;
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    if (produced == out.size()) out.resize(out.size() * 2);
+    size_t in_chunk = std::min(bytes.size() - consumed, kMaxChunk);
+    size_t out_chunk = std::min(out.size() - produced, kMaxChunk);
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed));
+    stream.avail_in = static_cast<uInt>(in_chunk);
+    stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
+    stream.avail_out = static_cast<uInt>(out_chunk);
+    bool last = consumed + in_chunk == bytes.size();
+    rc = deflate(&stream, last ? Z_FINISH : Z_NO_FLUSH);
+    consumed += in_chunk - stream.avail_in;
+    produced += out_chunk - stream.avail_out;
+    if (rc == Z_STREAM_ERROR) {
+      deflateEnd(&stream);
+      return Status::UnknownError("gzip: zlib deflate failed");
+    }
+  }
+  deflateEnd(&stream);
+  out.resize(produced);
+  return out;
+}
+
+Result<std::string> ReadMaybeGzip(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr)
+    return Status::IOError("cannot open '", path, "': ", std::strerror(errno));
+  std::string bytes;
+  char chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) bytes.append(chunk, n);
+  bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) return Status::IOError("error while reading '", path, "'");
+  if (!LooksGzipped(bytes)) return bytes;
+  auto text = GzipDecompress(bytes);
+  if (!text.ok()) return text.status().WithContext(path);
+  return text;
+}
+
+}  // namespace alkaid::json

@@ -1,0 +1,488 @@
+// IntegrationFile -> integration JSON in the reference layout.
+//
+// Sliced arrays are written as what they show: a column covers slots
+// [begin, begin + count) of its ArrayData, offsets are rebased to start at
+// zero and children are cut to the range the parent uses (list views and
+// dense unions keep their offsets and write the whole child).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "alkaid/json/integration.h"
+#include "alkaid/visit_type.h"
+#include "integration_internal.h"
+
+namespace alkaid::json {
+
+namespace {
+
+using internal::OrderedJson;
+
+Result<OrderedJson> WriteColumn(const ArrayData& data, int64_t begin, int64_t length,
+                                const std::string& name);
+
+// A 64-bit integer goes out as a string; narrower ones as numbers.
+template <typename T>
+OrderedJson IntegerJson(T value) {
+  if constexpr (sizeof(T) == 8) {
+    return OrderedJson(std::to_string(value));
+  } else if constexpr (std::is_signed_v<T>) {
+    return OrderedJson(static_cast<int64_t>(value));
+  } else {
+    return OrderedJson(static_cast<uint64_t>(value));
+  }
+}
+
+class ColumnWriter {
+ public:
+  ColumnWriter(const ArrayData& data, int64_t begin, int64_t length, OrderedJson* out)
+      : data_(data), begin_(begin), length_(length), out_(*out) {}
+
+  Status Visit(const NullType&) { return Status::OK(); }
+
+  Status Visit(const BooleanType&) {
+    WriteValidity();
+    const uint8_t* bits = data_.buffers[1]->data();
+    OrderedJson values = OrderedJson::array();
+    for (int64_t i = 0; i < length_; ++i) values.push_back(bit_util::GetBit(bits, begin_ + i));
+    out_["DATA"] = std::move(values);
+    return Status::OK();
+  }
+
+  template <typename T>
+  std::enable_if_t<has_c_type_v<T>, Status> Visit(const T&) {
+    using C = typename T::c_type;
+    WriteValidity();
+    const uint8_t* raw = data_.buffers[1]->data();
+    OrderedJson values = OrderedJson::array();
+    for (int64_t i = 0; i < length_; ++i) {
+      C value;
+      std::memcpy(&value, raw + (begin_ + i) * static_cast<int64_t>(sizeof(C)), sizeof(C));
+      ALKAID_ASSIGN_OR_RAISE(OrderedJson v, ValueJson<T>(value, i));
+      values.push_back(std::move(v));
+    }
+    out_["DATA"] = std::move(values);
+    return Status::OK();
+  }
+
+  template <typename T>
+  std::enable_if_t<is_decimal_v<T>, Status> Visit(const T& type) {
+    WriteValidity();
+    const int width = type.byte_width();
+    const uint8_t* raw = data_.buffers[1]->data();
+    OrderedJson values = OrderedJson::array();
+    for (int64_t i = 0; i < length_; ++i)
+      values.push_back(internal::FormatDecimalInteger(raw + (begin_ + i) * width, width));
+    out_["DATA"] = std::move(values);
+    return Status::OK();
+  }
+
+  Status Visit(const FixedSizeBinaryType& type) {
+    WriteValidity();
+    const int64_t width = type.byte_width();
+    const uint8_t* raw = data_.buffers[1] ? data_.buffers[1]->data() : nullptr;
+    OrderedJson values = OrderedJson::array();
+    for (int64_t i = 0; i < length_; ++i)
+      values.push_back(internal::HexEncode(raw + (begin_ + i) * width, width));
+    out_["DATA"] = std::move(values);
+    return Status::OK();
+  }
+
+  template <typename T>
+  std::enable_if_t<is_base_binary_v<T>, Status> Visit(const T&) {
+    using Offset = typename T::offset_type;
+    constexpr bool kHex = !std::is_same_v<T, StringType> && !std::is_same_v<T, LargeStringType>;
+    WriteValidity();
+    const Offset* off = data_.buffers[1]->data_as<Offset>() + begin_;
+    const uint8_t* bytes = data_.buffers[2] ? data_.buffers[2]->data() : nullptr;
+    WriteRebasedOffsets(off);
+    OrderedJson values = OrderedJson::array();
+    for (int64_t i = 0; i < length_; ++i) {
+      const uint8_t* value = bytes + off[i];
+      int64_t size = static_cast<int64_t>(off[i + 1] - off[i]);
+      if constexpr (kHex) {
+        values.push_back(internal::HexEncode(value, size));
+      } else {
+        values.push_back(size == 0 ? std::string()
+                                   : std::string(reinterpret_cast<const char*>(value), static_cast<size_t>(size)));
+      }
+    }
+    out_["DATA"] = std::move(values);
+    return Status::OK();
+  }
+
+  template <typename T>
+  std::enable_if_t<is_binary_view_v<T>, Status> Visit(const T&) {
+    constexpr bool kHex = std::is_same_v<T, BinaryViewType>;
+    WriteValidity();
+    const auto* views = data_.buffers[1]->data_as<BinaryViewValue>() + begin_;
+    OrderedJson out = OrderedJson::array();
+    for (int64_t i = 0; i < length_; ++i) {
+      const BinaryViewValue& v = views[i];
+      OrderedJson view = OrderedJson::object();
+      view["SIZE"] = v.size();
+      if (v.is_inline()) {
+        if constexpr (kHex) {
+          view["INLINED"] = internal::HexEncode(v.inlined.data, v.size());
+        } else {
+          view["INLINED"] = std::string(reinterpret_cast<const char*>(v.inlined.data),
+                                        static_cast<size_t>(std::max(v.size(), 0)));
+        }
+      } else {
+        view["PREFIX_HEX"] = internal::HexEncode(v.ref.prefix, BinaryViewValue::kPrefixSize);
+        view["BUFFER_INDEX"] = v.ref.buffer_index;
+        view["OFFSET"] = v.ref.offset;
+      }
+      out.push_back(std::move(view));
+    }
+    out_["VIEWS"] = std::move(out);
+    OrderedJson buffers = OrderedJson::array();
+    for (size_t b = 2; b < data_.buffers.size(); ++b) {
+      const auto& buffer = data_.buffers[b];
+      buffers.push_back(buffer ? internal::HexEncode(buffer->data(), buffer->size()) : std::string());
+    }
+    out_["VARIADIC_DATA_BUFFERS"] = std::move(buffers);
+    return Status::OK();
+  }
+
+  template <typename T>
+  std::enable_if_t<is_var_list_v<T>, Status> Visit(const T& type) {
+    using Offset = typename T::offset_type;
+    WriteValidity();
+    const Offset* off = data_.buffers[1]->data_as<Offset>() + begin_;
+    WriteRebasedOffsets(off);
+    const ArrayData& child = *data_.child_data[0];
+    return WriteChildren(type, {{child.offset + off[0], off[length_] - off[0]}});
+  }
+
+  template <typename T>
+  std::enable_if_t<is_list_view_v<T>, Status> Visit(const T& type) {
+    using Offset = typename T::offset_type;
+    WriteValidity();
+    out_["OFFSET"] = IntegerArray(data_.buffers[1]->data_as<Offset>() + begin_, length_);
+    out_["SIZE"] = IntegerArray(data_.buffers[2]->data_as<Offset>() + begin_, length_);
+    return WriteWholeChildren(type);
+  }
+
+  Status Visit(const FixedSizeListType& type) {
+    WriteValidity();
+    const ArrayData& child = *data_.child_data[0];
+    const int64_t size = type.list_size();
+    return WriteChildren(type, {{child.offset + begin_ * size, length_ * size}});
+  }
+
+  Status Visit(const StructType& type) {
+    WriteValidity();
+    return WriteChildren(type, SameWindowForEachChild(type));
+  }
+
+  template <typename T>
+  std::enable_if_t<is_union_v<T>, Status> Visit(const T& type) {
+    out_["TYPE_ID"] = IntegerArray(data_.buffers[0]->data_as<int8_t>() + begin_, length_);
+    if constexpr (std::is_same_v<T, DenseUnionType>) {
+      out_["OFFSET"] = IntegerArray(data_.buffers[1]->data_as<int32_t>() + begin_, length_);
+      return WriteWholeChildren(type);
+    } else {
+      return WriteChildren(type, SameWindowForEachChild(type));
+    }
+  }
+
+  Status Visit(const RunEndEncodedType& type) {
+    switch (type.run_end_type()->byte_width()) {
+      case 2: return WriteRunEndEncoded<int16_t>(type);
+      case 4: return WriteRunEndEncoded<int32_t>(type);
+      default: return WriteRunEndEncoded<int64_t>(type);
+    }
+  }
+
+  Status Visit(const DictionaryType& type) { return VisitTypeInline(*type.index_type(), this); }
+  Status Visit(const ExtensionType& type) { return VisitTypeInline(*type.storage_type(), this); }
+
+ private:
+  void WriteValidity() {
+    const uint8_t* bits = data_.null_count != 0 && !data_.buffers.empty() && data_.buffers[0]
+                              ? data_.buffers[0]->data()
+                              : nullptr;
+    OrderedJson validity = OrderedJson::array();
+    for (int64_t i = 0; i < length_; ++i)
+      validity.push_back(bits == nullptr || bit_util::GetBit(bits, begin_ + i) ? 1 : 0);
+    out_["VALIDITY"] = std::move(validity);
+  }
+
+  bool IsValid(int64_t i) const {
+    if (data_.null_count == 0 || data_.buffers.empty() || data_.buffers[0] == nullptr) return true;
+    return bit_util::GetBit(data_.buffers[0]->data(), begin_ + i);
+  }
+
+  template <typename T, typename C>
+  Result<OrderedJson> ValueJson(const C& value, int64_t i) const {
+    if constexpr (std::is_same_v<T, HalfFloatType>) {
+      return FloatJson(internal::FloatForPrinting(internal::HalfToFloat(value)), i);
+    } else if constexpr (std::is_same_v<C, float>) {
+      return FloatJson(internal::FloatForPrinting(value), i);
+    } else if constexpr (std::is_same_v<C, double>) {
+      return FloatJson(value, i);
+    } else if constexpr (std::is_same_v<C, DayTimeInterval>) {
+      return OrderedJson{{"days", value.days}, {"milliseconds", value.milliseconds}};
+    } else if constexpr (std::is_same_v<C, MonthDayNanoInterval>) {
+      // The reference spells nanoseconds as a JSON number even though it is 64-bit.
+      return OrderedJson{{"months", value.months}, {"days", value.days}, {"nanoseconds", value.nanoseconds}};
+    } else {
+      return IntegerJson(value);
+    }
+  }
+
+  // JSON has no NaN or infinity. Null slots may hold anything and are
+  // written as 0; a valid non-finite value cannot be represented.
+  Result<OrderedJson> FloatJson(double value, int64_t i) const {
+    if (std::isfinite(value)) return OrderedJson(value);
+    if (!IsValid(i)) return OrderedJson(0.0);
+    return Status::NotImplemented("slot ", i, " holds ", value,
+                                  ", which integration JSON cannot represent");
+  }
+
+  template <typename Offset>
+  void WriteRebasedOffsets(const Offset* off) {
+    OrderedJson offsets = OrderedJson::array();
+    for (int64_t i = 0; i <= length_; ++i) offsets.push_back(IntegerJson<Offset>(off[i] - off[0]));
+    out_["OFFSET"] = std::move(offsets);
+  }
+
+  template <typename C>
+  static OrderedJson IntegerArray(const C* values, int64_t n) {
+    OrderedJson out = OrderedJson::array();
+    for (int64_t i = 0; i < n; ++i) out.push_back(IntegerJson<C>(values[i]));
+    return out;
+  }
+
+  struct Window {
+    int64_t begin;
+    int64_t length;
+  };
+
+  std::vector<Window> SameWindowForEachChild(const DataType& type) const {
+    std::vector<Window> windows;
+    for (int i = 0; i < type.num_fields(); ++i)
+      windows.push_back({data_.child_data[static_cast<size_t>(i)]->offset + begin_, length_});
+    return windows;
+  }
+
+  Status WriteWholeChildren(const DataType& type) {
+    std::vector<Window> windows;
+    for (int i = 0; i < type.num_fields(); ++i) {
+      const ArrayData& child = *data_.child_data[static_cast<size_t>(i)];
+      windows.push_back({child.offset, child.length});
+    }
+    return WriteChildren(type, windows);
+  }
+
+  Status WriteChildren(const DataType& type, const std::vector<Window>& windows) {
+    OrderedJson children = OrderedJson::array();
+    for (int i = 0; i < type.num_fields(); ++i) {
+      const Window& w = windows[static_cast<size_t>(i)];
+      ALKAID_ASSIGN_OR_RAISE(OrderedJson child, WriteColumn(*data_.child_data[static_cast<size_t>(i)],
+                                                            w.begin, w.length, type.field(i)->name()));
+      children.push_back(std::move(child));
+    }
+    out_["children"] = std::move(children);
+    return Status::OK();
+  }
+
+  // Runs covering logical slots [begin, begin + length), with their ends
+  // made relative to `begin` and clipped to `length`.
+  template <typename RunEnd>
+  Status WriteRunEndEncoded(const RunEndEncodedType& type) {
+    const ArrayData& run_ends = *data_.child_data[0];
+    const ArrayData& values = *data_.child_data[1];
+    const RunEnd* ends = run_ends.GetValues<RunEnd>(1);
+    const RunEnd* ends_end = ends + run_ends.length;
+    int64_t first = std::upper_bound(ends, ends_end, static_cast<RunEnd>(begin_)) - ends;
+    int64_t last = length_ == 0 ? first
+                                : std::lower_bound(ends, ends_end, static_cast<RunEnd>(begin_ + length_)) - ends + 1;
+    last = std::min<int64_t>(last, run_ends.length);
+    OrderedJson ends_json = OrderedJson::object();
+    ends_json["name"] = type.field(0)->name();
+    ends_json["count"] = last - first;
+    OrderedJson validity = OrderedJson::array();
+    OrderedJson data = OrderedJson::array();
+    for (int64_t r = first; r < last; ++r) {
+      validity.push_back(1);
+      int64_t end = std::min<int64_t>(static_cast<int64_t>(ends[r]) - begin_, length_);
+      data.push_back(IntegerJson<RunEnd>(static_cast<RunEnd>(end)));
+    }
+    ends_json["VALIDITY"] = std::move(validity);
+    ends_json["DATA"] = std::move(data);
+    ALKAID_ASSIGN_OR_RAISE(OrderedJson values_json,
+                           WriteColumn(values, values.offset + first, last - first, type.field(1)->name()));
+    out_["children"] = OrderedJson::array({std::move(ends_json), std::move(values_json)});
+    return Status::OK();
+  }
+
+  const ArrayData& data_;
+  int64_t begin_;
+  int64_t length_;
+  OrderedJson& out_;
+};
+
+Result<OrderedJson> WriteColumn(const ArrayData& data, int64_t begin, int64_t length,
+                                const std::string& name) {
+  OrderedJson out = OrderedJson::object();
+  out["name"] = name;
+  out["count"] = length;
+  ColumnWriter writer(data, begin, length, &out);
+  Status st = VisitTypeInline(*data.type, &writer);
+  if (!st.ok()) return st.WithContext("column " + name);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Dictionaries carried by the batches
+
+class DictionaryCollector {
+ public:
+  explicit DictionaryCollector(const DictionaryIds& ids) : ids_(ids) {}
+
+  Status Collect(const ArrayData& data, FieldPath* path) {
+    const DataType& storage = internal::UnwrapExtension(*data.type);
+    const DataType* walk = &storage;
+    const ArrayData* children_of = &data;
+    if (storage.id() == TypeId::kDictionary) {
+      ALKAID_RETURN_NOT_OK(Record(data, *path));
+      if (data.dictionary == nullptr) return Status::OK();
+      walk = &internal::UnwrapExtension(*static_cast<const DictionaryType&>(storage).value_type());
+      children_of = data.dictionary.get();
+    }
+    for (int i = 0; i < walk->num_fields() && static_cast<size_t>(i) < children_of->child_data.size(); ++i) {
+      path->push_back(i);
+      Status st = Collect(*children_of->child_data[static_cast<size_t>(i)], path);
+      path->pop_back();
+      ALKAID_RETURN_NOT_OK(st);
+    }
+    return Status::OK();
+  }
+
+  std::map<int64_t, ArrayDataPtr> Take() { return std::move(found_); }
+
+ private:
+  Status Record(const ArrayData& data, const FieldPath& path) {
+    auto id = ids_.Get(path);
+    if (!id) return Status::KeyError("a dictionary-encoded column has no dictionary id");
+    if (data.dictionary == nullptr) {
+      if (data.length == 0) return Status::OK();
+      return Status::Invalid("dictionary-encoded column with id ", *id, " has no dictionary");
+    }
+    auto [it, inserted] = found_.emplace(*id, data.dictionary);
+    if (inserted || it->second == data.dictionary) return Status::OK();
+    // Different objects may still hold the same values; compare what would be written.
+    ALKAID_ASSIGN_OR_RAISE(OrderedJson a, WriteColumn(*it->second, it->second->offset, it->second->length, ""));
+    ALKAID_ASSIGN_OR_RAISE(OrderedJson b, WriteColumn(*data.dictionary, data.dictionary->offset,
+                                                      data.dictionary->length, ""));
+    if (a != b)
+      return Status::NotImplemented("dictionary id ", *id,
+                                    " has different dictionaries in different batches; integration "
+                                    "JSON holds one dictionary per id");
+    return Status::OK();
+  }
+
+  const DictionaryIds& ids_;
+  std::map<int64_t, ArrayDataPtr> found_;
+};
+
+Result<std::map<int64_t, ArrayDataPtr>> CollectDictionaries(const std::vector<RecordBatchPtr>& batches,
+                                                            const DictionaryIds& ids) {
+  DictionaryCollector collector(ids);
+  FieldPath path;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    for (int c = 0; c < batches[b]->num_columns(); ++c) {
+      path.assign(1, c);
+      Status st = collector.Collect(*batches[b]->column_data(c), &path);
+      if (!st.ok()) return st.WithContext("batch " + std::to_string(b) + " column " + std::to_string(c));
+    }
+  }
+  return collector.Take();
+}
+
+Result<std::string> Dump(const OrderedJson& root) {
+  try {
+    return root.dump(2, ' ', /*ensure_ascii=*/true, nlohmann::json::error_handler_t::strict);
+  } catch (const nlohmann::json::exception& e) {
+    // The only failure left at this point is a string that is not UTF-8.
+    return Status::Invalid("integration JSON: cannot serialize: ", e.what());
+  }
+}
+
+Result<std::string> WriteFile(const Schema& schema, const DictionaryIds& ids,
+                              const std::map<int64_t, ArrayDataPtr>& dictionaries,
+                              const std::vector<RecordBatchPtr>& batches) {
+  try {
+    OrderedJson root = OrderedJson::object();
+    ALKAID_ASSIGN_OR_RAISE(root["schema"], internal::SchemaToJson(schema, ids));
+    if (!dictionaries.empty()) {
+      OrderedJson dicts = OrderedJson::array();
+      for (const auto& [id, values] : dictionaries) {
+        ALKAID_ASSIGN_OR_RAISE(OrderedJson column, WriteColumn(*values, values->offset, values->length,
+                                                               "DICT" + std::to_string(id)));
+        OrderedJson data = OrderedJson::object();
+        data["count"] = values->length;
+        data["columns"] = OrderedJson::array({std::move(column)});
+        dicts.push_back(OrderedJson{{"id", id}, {"data", std::move(data)}});
+      }
+      root["dictionaries"] = std::move(dicts);
+    }
+    OrderedJson batches_json = OrderedJson::array();
+    for (size_t b = 0; b < batches.size(); ++b) {
+      const RecordBatch& batch = *batches[b];
+      if (batch.num_columns() != schema.num_fields())
+        return Status::Invalid("batch ", b, " has ", batch.num_columns(), " columns but the schema has ",
+                               schema.num_fields(), " fields");
+      OrderedJson columns = OrderedJson::array();
+      for (int c = 0; c < batch.num_columns(); ++c) {
+        const ArrayData& column = *batch.column_data(c);
+        if (column.length != batch.num_rows())
+          return Status::Invalid("batch ", b, " column ", c, " has length ", column.length,
+                                 " but the batch has ", batch.num_rows(), " rows");
+        auto written = WriteColumn(column, column.offset, column.length, schema.field(c)->name());
+        if (!written.ok()) return written.status().WithContext("batch " + std::to_string(b));
+        columns.push_back(std::move(written).MoveValueUnsafe());
+      }
+      batches_json.push_back(OrderedJson{{"count", batch.num_rows()}, {"columns", std::move(columns)}});
+    }
+    root["batches"] = std::move(batches_json);
+    return Dump(root);
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("integration JSON: out of memory while writing");
+  } catch (const nlohmann::json::exception& e) {
+    return Status::UnknownError("integration JSON: ", e.what());
+  }
+}
+
+}  // namespace
+
+Result<std::string> WriteIntegrationJson(const IntegrationFile& file) {
+  if (file.schema == nullptr) return Status::Invalid("WriteIntegrationJson: the file has no schema");
+  DictionaryIds ids = file.dictionary_ids.empty() ? DictionaryIds::AssignSequential(*file.schema)
+                                                  : file.dictionary_ids;
+  if (!file.dictionaries.empty()) return WriteFile(*file.schema, ids, file.dictionaries, file.batches);
+  ALKAID_ASSIGN_OR_RAISE(auto dictionaries, CollectDictionaries(file.batches, ids));
+  return WriteFile(*file.schema, ids, dictionaries, file.batches);
+}
+
+Result<std::string> WriteIntegrationJson(const Schema& schema, const std::vector<RecordBatchPtr>& batches,
+                                         const DictionaryIds* ids) {
+  DictionaryIds assigned = ids != nullptr ? *ids : DictionaryIds::AssignSequential(schema);
+  ALKAID_ASSIGN_OR_RAISE(auto dictionaries, CollectDictionaries(batches, assigned));
+  return WriteFile(schema, assigned, dictionaries, batches);
+}
+
+Result<std::string> WriteIntegrationSchemaJson(const Schema& schema, const DictionaryIds* ids) {
+  DictionaryIds assigned = ids != nullptr ? *ids : DictionaryIds::AssignSequential(schema);
+  try {
+    ALKAID_ASSIGN_OR_RAISE(OrderedJson json, internal::SchemaToJson(schema, assigned));
+    return Dump(json);
+  } catch (const std::exception& e) {
+    return Status::UnknownError("integration JSON: ", e.what());
+  }
+}
+
+}  // namespace alkaid::json
