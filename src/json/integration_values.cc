@@ -5,6 +5,8 @@
 
 #include "integration_internal.h"
 
+#include "alkaid/decimal.h"
+
 namespace alkaid::json::internal {
 
 namespace {
@@ -16,54 +18,6 @@ int HexValue(char c) {
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return -1;
-}
-
-// Big integers as little-endian 32-bit limbs (at most 8 for 256 bits).
-constexpr int kMaxLimbs = 8;
-
-void LimbsFromBytes(const uint8_t* bytes, int width, uint32_t* limbs) {
-  for (int i = 0; i < width / 4; ++i) std::memcpy(&limbs[i], bytes + 4 * i, 4);
-}
-
-void LimbsToBytes(const uint32_t* limbs, int width, uint8_t* bytes) {
-  for (int i = 0; i < width / 4; ++i) std::memcpy(bytes + 4 * i, &limbs[i], 4);
-}
-
-void NegateLimbs(uint32_t* limbs, int n) {
-  uint64_t carry = 1;
-  for (int i = 0; i < n; ++i) {
-    uint64_t v = static_cast<uint64_t>(static_cast<uint32_t>(~limbs[i])) + carry;
-    limbs[i] = static_cast<uint32_t>(v);
-    carry = v >> 32;
-  }
-}
-
-// limbs = limbs * mul + add; returns the carry out of the top limb.
-uint32_t MulAddLimbs(uint32_t* limbs, int n, uint32_t mul, uint32_t add) {
-  uint64_t carry = add;
-  for (int i = 0; i < n; ++i) {
-    uint64_t v = static_cast<uint64_t>(limbs[i]) * mul + carry;
-    limbs[i] = static_cast<uint32_t>(v);
-    carry = v >> 32;
-  }
-  return static_cast<uint32_t>(carry);
-}
-
-// limbs /= div; returns the remainder.
-uint32_t DivLimbs(uint32_t* limbs, int n, uint32_t div) {
-  uint64_t rem = 0;
-  for (int i = n - 1; i >= 0; --i) {
-    uint64_t cur = (rem << 32) | limbs[i];
-    limbs[i] = static_cast<uint32_t>(cur / div);
-    rem = cur % div;
-  }
-  return static_cast<uint32_t>(rem);
-}
-
-bool LimbsAreZero(const uint32_t* limbs, int n) {
-  for (int i = 0; i < n; ++i)
-    if (limbs[i] != 0) return false;
-  return true;
 }
 
 }  // namespace
@@ -95,52 +49,15 @@ bool HexDecode(std::string_view text, uint8_t* out, size_t* bad_at) {
 }
 
 Status ParseDecimalInteger(std::string_view text, int width, uint8_t* out) {
-  const int n = width / 4;
-  uint32_t limbs[kMaxLimbs] = {};
-  bool negative = false;
-  size_t pos = 0;
-  if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {
-    negative = text[pos] == '-';
-    ++pos;
-  }
-  if (pos == text.size()) return Status::Invalid("'", text, "' is not a decimal integer");
-  for (; pos < text.size(); ++pos) {
-    char c = text[pos];
-    if (c < '0' || c > '9')
-      return Status::Invalid("'", text, "' is not a decimal integer (bad character at ", pos, ")");
-    if (MulAddLimbs(limbs, n, 10, static_cast<uint32_t>(c - '0')) != 0)
-      return Status::Invalid("'", text, "' does not fit in ", width * 8, " bits");
-  }
-  // The magnitude may reach 2^(bits-1) only when negative.
-  bool top_bit = (limbs[n - 1] >> 31) != 0;
-  if (top_bit) {
-    bool is_min = limbs[n - 1] == 0x80000000u && LimbsAreZero(limbs, n - 1);
-    if (!negative || !is_min)
-      return Status::Invalid("'", text, "' does not fit in ", width * 8, " signed bits");
-  }
-  if (negative) NegateLimbs(limbs, n);
-  LimbsToBytes(limbs, width, out);
-  return Status::OK();
+  // The integration format writes the unscaled integer: digits only.
+  size_t pos = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  if (pos == text.size() || text.find_first_not_of("0123456789", pos) != std::string_view::npos)
+    return Status::Invalid("'", text, "' is not a decimal integer");
+  return DecimalFromString(text, width, /*scale=*/0, out);
 }
 
 std::string FormatDecimalInteger(const uint8_t* bytes, int width) {
-  const int n = width / 4;
-  uint32_t limbs[kMaxLimbs] = {};
-  LimbsFromBytes(bytes, width, limbs);
-  bool negative = (limbs[n - 1] >> 31) != 0;
-  if (negative) NegateLimbs(limbs, n);  // the minimum value stays itself, read unsigned
-  std::string digits;
-  do {
-    uint32_t chunk = DivLimbs(limbs, n, 1000000000u);
-    bool more = !LimbsAreZero(limbs, n);
-    for (int i = 0; i < 9 && (more || chunk != 0 || i == 0); ++i) {
-      digits.push_back(static_cast<char>('0' + chunk % 10));
-      chunk /= 10;
-    }
-    if (!more) break;
-  } while (true);
-  if (negative) digits.push_back('-');
-  return std::string(digits.rbegin(), digits.rend());
+  return DecimalToString(bytes, width, /*scale=*/0);
 }
 
 uint16_t FloatToHalf(float value) {
