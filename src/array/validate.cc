@@ -217,7 +217,7 @@ class NodeCheck {
                            std::forward<Args>(args)...);
   }
 
-  // " (physical slot N)" for sliced arrays, so errors can be found in the buffers.
+  // " (physical index N)" for sliced arrays, so errors can be found in the buffers.
   std::string Physical(int64_t i) const {
     if (data_.offset == 0) return std::string();
     return " (physical index " + std::to_string(data_.offset + i) + ")";
@@ -305,8 +305,10 @@ class TypeParameterCheck {
       return Status::Invalid("union code table has ", type.child_of_code().size(), " entries");
     bool seen[UnionType::kMaxTypeCode + 1] = {};
     for (int8_t code : codes) {
-      if (code < 0) return Status::Invalid("union type code ", static_cast<int>(code), " is negative");
-      if (seen[code]) return Status::Invalid("union type code ", static_cast<int>(code), " is used twice");
+      if (code < 0)
+        return Status::Invalid("union type code ", static_cast<int>(code), " is negative");
+      if (seen[code])
+        return Status::Invalid("union type code ", static_cast<int>(code), " is used twice");
       seen[code] = true;
     }
     for (size_t i = 0; i < codes.size(); ++i) {
@@ -386,8 +388,8 @@ class StructureCheck : public NodeCheck {
     const size_t expected = layout.buffers.size();
     const size_t actual = data_.buffers.size();
     if (layout.variadic_data ? actual < expected : actual != expected)
-      return Fail("expected ", layout.variadic_data ? "at least " : "", expected,
-                  " buffers, got ", actual);
+      return Fail("expected ", layout.variadic_data ? "at least " : "", expected, " buffers, got ",
+                  actual);
     for (size_t i = 0; i < actual; ++i) {
       ALKAID_RETURN_NOT_OK(CheckBufferSanity(i));
       if (i < expected) ALKAID_RETURN_NOT_OK(CheckBufferSize(i, layout.buffers[i]));
@@ -408,12 +410,8 @@ class StructureCheck : public NodeCheck {
   // false when that number does not fit in 64 bits.
   bool RequiredBytes(const BufferSpec& spec, bool present, int64_t* out) const {
     switch (spec.kind) {
-      case BufferSpec::kValidity:
-        *out = present ? BitmapBytes(end_) : 0;
-        return true;
-      case BufferSpec::kBitmapValues:
-        *out = BitmapBytes(end_);
-        return true;
+      case BufferSpec::kValidity: *out = present ? BitmapBytes(end_) : 0; return true;
+      case BufferSpec::kBitmapValues: *out = BitmapBytes(end_); return true;
       case BufferSpec::kFixedWidth:
       case BufferSpec::kSizes:
       case BufferSpec::kTypeIds:
@@ -443,14 +441,12 @@ class StructureCheck : public NodeCheck {
   std::string WhatIsNeeded(const BufferSpec& spec) const {
     switch (spec.kind) {
       case BufferSpec::kValidity:
-      case BufferSpec::kBitmapValues:
-        return std::to_string(end_) + " bits for offset + length";
+      case BufferSpec::kBitmapValues: return std::to_string(end_) + " bits for offset + length";
       case BufferSpec::kOffsets:
         if (type_.id() == TypeId::kListView || type_.id() == TypeId::kLargeListView) break;
         return "offset + length + 1 = " + std::to_string(end_) + " + 1 offsets of " +
                std::to_string(spec.byte_width) + " bytes";
-      default:
-        break;
+      default: break;
     }
     return "offset + length = " + std::to_string(end_) + " slots of " +
            std::to_string(spec.byte_width) + " bytes";
@@ -463,8 +459,8 @@ class StructureCheck : public NodeCheck {
                   " but there is no validity bitmap (buffer 0)");
     int64_t needed;
     if (!RequiredBytes(spec, buffer != nullptr, &needed))
-      return Fail("buffer ", i, " (", BufferKindName(spec.kind), ") would need more than 2^63 bytes (",
-                  WhatIsNeeded(spec), ")");
+      return Fail("buffer ", i, " (", BufferKindName(spec.kind),
+                  ") would need more than 2^63 bytes (", WhatIsNeeded(spec), ")");
     int64_t size = buffer ? buffer->size() : 0;
     if (size >= needed) return Status::OK();
     if (buffer == nullptr)
@@ -527,8 +523,8 @@ class StructureCheck : public NodeCheck {
     const ArrayData& run_ends = *data_.child_data[0];
     const ArrayData& values = *data_.child_data[1];
     if (run_ends.length != values.length)
-      return Fail("run_ends has length ", run_ends.length, " but values has length ",
-                  values.length, " (they must be equal)");
+      return Fail("run_ends has length ", run_ends.length, " but values has length ", values.length,
+                  " (they must be equal)");
     if (data_.length > 0 && run_ends.length == 0)
       return Fail("length is ", data_.length, " but there are no runs");
     if (run_ends.null_count > 0)
@@ -580,14 +576,13 @@ class DataCheck : public NodeCheck {
   Status Visit(const T& type) {
     if constexpr (is_base_binary_v<T>) {
       using Offset = typename T::offset_type;
-      ALKAID_RETURN_NOT_OK(
-          CheckOffsets<Offset>(BufferSize(data_, 2), "the data buffer", "bytes"));
+      ALKAID_RETURN_NOT_OK(CheckOffsets<Offset>(BufferSize(data_, 2), "the data buffer", "bytes"));
       if (type.is_utf8()) return CheckUtf8Slots<Offset>();
     } else if constexpr (is_binary_view_v<T>) {
       return CheckViews(std::is_same_v<T, StringViewType>);
     } else if constexpr (is_var_list_v<T>) {
-      ALKAID_RETURN_NOT_OK(CheckOffsets<typename T::offset_type>(
-          data_.child_data[0]->length, "the child array", "slots"));
+      ALKAID_RETURN_NOT_OK(CheckOffsets<typename T::offset_type>(data_.child_data[0]->length,
+                                                                 "the child array", "slots"));
       if constexpr (std::is_same_v<T, MapType>) return CheckMapKeysHaveNoNulls();
     } else if constexpr (is_list_view_v<T>) {
       return CheckListViews<typename T::offset_type>();
@@ -661,8 +656,7 @@ class DataCheck : public NodeCheck {
   // once is only sound if no character straddles two slots, hence the check
   // that each inner offset lands on the first byte of a character.
   template <typename O>
-  static bool SlotRangeIsUtf8(const uint8_t* offsets, const uint8_t* chars, int64_t a,
-                              int64_t b) {
+  static bool SlotRangeIsUtf8(const uint8_t* offsets, const uint8_t* chars, int64_t a, int64_t b) {
     const int64_t begin = LoadAt<O>(offsets, a);
     const int64_t end = LoadAt<O>(offsets, b);
     bool ascii_only = false;
@@ -753,8 +747,8 @@ class DataCheck : public NodeCheck {
       if (!result.ok()) return;
       BinaryViewValue view;
       std::memcpy(&view, views + i * 16, sizeof(view));
-      const uint8_t* value = view.is_inline() ? views + i * 16 + 4
-                                              : bytes[view.ref.buffer_index] + view.ref.offset;
+      const uint8_t* value =
+          view.is_inline() ? views + i * 16 + 4 : bytes[view.ref.buffer_index] + view.ref.offset;
       const int64_t bad = FindInvalidUtf8(value, view.size());
       if (bad >= 0)
         result = Fail("slot ", i, Physical(i), " is not valid UTF-8: malformed sequence at byte ",
@@ -803,11 +797,13 @@ class DataCheck : public NodeCheck {
     }
     const uint8_t* ids = BufferBytes(data_, 0) + data_.offset;
     uint8_t undeclared = 0;
-    for (int64_t i = 0; i < data_.length; ++i) undeclared |= static_cast<uint8_t>(child_of[ids[i]] < 0);
+    for (int64_t i = 0; i < data_.length; ++i)
+      undeclared |= static_cast<uint8_t>(child_of[ids[i]] < 0);
     if (undeclared != 0) {
       for (int64_t i = 0; i < data_.length; ++i) {
         if (child_of[ids[i]] < 0)
-          return Fail("slot ", i, Physical(i), ": type id ", static_cast<int>(static_cast<int8_t>(ids[i])),
+          return Fail("slot ", i, Physical(i), ": type id ",
+                      static_cast<int>(static_cast<int8_t>(ids[i])),
                       " is not declared by the union (type codes ", DeclaredCodes(type), ")");
       }
     }
@@ -818,9 +814,8 @@ class DataCheck : public NodeCheck {
       const int32_t offset = LoadAt<int32_t>(offsets, i);
       const int64_t child_length = data_.child_data[static_cast<size_t>(child)]->length;
       if (offset < 0 || offset >= child_length)
-        return Fail("slot ", i, Physical(i), ": dense union offset ", offset,
-                    " is outside child ", child, " ('", type.field(child)->name(),
-                    "') of length ", child_length);
+        return Fail("slot ", i, Physical(i), ": dense union offset ", offset, " is outside child ",
+                    child, " ('", type.field(child)->name(), "') of length ", child_length);
     }
     return Status::OK();
   }
@@ -838,8 +833,7 @@ class DataCheck : public NodeCheck {
                                         : static_cast<uint64_t>(std::numeric_limits<U>::max());
     if (!std::is_signed_v<I> && static_cast<uint64_t>(dictionary_length) > kTypeLimit)
       return Status::OK();  // every value of the index type is in range
-    const U bound = static_cast<U>(
-        std::min(static_cast<uint64_t>(dictionary_length), kTypeLimit));
+    const U bound = static_cast<U>(std::min(static_cast<uint64_t>(dictionary_length), kTypeLimit));
     auto in_range = [bound](I index) { return static_cast<U>(index) < bound; };
     U bad = 0;
     if (nulls_ == nullptr) {
@@ -881,7 +875,8 @@ class DataCheck : public NodeCheck {
       int64_t nulls = n - bit_util::CountSetBits(run_ends.buffers[0]->data(), run_ends.offset, n);
       if (nulls > 0) return Fail("run_ends must not contain nulls, found ", nulls);
     }
-    const uint8_t* ends = BufferBytes(run_ends, 1) + run_ends.offset * static_cast<int64_t>(sizeof(R));
+    const uint8_t* ends =
+        BufferBytes(run_ends, 1) + run_ends.offset * static_cast<int64_t>(sizeof(R));
     const R first = LoadAt<R>(ends, 0);
     if (first <= 0) return Fail("run_ends[0] = ", first, " must be positive");
     if (AnyOutOfOrder<R, true>(ends, n)) {
@@ -926,8 +921,8 @@ class DataCheck : public NodeCheck {
 
 Status Validator::ValidateStructure(const ArrayData& data, int depth) {
   if (depth > kMaxNestingDepth)
-    return Status::Invalid("array at ", path_.text(), ": nesting is deeper than ",
-                           kMaxNestingDepth, " levels");
+    return Status::Invalid("array at ", path_.text(), ": nesting is deeper than ", kMaxNestingDepth,
+                           " levels");
   if (!data.type) return Status::Invalid("array at ", path_.text(), ": the type is null");
   const DataType* storage = StorageOf(data.type.get());
   if (storage == nullptr)

@@ -131,9 +131,8 @@ ArrayDataPtr Views(const DataTypePtr& type, const std::vector<std::string>& valu
 ArrayDataPtr ListOf(const DataTypePtr& type, const std::vector<int32_t>& offsets,
                     ArrayDataPtr child, std::string_view validity = "") {
   BufferPtr bitmap = validity.empty() ? nullptr : Bits(validity);
-  return ArrayData::Make(type, static_cast<int64_t>(offsets.size()) - 1,
-                         {bitmap, Values(offsets)}, {std::move(child)},
-                         validity.empty() ? 0 : CountZeros(validity));
+  return ArrayData::Make(type, static_cast<int64_t>(offsets.size()) - 1, {bitmap, Values(offsets)},
+                         {std::move(child)}, validity.empty() ? 0 : CountZeros(validity));
 }
 
 ArrayDataPtr Struct(const DataTypePtr& type, ArrayDataVector children, int64_t length,
@@ -186,34 +185,34 @@ int64_t FirstBad(std::string_view s) {
 TEST(ValidateUtf8Test, AcceptsAsciiAndMultiByte) {
   EXPECT_TRUE(Utf8(""));
   EXPECT_TRUE(Utf8("hello, world, this is a longer ASCII run of text!"));
-  EXPECT_TRUE(Utf8("caf\xC3\xA9"));                 // U+00E9
-  EXPECT_TRUE(Utf8("\xE2\x82\xAC 5"));              // U+20AC euro
-  EXPECT_TRUE(Utf8("\xF0\x9D\x84\x9E clef"));       // U+1D11E
-  EXPECT_TRUE(Utf8("\xF4\x8F\xBF\xBF"));            // U+10FFFF, the last code point
-  EXPECT_TRUE(Utf8("\xED\x9F\xBF"));                // U+D7FF, just below surrogates
-  EXPECT_TRUE(Utf8("\xEE\x80\x80"));                // U+E000, just above surrogates
+  EXPECT_TRUE(Utf8("caf\xC3\xA9"));            // U+00E9
+  EXPECT_TRUE(Utf8("\xE2\x82\xAC 5"));         // U+20AC euro
+  EXPECT_TRUE(Utf8("\xF0\x9D\x84\x9E clef"));  // U+1D11E
+  EXPECT_TRUE(Utf8("\xF4\x8F\xBF\xBF"));       // U+10FFFF, the last code point
+  EXPECT_TRUE(Utf8("\xED\x9F\xBF"));           // U+D7FF, just below surrogates
+  EXPECT_TRUE(Utf8("\xEE\x80\x80"));           // U+E000, just above surrogates
   EXPECT_TRUE(Utf8(std::string(1000, 'a') + "\xE4\xB8\xAD" + std::string(37, 'b')));
   EXPECT_TRUE(ValidateUtf8(nullptr, 0));
   EXPECT_FALSE(ValidateUtf8(nullptr, -1));
 }
 
 TEST(ValidateUtf8Test, RejectsMalformedSequences) {
-  EXPECT_FALSE(Utf8("\x80"));                  // lone continuation byte
-  EXPECT_FALSE(Utf8("\xC0\x80"));              // overlong NUL
-  EXPECT_FALSE(Utf8("\xC1\xBF"));              // overlong 2-byte
-  EXPECT_FALSE(Utf8("\xE0\x80\x80"));          // overlong 3-byte
-  EXPECT_FALSE(Utf8("\xE0\x9F\xBF"));          // overlong 3-byte (U+07FF)
-  EXPECT_FALSE(Utf8("\xF0\x80\x80\x80"));      // overlong 4-byte
-  EXPECT_FALSE(Utf8("\xF0\x8F\xBF\xBF"));      // overlong 4-byte (U+FFFF)
-  EXPECT_FALSE(Utf8("\xED\xA0\x80"));          // U+D800 surrogate
-  EXPECT_FALSE(Utf8("\xED\xBF\xBF"));          // U+DFFF surrogate
-  EXPECT_FALSE(Utf8("\xF4\x90\x80\x80"));      // U+110000
-  EXPECT_FALSE(Utf8("\xF5\x80\x80\x80"));      // lead byte never valid
+  EXPECT_FALSE(Utf8("\x80"));              // lone continuation byte
+  EXPECT_FALSE(Utf8("\xC0\x80"));          // overlong NUL
+  EXPECT_FALSE(Utf8("\xC1\xBF"));          // overlong 2-byte
+  EXPECT_FALSE(Utf8("\xE0\x80\x80"));      // overlong 3-byte
+  EXPECT_FALSE(Utf8("\xE0\x9F\xBF"));      // overlong 3-byte (U+07FF)
+  EXPECT_FALSE(Utf8("\xF0\x80\x80\x80"));  // overlong 4-byte
+  EXPECT_FALSE(Utf8("\xF0\x8F\xBF\xBF"));  // overlong 4-byte (U+FFFF)
+  EXPECT_FALSE(Utf8("\xED\xA0\x80"));      // U+D800 surrogate
+  EXPECT_FALSE(Utf8("\xED\xBF\xBF"));      // U+DFFF surrogate
+  EXPECT_FALSE(Utf8("\xF4\x90\x80\x80"));  // U+110000
+  EXPECT_FALSE(Utf8("\xF5\x80\x80\x80"));  // lead byte never valid
   EXPECT_FALSE(Utf8("\xFF"));
-  EXPECT_FALSE(Utf8("\xE2\x82"));              // truncated at the end
-  EXPECT_FALSE(Utf8("\xF0\x9D\x84"));          // truncated 4-byte
+  EXPECT_FALSE(Utf8("\xE2\x82"));      // truncated at the end
+  EXPECT_FALSE(Utf8("\xF0\x9D\x84"));  // truncated 4-byte
   EXPECT_FALSE(Utf8("\xC3"));
-  EXPECT_FALSE(Utf8("\xC3 x"));                // continuation missing mid-text
+  EXPECT_FALSE(Utf8("\xC3 x"));  // continuation missing mid-text
   EXPECT_FALSE(Utf8("\xE2\x28\xA1"));
 }
 
@@ -242,11 +241,20 @@ bool ReferenceUtf8(const uint8_t* s, size_t n) {
     uint32_t c = s[i];
     size_t len;
     uint32_t cp;
-    if (c < 0x80) { len = 1; cp = c; }
-    else if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
-    else return false;
+    if (c < 0x80) {
+      len = 1;
+      cp = c;
+    } else if ((c & 0xE0) == 0xC0) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4;
+      cp = c & 0x07;
+    } else
+      return false;
     if (i + len > n) return false;
     for (size_t k = 1; k < len; ++k) {
       if ((s[i + k] & 0xC0) != 0x80) return false;
@@ -270,8 +278,8 @@ TEST(ValidateUtf8Test, MatchesReferenceOnAllTwoByteInputsAndRandomLongerOnes) {
   }
   std::mt19937 rng(42);
   // Bias bytes toward the interesting lead and continuation ranges.
-  const uint8_t kPool[] = {'a', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC2, 0xDF,
-                           0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xC0, 0xFF};
+  const uint8_t kPool[] = {'a',  0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC2,
+                           0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xC0, 0xFF};
   for (int iter = 0; iter < 200000; ++iter) {
     uint8_t s[20];
     size_t n = rng() % 20;
@@ -335,8 +343,7 @@ TEST(ValidateTest, PositiveNullCountNeedsBitmap) {
 TEST(ValidateTest, ValidityBitmapTooSmall) {
   auto a = Int32s(std::vector<int32_t>(9, 7), "111111111");
   a->buffers[0] = Truncated(a->buffers[0], 1);
-  ExpectStructureInvalid(*a, {"buffer 0 (validity bitmap) has 1 bytes but 2 are needed",
-                              "9 bits"});
+  ExpectStructureInvalid(*a, {"buffer 0 (validity bitmap) has 1 bytes but 2 are needed", "9 bits"});
 }
 
 TEST(ValidateTest, NullCountMustMatchBitmap) {
@@ -392,14 +399,31 @@ TEST(ValidateTest, EveryFixedWidthTypeChecksItsValueBufferSize) {
     DataTypePtr type;
     int width;
   };
-  std::vector<Case> cases = {
-      {int8(), 1}, {uint8(), 1}, {int16(), 2}, {uint16(), 2}, {int32(), 4}, {uint32(), 4},
-      {int64(), 8}, {uint64(), 8}, {float16(), 2}, {float32(), 4}, {float64(), 8},
-      {date32(), 4}, {date64(), 8}, {time32(TimeUnit::kMilli), 4}, {time64(TimeUnit::kNano), 8},
-      {timestamp(TimeUnit::kMicro, "UTC"), 8}, {duration(TimeUnit::kSecond), 8},
-      {month_interval(), 4}, {day_time_interval(), 8}, {month_day_nano_interval(), 16},
-      {decimal32(9, 2), 4}, {decimal64(18, 2), 8}, {decimal128(38, 2), 16},
-      {decimal256(76, 2), 32}, {fixed_size_binary(3), 3}};
+  std::vector<Case> cases = {{int8(), 1},
+                             {uint8(), 1},
+                             {int16(), 2},
+                             {uint16(), 2},
+                             {int32(), 4},
+                             {uint32(), 4},
+                             {int64(), 8},
+                             {uint64(), 8},
+                             {float16(), 2},
+                             {float32(), 4},
+                             {float64(), 8},
+                             {date32(), 4},
+                             {date64(), 8},
+                             {time32(TimeUnit::kMilli), 4},
+                             {time64(TimeUnit::kNano), 8},
+                             {timestamp(TimeUnit::kMicro, "UTC"), 8},
+                             {duration(TimeUnit::kSecond), 8},
+                             {month_interval(), 4},
+                             {day_time_interval(), 8},
+                             {month_day_nano_interval(), 16},
+                             {decimal32(9, 2), 4},
+                             {decimal64(18, 2), 8},
+                             {decimal128(38, 2), 16},
+                             {decimal256(76, 2), 32},
+                             {fixed_size_binary(3), 3}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.type->ToString());
     const int64_t length = 5;
@@ -416,7 +440,8 @@ TEST(ValidateTest, BooleanValueBitmapSize) {
   auto a = ArrayData::Make(boolean(), 9, {nullptr, Bits("101010101")}, 0);
   ExpectValid(*a);
   a->buffers[1] = Truncated(a->buffers[1], 1);
-  ExpectStructureInvalid(*a, {"bool array", "buffer 1 (value bitmap) has 1 bytes but 2 are needed"});
+  ExpectStructureInvalid(*a,
+                         {"bool array", "buffer 1 (value bitmap) has 1 bytes but 2 are needed"});
 }
 
 TEST(ValidateTest, NullTypeNullCountEqualsLength) {
@@ -440,7 +465,8 @@ TEST(ValidateTest, InvalidTypeParameters) {
   ExpectStructureInvalid(*fsb, {"invalid type", "byte width -1 is negative"});
   auto dec = ArrayData::Make(decimal128(0, 0), 0, {nullptr, nullptr}, 0);
   ExpectStructureInvalid(*dec, {"precision 0 is outside [1, 38]"});
-  auto t32 = ArrayData::Make(std::make_shared<Time32Type>(TimeUnit::kNano), 0, {nullptr, nullptr}, 0);
+  auto t32 =
+      ArrayData::Make(std::make_shared<Time32Type>(TimeUnit::kNano), 0, {nullptr, nullptr}, 0);
   ExpectStructureInvalid(*t32, {"time32 unit must be seconds or milliseconds"});
   auto dict = ArrayData::Make(dictionary(float32(), utf8()), 0, {nullptr, nullptr}, 0);
   dict->dictionary = Strings(utf8(), {});
@@ -451,8 +477,10 @@ TEST(ValidateTest, InvalidTypeParameters) {
 }
 
 TEST(ValidateTest, TypesWithMissingPartsAreRejected) {
-  auto a = Struct(struct_({field("a", int32()), field("b", nullptr)}), {Int32s({1}), Int32s({1})}, 1);
-  ExpectStructureInvalid(*a, {"struct array at <root>: field 1 ('b') of a struct type has no type"});
+  auto a =
+      Struct(struct_({field("a", int32()), field("b", nullptr)}), {Int32s({1}), Int32s({1})}, 1);
+  ExpectStructureInvalid(*a,
+                         {"struct array at <root>: field 1 ('b') of a struct type has no type"});
   auto b = Struct(struct_({field("a", int32()), nullptr}), {Int32s({1}), Int32s({1})}, 1);
   ExpectStructureInvalid(*b, {"field 1 of a struct type is null"});
   auto c = ArrayData::Make(dictionary(int8(), nullptr), 0, {nullptr, nullptr}, 0);
@@ -561,7 +589,8 @@ TEST(ValidateTest, StringUtf8WithManyNullsUsesWordPath) {
 TEST(ValidateTest, ViewsValid) {
   ExpectValid(*Views(binary_view(), {"short", "", "a string longer than twelve", "x"}));
   ExpectValid(*Views(utf8_view(), {"short", "caf\xC3\xA9 au lait, s'il vous pla\xC3\xAEt"}, "11"));
-  ExpectValid(*Views(utf8_view(), {"short", "caf\xC3\xA9 au lait, s'il vous pla\xC3\xAEt"})->Slice(1, 1));
+  ExpectValid(
+      *Views(utf8_view(), {"short", "caf\xC3\xA9 au lait, s'il vous pla\xC3\xAEt"})->Slice(1, 1));
 }
 
 TEST(ValidateTest, ViewsBufferTooSmall) {
@@ -653,10 +682,10 @@ TEST(ValidateTest, ListChildCountAndType) {
 
 TEST(ValidateTest, ListViewValidOutOfOrderAndShared) {
   auto type = list_view(int32());
-  auto a = ArrayData::Make(type, 3,
-                           {Bits("101"), Values(std::vector<int32_t>{2, 99, 0}),
-                            Values(std::vector<int32_t>{2, -7, 4})},
-                           {Int32s({1, 2, 3, 4})}, 1);
+  auto a = ArrayData::Make(
+      type, 3,
+      {Bits("101"), Values(std::vector<int32_t>{2, 99, 0}), Values(std::vector<int32_t>{2, -7, 4})},
+      {Int32s({1, 2, 3, 4})}, 1);
   // The null slot's offset/size are garbage: the spec still requires them in range.
   ExpectDataInvalid(*a, {"slot 1: offset 99 is outside the child array of length 4"});
   Poke<int32_t>(a->buffers[1], 1, 4);
@@ -667,14 +696,14 @@ TEST(ValidateTest, ListViewValidOutOfOrderAndShared) {
 
 TEST(ValidateTest, ListViewRangeOverrun) {
   auto type = large_list_view(int32());
-  auto a = ArrayData::Make(type, 2,
-                           {nullptr, Values(std::vector<int64_t>{0, 3}),
-                            Values(std::vector<int64_t>{2, 1})},
-                           {Int32s({1, 2, 3, 4})}, 0);
+  auto a = ArrayData::Make(
+      type, 2, {nullptr, Values(std::vector<int64_t>{0, 3}), Values(std::vector<int64_t>{2, 1})},
+      {Int32s({1, 2, 3, 4})}, 0);
   ExpectValid(*a);
   Poke<int64_t>(a->buffers[2], 1, 2);
-  ExpectDataInvalid(*a, {"large_list_view array", "slot 1: offset 3 + size 2 is past the end of "
-                                                  "the child array of length 4"});
+  ExpectDataInvalid(*a, {"large_list_view array",
+                         "slot 1: offset 3 + size 2 is past the end of "
+                         "the child array of length 4"});
   Poke<int64_t>(a->buffers[2], 1, std::numeric_limits<int64_t>::max());
   ExpectDataInvalid(*a, {"slot 1: offset 3 + size 9223372036854775807"});
   Poke<int64_t>(a->buffers[2], 1, 0);
@@ -683,10 +712,10 @@ TEST(ValidateTest, ListViewRangeOverrun) {
 }
 
 TEST(ValidateTest, ListViewSizesBufferTooSmall) {
-  auto a = ArrayData::Make(list_view(int32()), 2,
-                           {nullptr, Values(std::vector<int32_t>{0, 1}),
-                            Values(std::vector<int32_t>{1})},
-                           {Int32s({1, 2})}, 0);
+  auto a = ArrayData::Make(
+      list_view(int32()), 2,
+      {nullptr, Values(std::vector<int32_t>{0, 1}), Values(std::vector<int32_t>{1})},
+      {Int32s({1, 2})}, 0);
   ExpectStructureInvalid(*a, {"buffer 2 (sizes) has 4 bytes but 8 are needed"});
 }
 
@@ -696,7 +725,8 @@ TEST(ValidateTest, FixedSizeListChildLength) {
   ExpectValid(*a);
   ExpectValid(*a->Slice(1, 2));
   a->child_data[0] = Int32s({1, 2, 3, 4, 5});
-  ExpectStructureInvalid(*a, {"fixed_size_list array", "child 0 ('item') has length 5 but needs "
+  ExpectStructureInvalid(*a, {"fixed_size_list array",
+                              "child 0 ('item') has length 5 but needs "
                               "at least (offset + length) * list_size = 6"});
   auto neg = ArrayData::Make(std::make_shared<FixedSizeListType>(int32(), -1), 0, {nullptr},
                              {Int32s({})}, 0);
@@ -754,7 +784,8 @@ TEST(ValidateTest, MapValidAndKeyRules) {
   ExpectDataInvalid(*b, {"map keys must not be null, the key array has 1 nulls"});
   // Map offsets are list offsets into the entries.
   auto c = MakeMap(type, Strings(utf8(), {"a"}), Int32s({1}), {0, 2});
-  ExpectDataInvalid(*c, {"map array", "offset[1] = 2 is past the end of the child array (1 slots)"});
+  ExpectDataInvalid(*c,
+                    {"map array", "offset[1] = 2 is past the end of the child array (1 slots)"});
 }
 
 // ---------------------------------------------------------------------------
@@ -768,8 +799,8 @@ ArrayDataPtr SparseUnion(const std::vector<int8_t>& ids) {
   int64_t n = static_cast<int64_t>(ids.size());
   std::vector<int32_t> ints(ids.size(), 7);
   std::vector<std::string> strs(ids.size(), "s");
-  return ArrayData::Make(TwoMemberSparse(), n, {Values(ids)},
-                         {Int32s(ints), Strings(utf8(), strs)}, 0);
+  return ArrayData::Make(TwoMemberSparse(), n, {Values(ids)}, {Int32s(ints), Strings(utf8(), strs)},
+                         0);
 }
 
 TEST(ValidateTest, SparseUnionValid) {
@@ -819,7 +850,8 @@ TEST(ValidateTest, DenseUnionOffsets) {
   ExpectDataInvalid(*DenseUnion({0, 7, 0}, {0, 0, 2}),
                     {"dense_union array at <root>: slot 2: dense union offset 2 is outside "
                      "child 0 ('i') of length 2"});
-  ExpectDataInvalid(*DenseUnion({0, 7}, {0, -1}), {"slot 1: dense union offset -1 is outside child 1 ('s')"});
+  ExpectDataInvalid(*DenseUnion({0, 7}, {0, -1}),
+                    {"slot 1: dense union offset -1 is outside child 1 ('s')"});
   ExpectDataInvalid(*DenseUnion({0, 1}, {0, 0}), {"slot 1: type id 1 is not declared"});
   auto short_offsets = DenseUnion({0, 7}, {0});
   ExpectStructureInvalid(*short_offsets, {"buffer 1 (values) has 4 bytes but 8 are needed"});
@@ -868,7 +900,8 @@ TEST(ValidateTest, DictionaryIndicesWithManyNulls) {
   }
   ExpectValid(*DictArray<int32_t>(int32(), indices, validity));
   indices[100] = 3;
-  ExpectDataInvalid(*DictArray<int32_t>(int32(), indices, validity), {"slot 100: dictionary index 3"});
+  ExpectDataInvalid(*DictArray<int32_t>(int32(), indices, validity),
+                    {"slot 100: dictionary index 3"});
 }
 
 TEST(ValidateTest, DictionaryPresenceAndType) {
@@ -919,8 +952,8 @@ TEST(ValidateTest, RunEndsNotIncreasing) {
                     {"run_ends[1] = 2 is not greater than run_ends[0] = 2 (run ends must "
                      "strictly increase)"});
   auto type = run_end_encoded(int64(), int32());
-  auto a = ArrayData::Make(type, 6, {},
-                           {Primitive<int64_t>(int64(), {3, 6, 4}), Int32s({1, 2, 3})}, 0);
+  auto a =
+      ArrayData::Make(type, 6, {}, {Primitive<int64_t>(int64(), {3, 6, 4}), Int32s({1, 2, 3})}, 0);
   ExpectDataInvalid(*a, {"run_ends[2] = 4 is not greater than run_ends[1] = 6"});
 }
 
@@ -1067,10 +1100,10 @@ BufferPtr CorruptCopy(const BufferPtr& buffer, std::mt19937_64& rng) {
       if (!bytes.empty()) bytes.resize(rng() % bytes.size());
       break;
     case 1:
-      for (int k = 0; k < 3 && !bytes.empty(); ++k) bytes[rng() % bytes.size()] = static_cast<char>(rng());
+      for (int k = 0; k < 3 && !bytes.empty(); ++k)
+        bytes[rng() % bytes.size()] = static_cast<char>(rng());
       break;
-    case 2:
-      return nullptr;
+    case 2: return nullptr;
     default:
       for (char& c : bytes) c = static_cast<char>(0xFF);
   }
@@ -1078,7 +1111,15 @@ BufferPtr CorruptCopy(const BufferPtr& buffer, std::mt19937_64& rng) {
 }
 
 int64_t GarbageInteger(std::mt19937_64& rng) {
-  static const int64_t kPool[] = {0, 1, 2, 3, 7, 64, -1, int64_t{1} << 31, int64_t{1} << 62,
+  static const int64_t kPool[] = {0,
+                                  1,
+                                  2,
+                                  3,
+                                  7,
+                                  64,
+                                  -1,
+                                  int64_t{1} << 31,
+                                  int64_t{1} << 62,
                                   std::numeric_limits<int64_t>::max(),
                                   std::numeric_limits<int64_t>::min()};
   return kPool[rng() % (sizeof(kPool) / sizeof(kPool[0]))];
@@ -1117,9 +1158,10 @@ TEST(ValidateTest, RandomCorruptionNeverCrashes) {
       Strings(large_binary(), {"ab", "cd"}),
       Views(utf8_view(), {"short", "a long string out of line", "x"}),
       ListOf(list(int32()), {0, 2, 3}, Int32s({1, 2, 3})),
-      ArrayData::Make(list_view(int32()), 2,
-                      {nullptr, Values(std::vector<int32_t>{0, 1}), Values(std::vector<int32_t>{1, 2})},
-                      {Int32s({1, 2, 3})}, 0),
+      ArrayData::Make(
+          list_view(int32()), 2,
+          {nullptr, Values(std::vector<int32_t>{0, 1}), Values(std::vector<int32_t>{1, 2})},
+          {Int32s({1, 2, 3})}, 0),
       ArrayData::Make(fixed_size_list(int32(), 2), 2, {nullptr}, {Int32s({1, 2, 3, 4})}, 0),
       SparseUnion({2, 5, 2}),
       DenseUnion({0, 7, 7}, {0, 0, 1}),

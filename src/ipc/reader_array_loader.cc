@@ -4,6 +4,7 @@
 // for their element type, or in non-native byte order.
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <sstream>
 
 #include "alkaid/visit_type.h"
@@ -65,8 +66,33 @@ bool IsAligned(const uint8_t* p, int alignment) {
 
 }  // namespace
 
+SliceArena::SliceArena(BufferPtr body, size_t capacity)
+    : body_(std::move(body)), capacity_(capacity) {
+  if (capacity_ > kInline) heap_ = std::make_unique<std::byte[]>(capacity_ * sizeof(Buffer));
+}
+
+SliceArena::~SliceArena() {
+  for (size_t i = 0; i < used_; ++i) slot(i)->~Buffer();
+}
+
+Buffer* SliceArena::slot(size_t i) {
+  std::byte* base = heap_ ? heap_.get() : inline_;
+  return reinterpret_cast<Buffer*>(base + i * sizeof(Buffer));
+}
+
+BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t offset,
+                            int64_t length) {
+  SliceArena& a = *arena;
+  if (a.used_ >= a.capacity_) return SliceBuffer(a.body_, offset, length);
+  // The arena owns the body, so the slice itself needs no owner of its own.
+  Buffer* slice = new (a.slot(a.used_)) Buffer(a.body_->data() + offset, length);
+  ++a.used_;
+  return BufferPtr(arena, slice);
+}
+
 void ArrayLoader::Reset(const LoaderParams& params) {
   params_ = params;
+  arena_.reset();
   node_index_ = 0;
   buffer_index_ = 0;
   variadic_index_ = 0;
@@ -178,7 +204,8 @@ Status ArrayLoader::NextBuffer(int slot, int alignment, ByteSwap swap, int64_t j
     target = EmptyBuffer();
     return Status::OK();
   }
-  target = SliceBuffer(body, meta.offset, meta.length);
+  if (!arena_) arena_ = std::make_shared<SliceArena>(body, buffers.size());
+  target = SliceArena::Slice(arena_, meta.offset, meta.length);
   bool needs_swap = params_.swap_endian && swap.kind != ByteSwap::kNone;
   if (params_.codec != nullptr || needs_swap) {
     deferred_.push_back({out_, slot, alignment, swap, static_cast<int64_t>(index),
@@ -408,6 +435,8 @@ Status ArrayLoader::Finish() {
                            " variadic buffer counts but the schema has only ", variadic_index_,
                            " view-typed fields");
   }
+  // Batches keep the arena alive through their slices; the loader lets go.
+  arena_.reset();
   if (deferred_.empty()) return Status::OK();
   return FinishDeferred();
 }

@@ -29,8 +29,7 @@ std::string MessageLocation::ToString() const {
   return out;
 }
 
-Status AtLocation(const Status& st, const MessageLocation& where) {
-  if (st.ok()) return st;
+Status AtLocationSlow(const Status& st, const MessageLocation& where) {
   return st.WithContext(where.ToString());
 }
 

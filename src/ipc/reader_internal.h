@@ -3,6 +3,7 @@
 // StreamDecoder and FileReader. Not installed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -28,7 +29,36 @@ struct MessageLocation {
 };
 
 // Prefixes an error with its location ("stream message 3 at byte 128: ...").
-Status AtLocation(const Status& st, const MessageLocation& where);
+Status AtLocationSlow(const Status& st, const MessageLocation& where);
+inline Status AtLocation(const Status& st, const MessageLocation& where) {
+  return st.ok() ? Status::OK() : AtLocationSlow(st, where);
+}
+
+// The zero-copy slices of one message body, made in one allocation instead
+// of one per buffer. Every slice handed out shares ownership of the arena,
+// which in turn keeps the body alive. (Slices hold no reference back to
+// anything else in the batch, so there is no ownership cycle.)
+class SliceArena {
+ public:
+  explicit SliceArena(BufferPtr body, size_t capacity);
+  ~SliceArena();
+  SliceArena(const SliceArena&) = delete;
+  SliceArena& operator=(const SliceArena&) = delete;
+
+  // A slice [offset, offset + length) of the body; falls back to a plain
+  // SliceBuffer when the arena is full.
+  static BufferPtr Slice(const std::shared_ptr<SliceArena>& arena, int64_t offset, int64_t length);
+
+ private:
+  static constexpr size_t kInline = 8;
+  Buffer* slot(size_t i);
+
+  BufferPtr body_;
+  size_t capacity_;
+  size_t used_ = 0;
+  alignas(Buffer) std::byte inline_[kInline * sizeof(Buffer)];
+  std::unique_ptr<std::byte[]> heap_;
+};
 
 // Makes `*metadata` 8-byte aligned (copying when it is not, because the
 // Flatbuffers accessors load scalars in place), then verifies it and checks
@@ -156,6 +186,7 @@ class ArrayLoader {
   std::string FieldPathString() const;
 
   LoaderParams params_;
+  std::shared_ptr<SliceArena> arena_;  // slices of params_.body
   size_t node_index_ = 0;
   size_t buffer_index_ = 0;
   size_t variadic_index_ = 0;

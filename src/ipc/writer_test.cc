@@ -46,6 +46,7 @@ struct ParsedStream {
   std::vector<Parsed> messages;
   bool saw_eos = false;
   int64_t end = 0;  // position after the EOS marker
+  BufferPtr keep;   // the parsed bytes, so temporaries stay alive
 };
 
 // Walks messages from `start` until EOS (or the end of `size`), checking framing.
@@ -87,7 +88,9 @@ ParsedStream ParseStream(const uint8_t* data, int64_t size, int64_t start = 0, b
 }
 
 ParsedStream ParseStream(const BufferPtr& buffer, bool legacy = false) {
-  return ParseStream(buffer->data(), buffer->size(), 0, legacy);
+  ParsedStream out = ParseStream(buffer->data(), buffer->size(), 0, legacy);
+  out.keep = buffer;
+  return out;
 }
 
 RecordBatchPtr Batch(const SchemaPtr& schema, std::vector<ArrayDataPtr> columns) {
@@ -306,10 +309,12 @@ TEST(IpcWriterFile, FileWriterOnFileStream) {
 struct DictStream {
   std::vector<Parsed> dictionaries;
   std::vector<Parsed> batches;
+  BufferPtr keep;
 };
 
 DictStream SplitMessages(const ParsedStream& parsed) {
   DictStream out;
+  out.keep = parsed.keep;
   for (const Parsed& p : parsed.messages) {
     if (p.message->header_type() == fb::MessageHeader::DictionaryBatch) out.dictionaries.push_back(p);
     if (p.message->header_type() == fb::MessageHeader::RecordBatch) out.batches.push_back(p);
