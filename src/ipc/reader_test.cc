@@ -270,6 +270,26 @@ TEST(StreamFraming, ReadsFromPipeLikeStream) {
   ExpectBatchesEqual(batches, reader->ReadAll().ValueOrDie());
 }
 
+TEST(StreamFraming, HugeDeclaredBodyFromPipeDoesNotAllocateIt) {
+  IpcBuilder b(Int32Schema());
+  b.AddSchema();
+  BodyBuilder body;
+  RecordBatchMeta meta;
+  b.AddRecordBatch(meta, Int32Body(&body, {1, 2}, &meta), int64_t{1} << 40);
+  std::string bytes = b.bytes();
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ASSERT_EQ(::write(fds[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  ::close(fds[1]);
+  SystemMemoryPool pool;
+  IpcReadOptions options;
+  options.pool = &pool;
+  auto in = std::make_shared<io::FdInputStream>(fds[0], true, "pipe", &pool);
+  auto reader = StreamReader::Open(in, options).ValueOrDie();
+  EXPECT_ERROR_CONTAINS(reader->Next().status(), "is truncated");
+  EXPECT_LT(pool.max_memory(), 16 << 20);
+}
+
 // ===========================================================================
 // Record batch bodies
 

@@ -74,11 +74,15 @@ class IpcBuilder {
     AddFramed(fbb, "");
   }
 
-  FileBlock AddRecordBatch(const RecordBatchMeta& meta, const std::string& body) {
+  // `declared_body_length` < 0: the real body size.
+  FileBlock AddRecordBatch(const RecordBatchMeta& meta, const std::string& body,
+                           int64_t declared_body_length = -1) {
     flatbuffers::FlatBufferBuilder fbb;
     auto header = internal::WriteRecordBatchHeader(&fbb, meta);
+    int64_t body_length =
+        declared_body_length >= 0 ? declared_body_length : static_cast<int64_t>(body.size());
     fbb.Finish(fb::CreateMessage(fbb, version_, fb::MessageHeader::RecordBatch, header.Union(),
-                                 static_cast<int64_t>(body.size())));
+                                 body_length));
     FileBlock block = AddFramed(fbb, body);
     batch_blocks_.push_back(block);
     return block;

@@ -800,7 +800,7 @@ TEST(IntegrationJsonErrors, IntegerOutOfRange) {
   EXPECT_THAT(st.message(), HasSubstr("got 1.5"));
   st = ParseError(OneColumnFile(Field("d", R"({"name": "decimal", "precision": 9, "scale": 0, "bitWidth": 32})"),
                                 R"({"name": "d", "count": 1, "VALIDITY": [1], "DATA": ["2147483648"]})", 1));
-  EXPECT_THAT(st.message(), HasSubstr("DATA[0]: '2147483648' does not fit in 32 signed bits"));
+  EXPECT_THAT(st.message(), HasSubstr("DATA[0]: decimal text '2147483648' does not fit in 32 bits"));
   EXPECT_THAT(ParseError(OneColumnFile(Field("a", R"({"name": "int", "isSigned": true, "bitWidth": 12})"),
                                        R"({"name": "a", "count": 0})", 0)).message(),
               HasSubstr("bitWidth: an int has 8, 16, 32 or 64 bits, not 12"));
