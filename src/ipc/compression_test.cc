@@ -43,7 +43,9 @@ TEST_P(CodecTest, RawRoundTrip) {
     auto got = codec_->Decompress(compressed.data(), *size, output.data(), static_cast<int64_t>(n));
     ASSERT_TRUE(got.ok()) << got.status().ToString();
     EXPECT_EQ(*got, static_cast<int64_t>(n));
-    if (n > 0) EXPECT_EQ(std::memcmp(output.data(), input.data(), n), 0);
+    if (n > 0) {
+      EXPECT_EQ(std::memcmp(output.data(), input.data(), n), 0);
+    }
   }
 }
 

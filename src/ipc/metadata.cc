@@ -820,8 +820,9 @@ Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
                                " must not be negative");
       }
       if (body_length >= 0 && (offset > body_length || length > body_length - offset)) {
-        return Status::Invalid("buffer ", i, ": range [", offset, ", ", offset + length,
-                               ") is outside the body of ", body_length, " bytes");
+        // offset + length may overflow on hostile input: report the parts.
+        return Status::Invalid("buffer ", i, ": offset ", offset, " + length ", length,
+                               " is outside the body of ", body_length, " bytes");
       }
       out->buffers[i] = BufferMeta{offset, length};
     }
