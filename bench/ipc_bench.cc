@@ -27,6 +27,11 @@ namespace {
 
 using namespace alkaid;  // NOLINT
 
+// Benchmarks stop at the first error rather than measure a failure path.
+void Must(const Status& st) {
+  if (!st.ok()) st.Abort("benchmark");
+}
+
 int64_t TotalRows() {
   const char* env = std::getenv("ALKAID_BENCH_ROWS");
   return env ? std::atoll(env) : 10'000'000;
@@ -132,8 +137,8 @@ void BM_WriteStreamPresized(benchmark::State& state) {
   for (auto _ : state) {
     io::FixedSizeBufferWriter sink(dest);
     auto writer = ipc::MakeStreamWriter(&sink, schema).ValueOrDie();
-    for (const auto& b : batches) writer->WriteRecordBatch(*b).Abort();
-    writer->Close().Abort();
+    for (const auto& b : batches) Must(writer->WriteRecordBatch(*b));
+    Must(writer->Close());
     benchmark::DoNotOptimize(dest->data());
   }
   state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
@@ -191,9 +196,9 @@ void BM_WriteFile(benchmark::State& state) {
   for (auto _ : state) {
     auto sink = io::FileOutputStream::Open(path).ValueOrDie();
     auto writer = ipc::MakeFileWriter(sink.get(), BenchSchema()).ValueOrDie();
-    for (const auto& b : batches) writer->WriteRecordBatch(*b).Abort();
-    writer->Close().Abort();
-    sink->Close().Abort();
+    for (const auto& b : batches) Must(writer->WriteRecordBatch(*b));
+    Must(writer->Close());
+    Must(sink->Close());
   }
   std::filesystem::remove(path);
   state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
@@ -204,9 +209,9 @@ struct MappedFileFixture {
   MappedFileFixture() : path(TempFile("read")) {
     auto sink = io::FileOutputStream::Open(path).ValueOrDie();
     auto writer = ipc::MakeFileWriter(sink.get(), BenchSchema()).ValueOrDie();
-    for (const auto& b : BigDataSet()) writer->WriteRecordBatch(*b).Abort();
-    writer->Close().Abort();
-    sink->Close().Abort();
+    for (const auto& b : BigDataSet()) Must(writer->WriteRecordBatch(*b));
+    Must(writer->Close());
+    Must(sink->Close());
   }
   ~MappedFileFixture() { std::filesystem::remove(path); }
 };
@@ -261,7 +266,7 @@ void BM_ValidateFull(benchmark::State& state) {
   const auto& batches = BigDataSet();
   for (auto _ : state) {
     for (const auto& b : batches)
-      for (const auto& col : b->columns()) ValidateArrayFull(*col).Abort();
+      for (const auto& col : b->columns()) Must(ValidateArrayFull(*col));
   }
   state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
 }
@@ -285,8 +290,8 @@ void BM_WriteSmallBatches(benchmark::State& state) {
   for (auto _ : state) {
     io::FixedSizeBufferWriter sink(dest);
     auto writer = ipc::MakeStreamWriter(&sink, schema).ValueOrDie();
-    for (const auto& b : batches) writer->WriteRecordBatch(*b).Abort();
-    writer->Close().Abort();
+    for (const auto& b : batches) Must(writer->WriteRecordBatch(*b));
+    Must(writer->Close());
   }
   state.SetItemsProcessed(state.iterations() * kSmallBatches);
   state.counters["us_per_batch"] = benchmark::Counter(

@@ -676,10 +676,13 @@ class DataCheck : public NodeCheck {
     if (data_.length == 0) return Status::OK();
     const uint8_t* offsets = BufferBytes(data_, 1) + data_.offset * static_cast<int64_t>(sizeof(O));
     const uint8_t* chars = BufferBytes(data_, 2);
-    bool ok = true;
-    if (nulls_ == nullptr) {
-      ok = SlotRangeIsUtf8<O>(offsets, chars, 0, data_.length);
-    } else {
+    // First try every slot at once, null ones included: when the whole range
+    // decodes and no offset splits a character, each slot is valid UTF-8
+    // whatever it holds. Only when that fails do null slots need excluding
+    // (they may hold any bytes), which costs a call per run of valid slots.
+    bool ok = SlotRangeIsUtf8<O>(offsets, chars, 0, data_.length);
+    if (!ok && nulls_ != nullptr) {
+      ok = true;
       // Runs of 64 valid slots take the fast path; mixed words go slot by slot.
       int64_t base = 0;
       bit_util::VisitWords(nulls_, data_.offset, data_.length, [&](uint64_t word, int64_t n) {

@@ -782,17 +782,32 @@ Result<std::unique_ptr<RecordBatchWriter>> MakeWriter(io::OutputStream* sink, Sc
   return std::unique_ptr<RecordBatchWriter>(std::move(writer));
 }
 
-Result<BufferPtr> SerializeAll(const SchemaPtr& schema, const std::vector<RecordBatchPtr>& batches,
-                               const IpcWriteOptions& options, bool file,
-                               MetadataPtr footer_metadata) {
-  ALKAID_ASSIGN_OR_RAISE(auto sink, io::BufferOutputStream::Create(4096, options.pool));
+Status WriteAllTo(io::OutputStream* sink, const SchemaPtr& schema,
+                  const std::vector<RecordBatchPtr>& batches, const IpcWriteOptions& options,
+                  bool file, MetadataPtr footer_metadata) {
   ALKAID_ASSIGN_OR_RAISE(auto writer,
-                         MakeWriter(sink.get(), schema, options, file, std::move(footer_metadata)));
+                         MakeWriter(sink, schema, options, file, std::move(footer_metadata)));
   for (const RecordBatchPtr& batch : batches) {
     if (batch == nullptr) return Status::Invalid("null record batch");
     ALKAID_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
   }
-  ALKAID_RETURN_NOT_OK(writer->Close());
+  return writer->Close();
+}
+
+Result<BufferPtr> SerializeAll(const SchemaPtr& schema, const std::vector<RecordBatchPtr>& batches,
+                               const IpcWriteOptions& options, bool file,
+                               MetadataPtr footer_metadata) {
+  // Without compression the output size follows from the metadata alone, so a
+  // counting pass (no body bytes are touched) lets the body be copied exactly
+  // once into a buffer of the right size, instead of again on every doubling.
+  int64_t capacity = 4096;
+  if (options.compression == CompressionType::kNone) {
+    io::MockOutputStream counter;
+    ALKAID_RETURN_NOT_OK(WriteAllTo(&counter, schema, batches, options, file, footer_metadata));
+    ALKAID_ASSIGN_OR_RAISE(capacity, counter.Tell());
+  }
+  ALKAID_ASSIGN_OR_RAISE(auto sink, io::BufferOutputStream::Create(capacity, options.pool));
+  ALKAID_RETURN_NOT_OK(WriteAllTo(sink.get(), schema, batches, options, file, std::move(footer_metadata)));
   return sink->Finish();
 }
 
