@@ -21,6 +21,8 @@ struct IpcCase {
   std::string json;
 };
 
+void PrintTo(const IpcCase& c, std::ostream* os) { *os << c.label; }
+
 std::vector<IpcCase> Cases() {
   auto offset_dict = TimestampWithOffsetType::MakeFromStorage(
                          struct_({field("timestamp", timestamp(TimeUnit::kSecond, "UTC"), false),

@@ -104,6 +104,10 @@ struct Format {
   int32_t alignment;
 };
 
+void PrintTo(const Format& f, std::ostream* os) {
+  *os << (f.file ? "file" : "stream") << "/" << CompressionTypeName(f.compression) << "/" << f.alignment;
+}
+
 std::string FormatName(const ::testing::TestParamInfo<Format>& info) {
   return std::string(info.param.file ? "file" : "stream") + "_" +
          CompressionTypeName(info.param.compression) + "_" + std::to_string(info.param.alignment);

@@ -29,6 +29,9 @@ struct GoldCase {
   std::string stem;  // full path without extension
 };
 
+// Names the case in test listings instead of dumping its bytes.
+void PrintTo(const GoldCase& c, std::ostream* os) { *os << c.name; }
+
 std::vector<GoldCase> DiscoverCases() {
   std::vector<GoldCase> cases;
   std::string dir = testing::TestDataDir();

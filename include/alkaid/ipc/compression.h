@@ -8,6 +8,8 @@
 // (lz4frame.h), one frame per buffer; ZSTD uses one zstd frame per buffer.
 #pragma once
 
+#include <ostream>
+
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -26,6 +28,9 @@ enum class CompressionType : int8_t { kNone, kLz4Frame, kZstd };
 
 // "none", "lz4_frame", "zstd".
 const char* CompressionTypeName(CompressionType type);
+inline std::ostream& operator<<(std::ostream& os, CompressionType type) {
+  return os << CompressionTypeName(type);
+}
 // Accepts the names above plus "lz4" and "uncompressed" (case-sensitive).
 Result<CompressionType> CompressionTypeFromName(std::string_view name);
 
