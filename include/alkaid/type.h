@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -178,7 +179,12 @@ class DataType : public std::enable_shared_from_this<DataType> {
   virtual std::string name() const = 0;
   // Full notation with parameters: "timestamp[ms, tz=UTC]", "list<item: int32>".
   virtual std::string ToString() const = 0;
-  virtual DataTypeLayout layout() const = 0;
+  // The buffers of this type's arrays. Computed once per type instance:
+  // readers and validators ask for it for every array they touch.
+  const DataTypeLayout& layout() const {
+    std::call_once(layout_once_, [this] { layout_ = ComputeLayout(); });
+    return layout_;
+  }
 
   // Structural equality. Names of struct/union/map children are compared;
   // the item name of list-like types is not (conventions differ between
@@ -213,9 +219,14 @@ class DataType : public std::enable_shared_from_this<DataType> {
   }
   // Whether child names take part in equality.
   virtual bool ChildNamesMatter() const { return true; }
+  virtual DataTypeLayout ComputeLayout() const = 0;
 
   TypeId id_;
   FieldVector children_;
+
+ private:
+  mutable std::once_flag layout_once_;
+  mutable DataTypeLayout layout_;
 };
 
 // ---------------------------------------------------------------------------
@@ -289,7 +300,7 @@ class NullType final : public DataType {
   NullType() : DataType(TypeId::kNull) {}
   std::string name() const override { return "null"; }
   std::string ToString() const override { return "null"; }
-  DataTypeLayout layout() const override { return {}; }
+  DataTypeLayout ComputeLayout() const override { return {}; }
 };
 
 class BooleanType final : public DataType {
@@ -298,7 +309,7 @@ class BooleanType final : public DataType {
   BooleanType() : DataType(TypeId::kBool) {}
   std::string name() const override { return "bool"; }
   std::string ToString() const override { return "bool"; }
-  DataTypeLayout layout() const override;
+  DataTypeLayout ComputeLayout() const override;
   int bit_width() const override { return 1; }
 };
 
@@ -306,7 +317,7 @@ class BooleanType final : public DataType {
 class FixedWidthType : public DataType {
  public:
   using DataType::DataType;
-  DataTypeLayout layout() const override;
+  DataTypeLayout ComputeLayout() const override;
 };
 
 // Numbers, dates, times and intervals: a C type and a fixed name.
@@ -501,7 +512,7 @@ class BaseBinaryTypeOf : public DataType {
   BaseBinaryTypeOf() : DataType(kId) {}
   std::string name() const override { return Derived::kName; }
   std::string ToString() const override { return Derived::kName; }
-  DataTypeLayout layout() const override {
+  DataTypeLayout ComputeLayout() const override {
     return {{{BufferSpec::kValidity},
              {BufferSpec::kOffsets, static_cast<int>(sizeof(OffsetT))},
              {BufferSpec::kData}},
@@ -557,7 +568,7 @@ class BinaryViewTypeOf : public DataType {
   std::string name() const override { return Derived::kName; }
   std::string ToString() const override { return Derived::kName; }
   int bit_width() const override { return 128; }
-  DataTypeLayout layout() const override {
+  DataTypeLayout ComputeLayout() const override {
     return {{{BufferSpec::kValidity}, {BufferSpec::kViews, 16}}, true};
   }
 };
@@ -594,7 +605,7 @@ class ListTypeOf : public BaseListType {
       : BaseListType(kId, std::make_shared<Field>("item", std::move(value_type))) {}
   std::string name() const override { return Derived::kName; }
   std::string ToString() const override;
-  DataTypeLayout layout() const override {
+  DataTypeLayout ComputeLayout() const override {
     DataTypeLayout l{{{BufferSpec::kValidity},
                       {BufferSpec::kOffsets, static_cast<int>(sizeof(OffsetT))}},
                      false};
@@ -667,7 +678,7 @@ class FixedSizeListType final : public BaseListType {
   int32_t list_size() const { return list_size_; }
   std::string name() const override { return "fixed_size_list"; }
   std::string ToString() const override;
-  DataTypeLayout layout() const override { return {{{BufferSpec::kValidity}}, false}; }
+  DataTypeLayout ComputeLayout() const override { return {{{BufferSpec::kValidity}}, false}; }
 
  protected:
   bool ParamsEqual(const DataType& other) const override;
@@ -685,7 +696,7 @@ class StructType final : public DataType {
   FieldPtr GetFieldByName(std::string_view name) const;
   std::string name() const override { return "struct"; }
   std::string ToString() const override;
-  DataTypeLayout layout() const override { return {{{BufferSpec::kValidity}}, false}; }
+  DataTypeLayout ComputeLayout() const override { return {{{BufferSpec::kValidity}}, false}; }
 };
 
 class UnionType : public DataType {
@@ -702,7 +713,7 @@ class UnionType : public DataType {
   const std::vector<int>& child_of_code() const { return child_of_code_; }
   UnionMode mode() const { return id_ == TypeId::kSparseUnion ? UnionMode::kSparse : UnionMode::kDense; }
   std::string ToString() const override;
-  DataTypeLayout layout() const override;
+  DataTypeLayout ComputeLayout() const override;
 
   // Checks type codes (0..127, distinct, one per child) and builds the type.
   static Result<DataTypePtr> Make(FieldVector fields, std::vector<int8_t> type_codes,
@@ -768,7 +779,7 @@ class RunEndEncodedType final : public DataType {
   const DataTypePtr& value_type() const { return children_[1]->type(); }
   std::string name() const override { return "run_end_encoded"; }
   std::string ToString() const override;
-  DataTypeLayout layout() const override { return {}; }
+  DataTypeLayout ComputeLayout() const override { return {}; }
 
  protected:
   bool ChildNamesMatter() const override { return false; }
@@ -798,7 +809,7 @@ class ExtensionType : public DataType {
 
   std::string name() const override { return "extension"; }
   std::string ToString() const override;
-  DataTypeLayout layout() const override { return storage_type_->layout(); }
+  DataTypeLayout ComputeLayout() const override { return storage_type_->layout(); }
   int bit_width() const override { return storage_type_->bit_width(); }
 
  protected:

@@ -384,7 +384,7 @@ class StructureCheck : public NodeCheck {
   }
 
   Status CheckBuffers() {
-    const DataTypeLayout layout = type_.layout();
+    const DataTypeLayout& layout = type_.layout();
     const size_t expected = layout.buffers.size();
     const size_t actual = data_.buffers.size();
     if (layout.variadic_data ? actual < expected : actual != expected)

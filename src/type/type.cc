@@ -202,11 +202,11 @@ bool DataType::is_binary_like() const {
          id_ == TypeId::kLargeString;
 }
 
-DataTypeLayout BooleanType::layout() const {
+DataTypeLayout BooleanType::ComputeLayout() const {
   return {{{BufferSpec::kValidity}, {BufferSpec::kBitmapValues}}, false};
 }
 
-DataTypeLayout FixedWidthType::layout() const {
+DataTypeLayout FixedWidthType::ComputeLayout() const {
   return {{{BufferSpec::kValidity}, {BufferSpec::kFixedWidth, bit_width() / 8}}, false};
 }
 
@@ -521,7 +521,7 @@ std::string UnionType::ToString() const {
   return out + ">";
 }
 
-DataTypeLayout UnionType::layout() const {
+DataTypeLayout UnionType::ComputeLayout() const {
   DataTypeLayout l{{{BufferSpec::kTypeIds, 1}}, false};
   if (id_ == TypeId::kDenseUnion) l.buffers.push_back({BufferSpec::kFixedWidth, 4});
   return l;
