@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "alkaid/memory.h"
+#include "alkaid/small_vector.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
@@ -24,7 +25,8 @@ struct ArrayData;
 using ArrayDataPtr = std::shared_ptr<ArrayData>;
 using ArrayDataVector = std::vector<ArrayDataPtr>;
 using BufferPtr = std::shared_ptr<Buffer>;
-using BufferVector = std::vector<BufferPtr>;
+// Three inline slots hold every layout but views with several data buffers.
+using BufferVector = SmallVector<BufferPtr, 3>;
 
 struct ArrayData {
   ArrayData() = default;

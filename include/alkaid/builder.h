@@ -688,9 +688,9 @@ class BaseListViewBuilder final : public ArrayBuilder {
   // The size of the slot opened last is only known once the next one opens.
   Status CloseOpenSlot() {
     if (open_slot_ < 0) return Status::OK();
-    offset_type end;
+    offset_type end = 0;
     ALKAID_RETURN_NOT_OK(CheckedChildLength(&end));
-    offset_type start;
+    offset_type start = 0;
     std::memcpy(&start, offsets_.data() + open_slot_ * sizeof(offset_type), sizeof(start));
     offset_type size = end - start;
     std::memcpy(sizes_.mutable_data() + open_slot_ * sizeof(offset_type), &size, sizeof(size));
@@ -701,7 +701,7 @@ class BaseListViewBuilder final : public ArrayBuilder {
   Status AppendSlots(int64_t n, bool valid) {
     ALKAID_RETURN_NOT_OK(CloseOpenSlot());
     ALKAID_RETURN_NOT_OK(Reserve(n));
-    offset_type start;
+    offset_type start = 0;
     ALKAID_RETURN_NOT_OK(CheckedChildLength(&start));
     for (int64_t i = 0; i < n; ++i) {
       std::memcpy(offsets_.mutable_data() + (length_ + i) * sizeof(offset_type), &start,

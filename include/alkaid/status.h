@@ -33,6 +33,17 @@ class [[nodiscard]] Status {
  public:
   Status() noexcept = default;
   Status(StatusCode code, std::string message);
+  // An OK status is a null pointer, so creating, moving, testing and
+  // destroying one costs next to nothing on the success path; only errors
+  // allocate, and only copies of errors copy their message.
+  Status(const Status& other) : state_(other.state_ ? CopyState(*other.state_) : nullptr) {}
+  Status(Status&& other) noexcept = default;
+  Status& operator=(const Status& other) {
+    if (this != &other) state_ = other.state_ ? CopyState(*other.state_) : nullptr;
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept = default;
+  ~Status() = default;
 
   static Status OK() { return Status(); }
 
@@ -112,7 +123,9 @@ class [[nodiscard]] Status {
     return Status(code, out.str());
   }
 
-  std::shared_ptr<const State> state_;
+  static std::unique_ptr<const State> CopyState(const State& state);
+
+  std::unique_ptr<const State> state_;
 };
 
 inline std::ostream& operator<<(std::ostream& os, const Status& st) {
@@ -167,7 +180,8 @@ class [[nodiscard]] Result {
 };
 
 namespace internal {
-inline Status GenericToStatus(const Status& st) { return st; }
+inline const Status& GenericToStatus(const Status& st) { return st; }
+inline Status&& GenericToStatus(Status&& st) { return std::move(st); }
 template <typename T>
 inline Status GenericToStatus(const Result<T>& r) {
   return r.status();
@@ -181,8 +195,10 @@ inline Status GenericToStatus(const Result<T>& r) {
 
 #define ALKAID_RETURN_NOT_OK(expr)                                             \
   do {                                                                         \
-    ::alkaid::Status _alkaid_st = ::alkaid::internal::GenericToStatus((expr)); \
-    if (!_alkaid_st.ok()) return _alkaid_st;                                   \
+    auto&& _alkaid_st = (expr);                                                \
+    if (!_alkaid_st.ok()) [[unlikely]]                                         \
+      return ::alkaid::internal::GenericToStatus(                              \
+          std::forward<decltype(_alkaid_st)>(_alkaid_st));                     \
   } while (false)
 
 #define ALKAID_ASSIGN_OR_RAISE_IMPL(tmp, lhs, rexpr) \

@@ -6,9 +6,9 @@
 // through VisitTypeInline in alkaid/visit_type.h.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -164,7 +164,7 @@ struct DataTypeLayout {
 class DataType : public std::enable_shared_from_this<DataType> {
  public:
   explicit DataType(TypeId id) : id_(id) {}
-  virtual ~DataType() = default;
+  virtual ~DataType();
   DataType(const DataType&) = delete;
   DataType& operator=(const DataType&) = delete;
 
@@ -181,9 +181,10 @@ class DataType : public std::enable_shared_from_this<DataType> {
   virtual std::string ToString() const = 0;
   // The buffers of this type's arrays. Computed once per type instance:
   // readers and validators ask for it for every array they touch.
+  // After the first call this is one acquire load (no call_once round trip).
   const DataTypeLayout& layout() const {
-    std::call_once(layout_once_, [this] { layout_ = ComputeLayout(); });
-    return layout_;
+    const DataTypeLayout* cached = layout_.load(std::memory_order_acquire);
+    return cached != nullptr ? *cached : CacheLayout();
   }
 
   // Structural equality. Names of struct/union/map children are compared;
@@ -225,8 +226,10 @@ class DataType : public std::enable_shared_from_this<DataType> {
   FieldVector children_;
 
  private:
-  mutable std::once_flag layout_once_;
-  mutable DataTypeLayout layout_;
+  const DataTypeLayout& CacheLayout() const;
+
+  // Owned; published once (concurrent first callers race, one wins).
+  mutable std::atomic<const DataTypeLayout*> layout_{nullptr};
 };
 
 // ---------------------------------------------------------------------------

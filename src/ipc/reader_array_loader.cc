@@ -17,9 +17,9 @@ namespace {
 // count * width, or -1 when that overflows (the caller then relies on the
 // message-wide decompression cap alone).
 int64_t BytesFor(int64_t count, int64_t width) {
-  if (count < 0 || width < 0) return -1;
-  if (width != 0 && count > INT64_MAX / width) return -1;
-  return count * width;
+  int64_t bytes;
+  if (count < 0 || width < 0 || __builtin_mul_overflow(count, width, &bytes)) return -1;
+  return bytes;
 }
 
 // Bytes of length + 1 offsets (without overflowing on a hostile length).
@@ -60,8 +60,10 @@ const BufferPtr& EmptyBuffer() {
   return empty;
 }
 
+// Alignments are powers of two: a mask, not a division (this runs for every
+// buffer of every batch).
 bool IsAligned(const uint8_t* p, int alignment) {
-  return alignment <= 1 || reinterpret_cast<uintptr_t>(p) % static_cast<uintptr_t>(alignment) == 0;
+  return (reinterpret_cast<uintptr_t>(p) & (static_cast<uintptr_t>(alignment) - 1)) == 0;
 }
 
 }  // namespace
@@ -191,7 +193,7 @@ Status ArrayLoader::NextBuffer(int slot, int alignment, ByteSwap swap, int64_t j
   size_t index = buffer_index_++;
   if (skipping_) return Status::OK();
   const BufferMeta& meta = buffers[index];
-  const BufferPtr& body = params_.body;
+  const BufferPtr& body = *params_.body;
   if (meta.offset < 0 || meta.length < 0 || meta.offset > body->size() ||
       meta.length > body->size() - meta.offset) {
     std::ostringstream msg;

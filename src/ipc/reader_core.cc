@@ -104,7 +104,7 @@ Status ReaderCore::PrepareLoader(const RecordBatchMeta& meta, const BufferPtr& b
                                  fb::MetadataVersion version, int64_t wire_size) {
   LoaderParams params;
   params.meta = &meta;
-  params.body = body;
+  params.body = &body;
   params.version = version;
   if (meta.compression != CompressionType::kNone) {
     ALKAID_ASSIGN_OR_RAISE(params.codec, GetCodec(meta.compression));

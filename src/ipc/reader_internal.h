@@ -106,7 +106,9 @@ class DictionaryMemo {
 
 struct LoaderParams {
   const RecordBatchMeta* meta = nullptr;
-  BufferPtr body;
+  // Borrowed for the duration of one load; the slice arena takes the one
+  // owning reference the batch needs.
+  const BufferPtr* body = nullptr;
   fb::MetadataVersion version = fb::MetadataVersion::V5;
   const Codec* codec = nullptr;  // null: uncompressed body
   bool swap_endian = false;

@@ -1,4 +1,5 @@
 #include "alkaid/bitmap.h"
+#include <algorithm>
 
 namespace alkaid::bit_util {
 
@@ -44,15 +45,27 @@ int64_t PopcountWords(const uint8_t* p, int64_t words) {
 
 int64_t CountSetBits(const uint8_t* bits, int64_t offset, int64_t length) {
   if (length <= 0) return 0;
+  // Short bitmaps (small batches) are one partial word, not a bit loop.
+  if (length <= 64) {
+    const uint64_t word = LoadPartialWord(bits, offset, length);
+    return PopcountWords(reinterpret_cast<const uint8_t*>(&word), 1);
+  }
   int64_t count = 0;
   int64_t pos = offset;
-  int64_t end = offset + length;
+  const int64_t end = offset + length;
   // Head up to a byte boundary, then whole words, then the tail.
-  while (pos < end && (pos & 7) != 0) count += GetBit(bits, pos++);
-  int64_t words = (end - pos) >> 6;
+  if ((pos & 7) != 0) {
+    const int64_t head = std::min<int64_t>(8 - (pos & 7), end - pos);
+    count += __builtin_popcount(static_cast<unsigned>(LoadPartialWord(bits, pos, head)));
+    pos += head;
+  }
+  const int64_t words = (end - pos) >> 6;
   count += PopcountWords(bits + (pos >> 3), words);
   pos += words << 6;
-  while (pos < end) count += GetBit(bits, pos++);
+  if (pos < end) {
+    const uint64_t tail = LoadPartialWord(bits, pos, end - pos);
+    count += PopcountWords(reinterpret_cast<const uint8_t*>(&tail), 1);
+  }
   return count;
 }
 

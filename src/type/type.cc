@@ -154,6 +154,18 @@ bool MetadataEquals(const MetadataPtr& a, const MetadataPtr& b) {
 // ---------------------------------------------------------------------------
 // DataType
 
+DataType::~DataType() { delete layout_.load(std::memory_order_relaxed); }
+
+const DataTypeLayout& DataType::CacheLayout() const {
+  auto fresh = std::make_unique<DataTypeLayout>(ComputeLayout());
+  const DataTypeLayout* expected = nullptr;
+  if (layout_.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel,
+                                      std::memory_order_acquire)) {
+    return *fresh.release();
+  }
+  return *expected;  // another thread published first
+}
+
 bool DataType::Equals(const DataType& other, bool check_metadata) const {
   if (this == &other) return true;
   if (id_ != other.id_ || children_.size() != other.children_.size()) return false;

@@ -23,7 +23,11 @@ const char* StatusCodeName(StatusCode code) {
 }
 
 Status::Status(StatusCode code, std::string message) {
-  if (code != StatusCode::kOk) state_ = std::make_shared<State>(State{code, std::move(message)});
+  if (code != StatusCode::kOk) state_ = std::make_unique<const State>(State{code, std::move(message)});
+}
+
+std::unique_ptr<const Status::State> Status::CopyState(const State& state) {
+  return std::make_unique<const State>(state);
 }
 
 const std::string& Status::message() const {
