@@ -39,12 +39,50 @@ struct FramedMessage {
 
 constexpr int64_t kScratchMetadataLimit = 64 * 1024;
 
+// Where the bytes of a stream come from. Any InputStream goes through its
+// virtual interface; a whole stream already in memory is parsed in place,
+// which matters when batches are small and per-message overhead dominates.
+class StreamSource {
+ public:
+  explicit StreamSource(io::InputStream* in) : in_(in) {}
+  // Up to n bytes into out; fewer only at the end of the input.
+  Result<int64_t> ReadInto(int64_t n, uint8_t* out) { return in_->Read(n, out); }
+  Result<BufferPtr> ReadBuffer(int64_t n) { return in_->Read(n); }
+
+ private:
+  io::InputStream* in_;
+};
+
+class MemorySource {
+ public:
+  MemorySource(const BufferPtr& buffer, int64_t* position) : buffer_(buffer), position_(position) {}
+  Result<int64_t> ReadInto(int64_t n, uint8_t* out) {
+    const int64_t got = Take(n);
+    std::memcpy(out, buffer_->data() + *position_ - got, static_cast<size_t>(got));
+    return got;
+  }
+  Result<BufferPtr> ReadBuffer(int64_t n) {
+    const int64_t got = Take(n);
+    return SliceBuffer(buffer_, *position_ - got, got);
+  }
+
+ private:
+  int64_t Take(int64_t n) {
+    const int64_t got = std::min(n, buffer_->size() - *position_);
+    *position_ += got;
+    return got;
+  }
+  const BufferPtr& buffer_;
+  int64_t* position_;
+};
+
 // Reads the next framed message. Returns false at the end-of-stream marker
 // or when the input ends cleanly between messages.
-Result<bool> ReadFramedMessage(io::InputStream* in, MemoryPool* pool, FramedMessage* out,
+template <typename Source>
+Result<bool> ReadFramedMessage(Source& in, MemoryPool* pool, FramedMessage* out,
                                int64_t* position) {
   uint8_t word[4];
-  ALKAID_ASSIGN_OR_RAISE(int64_t n, in->Read(4, word));
+  ALKAID_ASSIGN_OR_RAISE(int64_t n, in.ReadInto(4, word));
   if (n == 0) return false;
   if (n < 4) {
     return Status::Invalid("the stream ends inside a message prefix (", n, " of 4 bytes)");
@@ -52,7 +90,7 @@ Result<bool> ReadFramedMessage(io::InputStream* in, MemoryPool* pool, FramedMess
   int64_t prefix_size = 4;
   uint32_t value = LoadLE32(word);
   if (value == internal::kContinuationMarker) {
-    ALKAID_ASSIGN_OR_RAISE(n, in->Read(4, word));
+    ALKAID_ASSIGN_OR_RAISE(n, in.ReadInto(4, word));
     if (n < 4) {
       return Status::Invalid("the stream ends inside a message length (", n, " of 4 bytes)");
     }
@@ -70,7 +108,7 @@ Result<bool> ReadFramedMessage(io::InputStream* in, MemoryPool* pool, FramedMess
       ALKAID_ASSIGN_OR_RAISE(out->scratch,
                              AllocateBuffer(std::max<int64_t>(metadata_length, 4096), pool));
     }
-    ALKAID_ASSIGN_OR_RAISE(int64_t got, in->Read(metadata_length, out->scratch->mutable_data()));
+    ALKAID_ASSIGN_OR_RAISE(int64_t got, in.ReadInto(metadata_length, out->scratch->mutable_data()));
     if (got < metadata_length) {
       return Status::Invalid("metadata length ", metadata_length, " exceeds the ", got,
                              " bytes left in the stream");
@@ -80,7 +118,7 @@ Result<bool> ReadFramedMessage(io::InputStream* in, MemoryPool* pool, FramedMess
   } else {
     // Large metadata: the source decides how to deliver it (slices for
     // memory, incremental growth for pipes), never trusting the length.
-    ALKAID_ASSIGN_OR_RAISE(out->metadata, in->Read(metadata_length));
+    ALKAID_ASSIGN_OR_RAISE(out->metadata, in.ReadBuffer(metadata_length));
     if (out->metadata->size() < metadata_length) {
       return Status::Invalid("metadata length ", metadata_length, " exceeds the ",
                              out->metadata->size(), " bytes left in the stream");
@@ -92,7 +130,7 @@ Result<bool> ReadFramedMessage(io::InputStream* in, MemoryPool* pool, FramedMess
   if (body_length == 0) {
     out->body = EmptyBody();
   } else {
-    ALKAID_ASSIGN_OR_RAISE(out->body, in->Read(body_length));
+    ALKAID_ASSIGN_OR_RAISE(out->body, in.ReadBuffer(body_length));
     if (out->body->size() < body_length) {
       return Status::Invalid("message body of ", body_length, " bytes is truncated: only ",
                              out->body->size(), " bytes left in the stream");
@@ -111,6 +149,9 @@ Result<bool> ReadFramedMessage(io::InputStream* in, MemoryPool* pool, FramedMess
 struct StreamReader::State {
   std::shared_ptr<io::InputStream> owned_stream;
   io::InputStream* stream = nullptr;
+  // Set instead of `stream` for a stream held in memory.
+  BufferPtr memory;
+  int64_t memory_position = 0;
   IpcReadOptions options;
   internal::ReaderCore core;
   FramedMessage message;
@@ -149,13 +190,25 @@ Result<std::unique_ptr<StreamReader>> StreamReader::Open(std::shared_ptr<io::Inp
 Result<std::unique_ptr<StreamReader>> StreamReader::Open(BufferPtr buffer,
                                                          const IpcReadOptions& options) {
   if (buffer == nullptr) return Status::Invalid("StreamReader::Open: null buffer");
-  return Open(std::make_shared<io::BufferReader>(std::move(buffer)), options);
+  std::unique_ptr<StreamReader> reader(new StreamReader());
+  reader->state_->memory = std::move(buffer);
+  reader->state_->options = options;
+  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
+  ALKAID_RETURN_NOT_OK(reader->ReadSchema());
+  return reader;
 }
 
 Result<bool> StreamReader::ReadOneMessage() {
   State& s = *state_;
   MessageLocation where{"stream message", s.message_index, s.position};
-  Result<bool> got = ReadFramedMessage(s.stream, s.options.pool, &s.message, &s.position);
+  Result<bool> got = false;
+  if (s.memory != nullptr) {
+    MemorySource source(s.memory, &s.memory_position);
+    got = ReadFramedMessage(source, s.options.pool, &s.message, &s.position);
+  } else {
+    StreamSource source(s.stream);
+    got = ReadFramedMessage(source, s.options.pool, &s.message, &s.position);
+  }
   if (!got.ok()) return internal::AtLocation(got.status(), where);
   if (*got) ++s.message_index;
   return got;

@@ -105,13 +105,17 @@ void ArrayLoader::Reset(const LoaderParams& params) {
 }
 
 Status ArrayLoader::Load(const FieldPtr& field, const FieldPath& path, ArrayDataPtr* out) {
+  auto data = std::make_shared<ArrayData>();
+  ALKAID_RETURN_NOT_OK(LoadInto(field, path, data.get()));
+  *out = std::move(data);
+  return Status::OK();
+}
+
+Status ArrayLoader::LoadInto(const FieldPtr& field, const FieldPath& path, ArrayData* out) {
   path_ = path;
   field_stack_.clear();
   skipping_ = false;
-  auto data = std::make_shared<ArrayData>();
-  ALKAID_RETURN_NOT_OK(LoadInto(field, data.get()));
-  *out = std::move(data);
-  return Status::OK();
+  return LoadInto(field, out);
 }
 
 Status ArrayLoader::Skip(const FieldPtr& field, const FieldPath& path) {

@@ -134,14 +134,31 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   ALKAID_RETURN_NOT_OK(
       AtLocation(PrepareLoader(batch_meta_, body, message.version(), wire_size), where));
 
-  ArrayDataVector columns(static_cast<size_t>(out_schema_->num_fields()));
+  const size_t num_columns = static_cast<size_t>(out_schema_->num_fields());
+  ArrayDataVector columns(num_columns);
+  // When every buffer will be a slice of the body (no decompression, no byte
+  // swapping), the columns' ArrayData live in one allocation: a batch of many
+  // small columns then costs one malloc instead of one per column, and
+  // keeping one column alive retains nothing the body would not anyway.
+  std::shared_ptr<ArrayData[]> block;
+  if (batch_meta_.compression == CompressionType::kNone && !swap_endian_ && num_columns > 1) {
+    block = std::make_shared<ArrayData[]>(num_columns);
+    for (size_t c = 0; c < num_columns; ++c) columns[c] = ArrayDataPtr(block, &block[c]);
+  }
   FieldPath& path = top_path_;
   path.resize(1);
   for (int i = 0; i < full_schema_->num_fields(); ++i) {
     path[0] = i;
-    int pos = output_position_[static_cast<size_t>(i)];
-    Status st = pos >= 0 ? loader_.Load(full_schema_->field(i), path, &columns[static_cast<size_t>(pos)])
-                         : loader_.Skip(full_schema_->field(i), path);
+    const int pos = output_position_[static_cast<size_t>(i)];
+    const FieldPtr& field = full_schema_->field(i);
+    Status st;
+    if (pos < 0) {
+      st = loader_.Skip(field, path);
+    } else if (block) {
+      st = loader_.LoadInto(field, path, &block[static_cast<size_t>(pos)]);
+    } else {
+      st = loader_.Load(field, path, &columns[static_cast<size_t>(pos)]);
+    }
     ALKAID_RETURN_NOT_OK(AtLocation(st, where));
   }
   ALKAID_RETURN_NOT_OK(AtLocation(loader_.Finish(), where));

@@ -128,6 +128,8 @@ class ArrayLoader {
   // Loads the field at `path` (its first element is the top-level index) of
   // type `type` and everything below it.
   Status Load(const FieldPtr& field, const FieldPath& path, ArrayDataPtr* out);
+  // Same, into an ArrayData the caller allocated (default-constructed).
+  Status LoadInto(const FieldPtr& field, const FieldPath& path, ArrayData* out);
   // Consumes the nodes and buffers of a field without touching its bytes.
   Status Skip(const FieldPtr& field, const FieldPath& path);
   // Checks that every node, buffer and variadic count was used, then
