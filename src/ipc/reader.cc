@@ -18,18 +18,12 @@ uint32_t LoadLE32(const uint8_t* p) {
          (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
 
-// An empty body shared by every message that has none.
-const BufferPtr& EmptyBody() {
-  alignas(kAlignment) static const uint8_t kZeros[kAlignment] = {};
-  static const BufferPtr empty = std::make_shared<Buffer>(kZeros, 0);
-  return empty;
-}
-
 // One framed message read from a sequential stream.
 struct FramedMessage {
   BufferPtr metadata;
   const Message* message = nullptr;
-  BufferPtr body;
+  internal::MessageBody body;
+  bool body_skipped = false;  // file reader: a dictionary nobody needs
   int64_t wire_size = 0;
   // Reused for small metadata: the flatbuffer is only needed while its
   // message is processed, so copying a few hundred bytes into aligned scratch
@@ -48,6 +42,10 @@ class StreamSource {
   // Up to n bytes into out; fewer only at the end of the input.
   Result<int64_t> ReadInto(int64_t n, uint8_t* out) { return in_->Read(n, out); }
   Result<BufferPtr> ReadBuffer(int64_t n) { return in_->Read(n); }
+  Result<internal::MessageBody> ReadBody(int64_t n) {
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr body, in_->Read(n));
+    return internal::MessageBody::Of(body);
+  }
 
  private:
   io::InputStream* in_;
@@ -64,6 +62,11 @@ class MemorySource {
   Result<BufferPtr> ReadBuffer(int64_t n) {
     const int64_t got = Take(n);
     return SliceBuffer(buffer_, *position_ - got, got);
+  }
+  // The body points into the stream's buffer, which keeps it alive.
+  Result<internal::MessageBody> ReadBody(int64_t n) {
+    const int64_t got = Take(n);
+    return internal::MessageBody{buffer_->data() + *position_ - got, got, buffer_};
   }
 
  private:
@@ -128,12 +131,12 @@ Result<bool> ReadFramedMessage(Source& in, MemoryPool* pool, FramedMessage* out,
   ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(&out->metadata, pool));
   const int64_t body_length = out->message->bodyLength();
   if (body_length == 0) {
-    out->body = EmptyBody();
+    out->body = internal::MessageBody{};
   } else {
-    ALKAID_ASSIGN_OR_RAISE(out->body, in.ReadBuffer(body_length));
-    if (out->body->size() < body_length) {
+    ALKAID_ASSIGN_OR_RAISE(out->body, in.ReadBody(body_length));
+    if (out->body.size < body_length) {
       return Status::Invalid("message body of ", body_length, " bytes is truncated: only ",
-                             out->body->size(), " bytes left in the stream");
+                             out->body.size, " bytes left in the stream");
     }
   }
   *position += body_length;
@@ -457,13 +460,12 @@ Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& b
                            block.body_length, " bytes");
   }
   out->wire_size = block.metadata_length + body_length;
-  if (skip_body != nullptr && skip_body(*out->message, skip_arg)) {
-    out->body = nullptr;
-  } else if (body_length == 0) {
-    out->body = EmptyBody();
-  } else {
-    ALKAID_ASSIGN_OR_RAISE(out->body, ReadExactlyAt(file, block.offset + block.metadata_length,
-                                                    body_length, "message body"));
+  out->body = internal::MessageBody{};
+  out->body_skipped = skip_body != nullptr && skip_body(*out->message, skip_arg);
+  if (!out->body_skipped && body_length > 0) {
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr body, ReadExactlyAt(file, block.offset + block.metadata_length,
+                                                         body_length, "message body"));
+    out->body = internal::MessageBody::Of(body);
   }
   return Status::OK();
 }
@@ -502,7 +504,7 @@ Status FileReader::LoadDictionaries() {
       return s.dictionary_status;
     }
     ++s.core.stats().num_messages;
-    if (message.body == nullptr) {
+    if (message.body_skipped) {
       ++s.core.stats().num_dictionary_batches;
       continue;
     }
@@ -711,7 +713,7 @@ Status MessageDecoder::OnPart(BufferPtr part) {
       if (!message.ok()) return AtLocation(message.status(), where);
       message_ = *message;
       const int64_t body_length = message_->bodyLength();
-      if (body_length == 0) return OnMessage(EmptyBody());
+      if (body_length == 0) return OnMessage(nullptr);
       state_ = State::kBody;
       need_ = body_length;
       return Status::OK();
@@ -725,7 +727,7 @@ Status MessageDecoder::OnPart(BufferPtr part) {
 
 Status MessageDecoder::OnMessage(BufferPtr body) {
   MessageLocation where{"stream message", message_index_, message_start_};
-  const int64_t wire_size = metadata_wire_size_ + body->size();
+  const int64_t wire_size = metadata_wire_size_ + (body ? body->size() : 0);
   const fb::Message& message = *message_;
   if (!core_) {
     if (message.header_type() != fb::MessageHeader::Schema) {
@@ -740,7 +742,8 @@ Status MessageDecoder::OnMessage(BufferPtr body) {
     ALKAID_RETURN_NOT_OK(listener_->OnSchema(core_->schema()));
   } else {
     RecordBatchPtr batch;
-    ALKAID_RETURN_NOT_OK(core_->HandleStreamMessage(message, body, wire_size, where, &batch));
+    ALKAID_RETURN_NOT_OK(core_->HandleStreamMessage(message, internal::MessageBody::Of(body),
+                                                    wire_size, where, &batch));
     if (batch) ALKAID_RETURN_NOT_OK(listener_->OnRecordBatch(std::move(batch)));
   }
   // Ready for the next message.

@@ -68,13 +68,15 @@ bool IsAligned(const uint8_t* p, int alignment) {
 
 }  // namespace
 
-SliceArena::SliceArena(BufferPtr body, size_t capacity)
-    : body_(std::move(body)), capacity_(capacity) {
+SliceArena::SliceArena(const MessageBody& body, size_t capacity)
+    : owner_(body.owner), base_(body.data), capacity_(capacity) {
   if (capacity_ > kInline) heap_ = std::make_unique<std::byte[]>(capacity_ * sizeof(Buffer));
 }
 
 SliceArena::~SliceArena() {
-  for (size_t i = 0; i < used_; ++i) slot(i)->~Buffer();
+  // Every slot holds exactly a Buffer: no virtual dispatch needed.
+  Buffer* slots = slot(0);
+  for (size_t i = 0; i < used_; ++i) slots[i].Buffer::~Buffer();
 }
 
 Buffer* SliceArena::slot(size_t i) {
@@ -85,9 +87,9 @@ Buffer* SliceArena::slot(size_t i) {
 BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t offset,
                             int64_t length) {
   SliceArena& a = *arena;
-  if (a.used_ >= a.capacity_) return SliceBuffer(a.body_, offset, length);
+  if (a.used_ >= a.capacity_) return std::make_shared<Buffer>(a.base_ + offset, length, a.owner_);
   // The arena owns the body, so the slice itself needs no owner of its own.
-  Buffer* slice = new (a.slot(a.used_)) Buffer(a.body_->data() + offset, length);
+  Buffer* slice = new (a.slot(a.used_)) Buffer(a.base_ + offset, length);
   ++a.used_;
   return BufferPtr(arena, slice);
 }
@@ -197,12 +199,12 @@ Status ArrayLoader::NextBuffer(int slot, int alignment, ByteSwap swap, int64_t j
   size_t index = buffer_index_++;
   if (skipping_) return Status::OK();
   const BufferMeta& meta = buffers[index];
-  const BufferPtr& body = *params_.body;
-  if (meta.offset < 0 || meta.length < 0 || meta.offset > body->size() ||
-      meta.length > body->size() - meta.offset) {
+  const MessageBody& body = *params_.body;
+  if (meta.offset < 0 || meta.length < 0 || meta.offset > body.size ||
+      meta.length > body.size - meta.offset) {
     std::ostringstream msg;
     msg << "buffer " << index << " [offset " << meta.offset << ", length " << meta.length
-        << "] lies outside the body of " << body->size() << " bytes";
+        << "] lies outside the body of " << body.size << " bytes";
     return Error(msg.str());
   }
   BufferPtr& target = out_->buffers[static_cast<size_t>(slot)];

@@ -100,7 +100,7 @@ Result<const Codec*> ReaderCore::GetCodec(CompressionType type) {
   return slot.get();
 }
 
-Status ReaderCore::PrepareLoader(const RecordBatchMeta& meta, const BufferPtr& body,
+Status ReaderCore::PrepareLoader(const RecordBatchMeta& meta, const MessageBody& body,
                                  fb::MetadataVersion version, int64_t wire_size) {
   LoaderParams params;
   params.meta = &meta;
@@ -126,11 +126,11 @@ Status ReaderCore::ValidateColumn(const ArrayData& column, int index) const {
 }
 
 Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
-                                                   const BufferPtr& body, int64_t wire_size,
+                                                   const MessageBody& body, int64_t wire_size,
                                                    const MessageLocation& where) {
   const fb::RecordBatch* header = message.header_as_RecordBatch();
   if (header == nullptr) return AtLocation(Status::Invalid("not a record batch message"), where);
-  ALKAID_RETURN_NOT_OK(AtLocation(ReadRecordBatchHeader(header, body->size(), &batch_meta_), where));
+  ALKAID_RETURN_NOT_OK(AtLocation(ReadRecordBatchHeader(header, body.size, &batch_meta_), where));
   ALKAID_RETURN_NOT_OK(
       AtLocation(PrepareLoader(batch_meta_, body, message.version(), wire_size), where));
 
@@ -175,11 +175,11 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   return RecordBatch::Make(out_schema_, batch_meta_.length, std::move(columns));
 }
 
-Status ReaderCore::ReadDictionaryBatch(const fb::Message& message, const BufferPtr& body,
+Status ReaderCore::ReadDictionaryBatch(const fb::Message& message, const MessageBody& body,
                                        int64_t wire_size, const MessageLocation& where) {
   const fb::DictionaryBatch* header = message.header_as_DictionaryBatch();
   if (header == nullptr) return AtLocation(Status::Invalid("not a dictionary batch message"), where);
-  ALKAID_RETURN_NOT_OK(AtLocation(ReadDictionaryBatchHeader(header, body->size(), &dict_meta_), where));
+  ALKAID_RETURN_NOT_OK(AtLocation(ReadDictionaryBatchHeader(header, body.size, &dict_meta_), where));
   const int64_t id = dict_meta_.id;
   ++stats_.num_dictionary_batches;
   if (dict_meta_.is_delta) ++stats_.num_dictionary_deltas;
@@ -233,7 +233,7 @@ Status ReaderCore::ReadDictionaryBatch(const fb::Message& message, const BufferP
   return Status::OK();
 }
 
-Status ReaderCore::HandleStreamMessage(const fb::Message& message, const BufferPtr& body,
+Status ReaderCore::HandleStreamMessage(const fb::Message& message, const MessageBody& body,
                                        int64_t wire_size, const MessageLocation& where,
                                        RecordBatchPtr* batch) {
   ++stats_.num_messages;

@@ -34,13 +34,27 @@ inline Status AtLocation(const Status& st, const MessageLocation& where) {
   return st.ok() ? Status::OK() : AtLocationSlow(st, where);
 }
 
+// The bytes of one message body and whatever keeps them alive: a buffer of
+// its own, or the whole stream or mapping it lies in (so a stream held in
+// memory needs no per-message buffer object).
+struct MessageBody {
+  const uint8_t* data = nullptr;
+  int64_t size = 0;
+  std::shared_ptr<const void> owner;
+
+  static MessageBody Of(const BufferPtr& buffer) {
+    if (buffer == nullptr) return MessageBody{};
+    return MessageBody{buffer->data(), buffer->size(), buffer};
+  }
+};
+
 // The zero-copy slices of one message body, made in one allocation instead
 // of one per buffer. Every slice handed out shares ownership of the arena,
 // which in turn keeps the body alive. (Slices hold no reference back to
 // anything else in the batch, so there is no ownership cycle.)
 class SliceArena {
  public:
-  explicit SliceArena(BufferPtr body, size_t capacity);
+  SliceArena(const MessageBody& body, size_t capacity);
   ~SliceArena();
   SliceArena(const SliceArena&) = delete;
   SliceArena& operator=(const SliceArena&) = delete;
@@ -53,7 +67,8 @@ class SliceArena {
   static constexpr size_t kInline = 8;
   Buffer* slot(size_t i);
 
-  BufferPtr body_;
+  std::shared_ptr<const void> owner_;
+  const uint8_t* base_;
   size_t capacity_;
   size_t used_ = 0;
   alignas(Buffer) std::byte inline_[kInline * sizeof(Buffer)];
@@ -108,7 +123,7 @@ struct LoaderParams {
   const RecordBatchMeta* meta = nullptr;
   // Borrowed for the duration of one load; the slice arena takes the one
   // owning reference the batch needs.
-  const BufferPtr* body = nullptr;
+  const MessageBody* body = nullptr;
   fb::MetadataVersion version = fb::MetadataVersion::V5;
   const Codec* codec = nullptr;  // null: uncompressed body
   bool swap_endian = false;
@@ -216,14 +231,14 @@ class ReaderCore {
   Status Init(const fb::Schema* schema, const IpcReadOptions& options, bool is_file);
 
   // Applies a DictionaryBatch message (delta or not).
-  Status ReadDictionaryBatch(const fb::Message& message, const BufferPtr& body,
+  Status ReadDictionaryBatch(const fb::Message& message, const MessageBody& body,
                              int64_t wire_size, const MessageLocation& where);
   // Loads and validates a RecordBatch message.
-  Result<RecordBatchPtr> ReadRecordBatch(const fb::Message& message, const BufferPtr& body,
+  Result<RecordBatchPtr> ReadRecordBatch(const fb::Message& message, const MessageBody& body,
                                          int64_t wire_size, const MessageLocation& where);
   // Dispatches a stream message after the schema: dictionary batches are
   // applied (and *batch left null), record batches loaded into *batch.
-  Status HandleStreamMessage(const fb::Message& message, const BufferPtr& body, int64_t wire_size,
+  Status HandleStreamMessage(const fb::Message& message, const MessageBody& body, int64_t wire_size,
                              const MessageLocation& where, RecordBatchPtr* batch);
 
   const SchemaPtr& schema() const { return out_schema_; }
@@ -236,7 +251,7 @@ class ReaderCore {
 
  private:
   Result<const Codec*> GetCodec(CompressionType type);
-  Status PrepareLoader(const RecordBatchMeta& meta, const BufferPtr& body,
+  Status PrepareLoader(const RecordBatchMeta& meta, const MessageBody& body,
                        fb::MetadataVersion version, int64_t wire_size);
   Status ValidateColumn(const ArrayData& column, int index) const;
 
