@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace alkaid {
 namespace {
 
@@ -71,14 +75,9 @@ inline int MultiByteLength(const uint8_t* bytes, int64_t pos, int64_t length) {
   return 0;  // F5..FF never occur in UTF-8
 }
 
-}  // namespace
-
-int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length) {
-  bool ascii_only;
-  return FindInvalidUtf8(bytes, length, &ascii_only);
-}
-
-int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length, bool* ascii_only) {
+// Byte-at-a-time decoding: the reference behaviour, the fallback on CPUs
+// without AVX2, and the way to locate an error once the wide check saw one.
+int64_t FindInvalidUtf8Scalar(const uint8_t* bytes, int64_t length, bool* ascii_only) {
   bool multi_byte_seen = false;
   int64_t pos = 0;
   while (pos < length) {
@@ -100,5 +99,199 @@ int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length, bool* ascii_only) 
   *ascii_only = !multi_byte_seen;
   return -1;
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ALKAID_HAVE_AVX2_UTF8 1
+
+// 32 bytes at a time, branch-free. Every rule of well-formed UTF-8 that
+// concerns two adjacent bytes is an error class whose bytes pairs form a
+// product of three sets: the high nibble of the earlier byte, its low
+// nibble and the high nibble of the later byte. One table per nibble maps
+// the nibble to the classes it can take part in; the AND of the three
+// lookups is non-zero exactly where a pair breaks a rule. Classes (bits):
+//   0 lead byte followed by a non-continuation
+//   1 ASCII byte followed by a continuation
+//   2 E0 followed by 80..9F (overlong 3-byte form)
+//   3 F4..FF followed by 90..BF (beyond U+10FFFF, or no such lead)
+//   4 ED followed by A0..BF (UTF-16 surrogate)
+//   5 C0 or C1 followed by a continuation (overlong 2-byte form)
+//   6 F0 or F5..FF followed by 80..8F (overlong 4-byte form, or no such lead)
+//   7 two continuations in a row
+// Class 7 is an error unless the byte two or three places earlier is a 3-
+// or 4-byte lead, which is the only rule spanning more than two bytes.
+namespace avx2 {
+
+constexpr uint8_t kLeadThenNonCont = 1 << 0;
+constexpr uint8_t kAsciiThenCont = 1 << 1;
+constexpr uint8_t kOverlong3 = 1 << 2;
+constexpr uint8_t kTooLarge = 1 << 3;
+constexpr uint8_t kSurrogate = 1 << 4;
+constexpr uint8_t kOverlong2 = 1 << 5;
+constexpr uint8_t kOverlong4OrBadLead = 1 << 6;
+constexpr uint8_t kTwoConts = 1 << 7;
+
+struct NibbleTables {
+  uint8_t first_high[16];
+  uint8_t first_low[16];
+  uint8_t second_high[16];
+};
+
+constexpr NibbleTables MakeTables() {
+  NibbleTables t{};
+  for (int n = 0; n < 16; ++n) {
+    // Earlier byte, high nibble.
+    uint8_t h = 0;
+    if (n < 8) h = kAsciiThenCont;
+    else if (n < 12) h = kTwoConts;
+    else if (n == 12) h = kLeadThenNonCont | kOverlong2;
+    else if (n == 13) h = kLeadThenNonCont;
+    else if (n == 14) h = kLeadThenNonCont | kOverlong3 | kSurrogate;
+    else h = kLeadThenNonCont | kTooLarge | kOverlong4OrBadLead;
+    t.first_high[n] = h;
+    // Earlier byte, low nibble (only telling apart E0/ED/C0/C1/F0/F4/F5+).
+    uint8_t l = kLeadThenNonCont | kAsciiThenCont | kTwoConts;
+    if (n == 0) l |= kOverlong3 | kOverlong2 | kOverlong4OrBadLead;
+    if (n == 1) l |= kOverlong2;
+    if (n >= 4) l |= kTooLarge;
+    if (n >= 5) l |= kOverlong4OrBadLead;
+    if (n == 13) l |= kSurrogate;
+    t.first_low[n] = l;
+    // Later byte, high nibble.
+    uint8_t c = 0;
+    if (n < 8 || n >= 12) {
+      c = kLeadThenNonCont;
+    } else {
+      c = kAsciiThenCont | kTwoConts | kOverlong2;
+      if (n == 8) c |= kOverlong3 | kOverlong4OrBadLead;
+      if (n == 9) c |= kOverlong3 | kTooLarge;
+      if (n >= 10) c |= kSurrogate | kTooLarge;
+    }
+    t.second_high[n] = c;
+  }
+  return t;
+}
+
+constexpr NibbleTables kTables = MakeTables();
+
+__attribute__((target("avx2"))) inline __m256i Table(const uint8_t (&table)[16]) {
+  const __m128i lane = _mm_loadu_si128(reinterpret_cast<const __m128i*>(table));
+  return _mm256_broadcastsi128_si256(lane);
+}
+
+__attribute__((target("avx2"))) inline __m256i HighNibbles(__m256i v) {
+  return _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0F));
+}
+
+struct State {
+  __m256i previous;    // the block before, for the bytes that precede this one
+  __m256i unfinished;  // non-zero where the previous block ended inside a character
+  __m256i error;       // accumulated error bits
+  __m256i any_high;    // OR of every byte, for the ASCII-only answer
+};
+
+__attribute__((target("avx2"))) inline void CheckBlock(State* s, __m256i block) {
+  s->any_high = _mm256_or_si256(s->any_high, block);
+  if (_mm256_movemask_epi8(block) == 0) {
+    // All ASCII: fine unless the previous block left a character open.
+    s->error = _mm256_or_si256(s->error, s->unfinished);
+    s->unfinished = _mm256_setzero_si256();
+    s->previous = block;
+    return;
+  }
+  // The 32 bytes each shifted back by 1, 2 and 3 positions, pulling in the
+  // end of the previous block.
+  const __m256i carried = _mm256_permute2x128_si256(s->previous, block, 0x21);
+  const __m256i prev1 = _mm256_alignr_epi8(block, carried, 15);
+  const __m256i prev2 = _mm256_alignr_epi8(block, carried, 14);
+  const __m256i prev3 = _mm256_alignr_epi8(block, carried, 13);
+
+  const __m256i low_mask = _mm256_set1_epi8(0x0F);
+  const __m256i classes = _mm256_and_si256(
+      _mm256_and_si256(_mm256_shuffle_epi8(Table(kTables.first_high), HighNibbles(prev1)),
+                       _mm256_shuffle_epi8(Table(kTables.first_low), _mm256_and_si256(prev1, low_mask))),
+      _mm256_shuffle_epi8(Table(kTables.second_high), HighNibbles(block)));
+
+  // Where the byte two back is E0..FF or three back is F0..FF, this byte
+  // must continue that character: saturating subtraction leaves the high
+  // bit set exactly there.
+  const __m256i third = _mm256_subs_epu8(prev2, _mm256_set1_epi8(static_cast<char>(0xE0 - 0x80)));
+  const __m256i fourth = _mm256_subs_epu8(prev3, _mm256_set1_epi8(static_cast<char>(0xF0 - 0x80)));
+  const __m256i required =
+      _mm256_and_si256(_mm256_or_si256(third, fourth), _mm256_set1_epi8(static_cast<char>(0x80)));
+  s->error = _mm256_or_si256(s->error, _mm256_xor_si256(classes, required));
+
+  // A lead byte in the last three positions whose character does not fit.
+  const __m256i limits = _mm256_setr_epi8(
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,  //
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, static_cast<char>(0xF0 - 1),
+      static_cast<char>(0xE0 - 1), static_cast<char>(0xC0 - 1));
+  s->unfinished = _mm256_subs_epu8(block, limits);
+  s->previous = block;
+}
+
+// Whether bytes[0, length) is well-formed UTF-8; *ascii_only as in the
+// public function.
+__attribute__((target("avx2"))) bool Validate(const uint8_t* bytes, int64_t length,
+                                               bool* ascii_only) {
+  State s{_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+          _mm256_setzero_si256()};
+  int64_t pos = 0;
+  for (; pos + 32 <= length; pos += 32) {
+    CheckBlock(&s, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bytes + pos)));
+  }
+  // The tail padded with ASCII zeros; a character cut off by the end of the
+  // input then fails like one followed by ASCII. Always run, so that a
+  // character left open by the last full block is caught too.
+  alignas(32) uint8_t tail[32] = {};
+  std::memcpy(tail, bytes + pos, static_cast<size_t>(length - pos));
+  CheckBlock(&s, _mm256_load_si256(reinterpret_cast<const __m256i*>(tail)));
+  s.error = _mm256_or_si256(s.error, s.unfinished);
+  *ascii_only = _mm256_movemask_epi8(s.any_high) == 0;
+  return _mm256_testz_si256(s.error, s.error) != 0;
+}
+
+bool Supported() {
+  static const bool supported = __builtin_cpu_supports("avx2");
+  return supported;
+}
+
+}  // namespace avx2
+#endif
+
+// Below this the set-up of the wide path costs more than it saves.
+constexpr int64_t kWidePathMinLength = 64;
+
+}  // namespace
+
+int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length) {
+  bool ascii_only;
+  return FindInvalidUtf8(bytes, length, &ascii_only);
+}
+
+int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length, bool* ascii_only) {
+#ifdef ALKAID_HAVE_AVX2_UTF8
+  if (length >= kWidePathMinLength && avx2::Supported()) {
+    if (avx2::Validate(bytes, length, ascii_only)) return -1;
+    // Invalid: the scalar decoder says where.
+  }
+#endif
+  return FindInvalidUtf8Scalar(bytes, length, ascii_only);
+}
+
+namespace internal {
+
+int WideUtf8VerdictForTesting(const uint8_t* bytes, int64_t length) {
+#ifdef ALKAID_HAVE_AVX2_UTF8
+  if (avx2::Supported()) {
+    bool ascii_only;
+    return avx2::Validate(bytes, length, &ascii_only) ? 1 : 0;
+  }
+#endif
+  (void)bytes;
+  (void)length;
+  return -1;
+}
+
+}  // namespace internal
 
 }  // namespace alkaid
