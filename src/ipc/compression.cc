@@ -8,6 +8,8 @@
 #include <cstring>
 #include <thread>
 
+#include "alkaid/thread_pool.h"
+
 namespace alkaid::ipc {
 
 namespace {
@@ -244,17 +246,8 @@ Status ParallelFor(int64_t n, int64_t total_bytes, const ParallelOptions& parall
     return Status::OK();
   }
   std::vector<Status> results(static_cast<size_t>(n));
-  std::atomic<int64_t> next{0};
-  auto worker = [&] {
-    for (int64_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
-      results[static_cast<size_t>(i)] = task(i);
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<size_t>(threads - 1));
-  for (int64_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& thread : pool) thread.join();
+  RunParallel(n, static_cast<int>(threads),
+              [&](int64_t i) { results[static_cast<size_t>(i)] = task(i); });
   for (const Status& st : results) ALKAID_RETURN_NOT_OK(st);
   return Status::OK();
 }
