@@ -41,6 +41,23 @@ Status ValidateArrayFull(const ArrayData& data);
 Status ValidateArray(const ArrayData& data, std::string_view root_name);
 Status ValidateArrayFull(const ArrayData& data, std::string_view root_name);
 
+// A type on its own: every field and type present, parameters in range
+// (precision, units, list sizes, union codes, run-end and index types),
+// nesting within 64 levels. Arrays of a valid type still need ValidateArray.
+Status ValidateType(const DataType& type);
+
+struct ValidateOptions {
+  // Also the O(length) checks of the values (ValidateArrayFull).
+  bool full = true;
+  // The caller guarantees that the type of `data`, and of every child and
+  // dictionary below it, passed ValidateType (a reader checks its schema
+  // once instead of once per batch). Per-node type checks are skipped; the
+  // types of children are still compared with their fields.
+  bool types_validated = false;
+  std::string_view root_name = "<root>";
+};
+Status ValidateArray(const ArrayData& data, const ValidateOptions& options);
+
 // True when `bytes` is well-formed UTF-8 (see alkaid/utf8.h).
 bool ValidateUtf8(const uint8_t* bytes, int64_t length);
 

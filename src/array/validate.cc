@@ -193,7 +193,10 @@ class FieldPath {
 
 class Validator {
  public:
-  explicit Validator(std::string_view root) : path_(root) {}
+  explicit Validator(std::string_view root, bool types_validated = false)
+      : path_(root), types_validated_(types_validated) {}
+
+  bool types_validated() const { return types_validated_; }
 
   Status ValidateStructure(const ArrayData& data, int depth);
   // Only after ValidateStructure succeeded on the same tree.
@@ -203,6 +206,7 @@ class Validator {
 
  private:
   FieldPath path_;
+  bool types_validated_;
 };
 
 // Base of the per-node checks: the node, its storage type and error helpers.
@@ -329,17 +333,21 @@ class StructureCheck : public NodeCheck {
       : NodeCheck(validator, data, type), depth_(depth) {}
 
   Status Run() {
-    TypeParameterCheck params;
-    Status st = VisitTypeInline(type_, &params);
-    if (!st.ok()) return Fail("invalid type ", type_.ToString(), ": ", st.message());
+    if (!validator_->types_validated()) {
+      TypeParameterCheck params;
+      Status st = VisitTypeInline(type_, &params);
+      if (!st.ok()) return Fail("invalid type ", type_.ToString(), ": ", st.message());
+    }
     ALKAID_RETURN_NOT_OK(CheckLengthOffsetNullCount());
     ALKAID_RETURN_NOT_OK(CheckBuffers());
     ALKAID_RETURN_NOT_OK(CheckNullCountWithoutBitmap());
     ALKAID_RETURN_NOT_OK(CheckDictionaryPresence());
-    ALKAID_RETURN_NOT_OK(CheckChildrenMatchFields());
     // The rules below all concern children or dictionaries; most columns of
     // most batches have neither, and skip them.
-    if (data_.child_data.empty() && !data_.dictionary) return Status::OK();
+    if (data_.child_data.empty() && type_.num_fields() == 0 && !data_.dictionary) {
+      return Status::OK();
+    }
+    ALKAID_RETURN_NOT_OK(CheckChildrenMatchFields());
     ALKAID_RETURN_NOT_OK(VisitTypeInline(type_, this));
     ALKAID_RETURN_NOT_OK(Recurse());
     if (type_.id() == TypeId::kMap) return CheckMapKeysDeclaredNonNull();
@@ -362,8 +370,10 @@ class StructureCheck : public NodeCheck {
     } else if constexpr (std::is_same_v<T, DictionaryType>) {
       const ArrayData& dict = *data_.dictionary;
       if (!dict.type) return Fail("the dictionary values have no type");
-      Status tree = CheckTypeTree(*dict.type, kMaxNestingDepth);
-      if (!tree.ok()) return Fail("dictionary values: ", tree.message());
+      if (!validator_->types_validated()) {
+        Status tree = CheckTypeTree(*dict.type, kMaxNestingDepth);
+        if (!tree.ok()) return Fail("dictionary values: ", tree.message());
+      }
       if (!dict.type->Equals(*type.value_type()))
         return Fail("dictionary values have type ", dict.type->ToString(),
                     " but the type declares ", type.value_type()->ToString());
@@ -506,8 +516,10 @@ class StructureCheck : public NodeCheck {
       const ArrayDataPtr& child = data_.child_data[i];
       if (!child) return Fail("child ", i, " ('", field.name(), "') is null");
       if (!child->type) return Fail("child ", i, " ('", field.name(), "') has no type");
-      Status tree = CheckTypeTree(*child->type, kMaxNestingDepth);
-      if (!tree.ok()) return Fail("child ", i, " ('", field.name(), "'): ", tree.message());
+      if (!validator_->types_validated()) {
+        Status tree = CheckTypeTree(*child->type, kMaxNestingDepth);
+        if (!tree.ok()) return Fail("child ", i, " ('", field.name(), "'): ", tree.message());
+      }
       if (!child->type->Equals(*field.type()))
         return Fail("child ", i, " ('", field.name(), "') has type ", child->type->ToString(),
                     " but the field declares ", field.type()->ToString());
@@ -936,7 +948,7 @@ Status Validator::ValidateStructure(const ArrayData& data, int depth) {
                            ": the extension type has no storage type");
   const bool leaf_type = data.type->num_fields() == 0 && data.type->id() != TypeId::kDictionary &&
                          data.type->id() != TypeId::kExtension;
-  if (depth == 0 && !leaf_type) {
+  if (depth == 0 && !leaf_type && !types_validated_) {
     // Deeper nodes' types are checked by their parents before comparing them;
     // a type without parts has nothing to check.
     Status st = CheckTypeTree(*data.type, kMaxNestingDepth);
@@ -953,14 +965,43 @@ Status Validator::ValidateData(const ArrayData& data) {
 }  // namespace
 
 Status ValidateArray(const ArrayData& data, std::string_view root_name) {
-  Validator validator(root_name);
-  return validator.ValidateStructure(data, 0);
+  ValidateOptions options;
+  options.full = false;
+  options.root_name = root_name;
+  return ValidateArray(data, options);
 }
 
 Status ValidateArrayFull(const ArrayData& data, std::string_view root_name) {
-  Validator validator(root_name);
+  ValidateOptions options;
+  options.root_name = root_name;
+  return ValidateArray(data, options);
+}
+
+Status ValidateArray(const ArrayData& data, const ValidateOptions& options) {
+  Validator validator(options.root_name, options.types_validated);
   ALKAID_RETURN_NOT_OK(validator.ValidateStructure(data, 0));
-  return validator.ValidateData(data);
+  return options.full ? validator.ValidateData(data) : Status::OK();
+}
+
+// Parameters of every node of the tree, after CheckTypeTree made sure the
+// tree is complete and not too deep.
+static Status CheckTypeParameters(const DataType& type) {
+  TypeParameterCheck params;
+  Status st = VisitTypeInline(type, &params);
+  if (!st.ok()) return Status::Invalid("invalid type ", type.ToString(), ": ", st.message());
+  for (const FieldPtr& field : type.fields()) ALKAID_RETURN_NOT_OK(CheckTypeParameters(*field->type()));
+  if (type.id() == TypeId::kDictionary) {
+    ALKAID_RETURN_NOT_OK(CheckTypeParameters(*static_cast<const DictionaryType&>(type).value_type()));
+  }
+  if (type.id() == TypeId::kExtension) {
+    ALKAID_RETURN_NOT_OK(CheckTypeParameters(*static_cast<const ExtensionType&>(type).storage_type()));
+  }
+  return Status::OK();
+}
+
+Status ValidateType(const DataType& type) {
+  ALKAID_RETURN_NOT_OK(CheckTypeTree(type, kMaxNestingDepth));
+  return CheckTypeParameters(type);
 }
 
 Status ValidateArray(const ArrayData& data) { return ValidateArray(data, "<root>"); }

@@ -491,6 +491,46 @@ TEST(ValidateTest, TypesWithMissingPartsAreRejected) {
   ExpectStructureInvalid(*d, {"child 0 ('s'): field 0 ('x') of a struct type has no type"});
 }
 
+TEST(ValidateTest, ValidateTypeChecksTheWholeTreeOnce) {
+  EXPECT_TRUE(ValidateType(*struct_({field("a", list(decimal128(10, 2))),
+                                     field("m", map(utf8(), dictionary(int8(), utf8())))}))
+                  .ok());
+  // Parameters deep inside the tree, and missing parts, are found.
+  Status bad_precision = ValidateType(*struct_({field("l", list(decimal128(0, 0)))}));
+  EXPECT_FALSE(bad_precision.ok());
+  EXPECT_THAT(bad_precision.message(), ::testing::HasSubstr("precision 0 is outside [1, 38]"));
+  Status bad_union = ValidateType(*list(sparse_union({field("a", int8()), field("b", int8())}, {1, 1})));
+  EXPECT_THAT(bad_union.message(), ::testing::HasSubstr("union type code 1 is used twice"));
+  Status bad_dictionary = ValidateType(*dictionary(int8(), decimal256(99, 0)));
+  EXPECT_THAT(bad_dictionary.message(), ::testing::HasSubstr("precision 99 is outside [1, 76]"));
+  Status missing = ValidateType(*struct_({field("x", nullptr)}));
+  EXPECT_THAT(missing.message(), ::testing::HasSubstr("field 0 ('x') of a struct type has no type"));
+}
+
+TEST(ValidateTest, ValidatedTypesSkipOnlyTypeChecks) {
+  ValidateOptions trusted;
+  trusted.types_validated = true;
+  // The data is still checked in full...
+  auto offsets_past_end = Strings(utf8(), {"ab", "cd"});
+  offsets_past_end->buffers[2] = Truncated(offsets_past_end->buffers[2], 3);
+  Status st = ValidateArray(*offsets_past_end, trusted);
+  EXPECT_THAT(st.message(), ::testing::HasSubstr("is past the end of the data buffer"));
+  trusted.full = false;
+  EXPECT_TRUE(ValidateArray(*offsets_past_end, trusted).ok()) << "structural checks only";
+  // ...and children must still have their fields' types.
+  trusted.full = true;
+  auto s = Struct(struct_({field("a", int32())}), {Strings(utf8(), {"x"})}, 1);
+  st = ValidateArray(*s, trusted);
+  EXPECT_THAT(st.message(), ::testing::HasSubstr("has type string but the field declares int32"));
+  // What is skipped: the per-node parameter check, which the caller did.
+  auto dec = ArrayData::Make(decimal128(0, 0), 0, {nullptr, nullptr}, 0);
+  EXPECT_FALSE(ValidateArray(*dec, ValidateOptions{}).ok());
+  EXPECT_TRUE(ValidateArray(*dec, trusted).ok());
+  trusted.root_name = "col";
+  st = ValidateArray(*offsets_past_end, trusted);
+  EXPECT_THAT(st.message(), ::testing::HasSubstr("string array at col:"));
+}
+
 // ---------------------------------------------------------------------------
 // Variable-size binary
 

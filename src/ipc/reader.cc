@@ -20,9 +20,15 @@ uint32_t LoadLE32(const uint8_t* p) {
 
 // One framed message read from a sequential stream.
 struct FramedMessage {
+  FramedMessage() = default;
+  // `body` may point at `body_buffer`: never copied or moved.
+  FramedMessage(const FramedMessage&) = delete;
+  FramedMessage& operator=(const FramedMessage&) = delete;
+
   BufferPtr metadata;
   const Message* message = nullptr;
   internal::MessageBody body;
+  BufferPtr body_buffer;  // owns `body` when the source made a buffer for it
   bool body_skipped = false;  // file reader: a dictionary nobody needs
   int64_t wire_size = 0;
   // Reused for small metadata: the flatbuffer is only needed while its
@@ -42,9 +48,10 @@ class StreamSource {
   // Up to n bytes into out; fewer only at the end of the input.
   Result<int64_t> ReadInto(int64_t n, uint8_t* out) { return in_->Read(n, out); }
   Result<BufferPtr> ReadBuffer(int64_t n) { return in_->Read(n); }
-  Result<internal::MessageBody> ReadBody(int64_t n) {
-    ALKAID_ASSIGN_OR_RAISE(BufferPtr body, in_->Read(n));
-    return internal::MessageBody::Of(body);
+  Status ReadBody(int64_t n, FramedMessage* out) {
+    ALKAID_ASSIGN_OR_RAISE(out->body_buffer, in_->Read(n));
+    out->body = internal::MessageBody::Of(out->body_buffer);
+    return Status::OK();
   }
 
  private:
@@ -64,9 +71,10 @@ class MemorySource {
     return SliceBuffer(buffer_, *position_ - got, got);
   }
   // The body points into the stream's buffer, which keeps it alive.
-  Result<internal::MessageBody> ReadBody(int64_t n) {
+  Status ReadBody(int64_t n, FramedMessage* out) {
     const int64_t got = Take(n);
-    return internal::MessageBody{buffer_->data() + *position_ - got, got, buffer_};
+    out->body = internal::MessageBody{buffer_->data() + *position_ - got, got, &buffer_};
+    return Status::OK();
   }
 
  private:
@@ -133,7 +141,7 @@ Result<bool> ReadFramedMessage(Source& in, MemoryPool* pool, FramedMessage* out,
   if (body_length == 0) {
     out->body = internal::MessageBody{};
   } else {
-    ALKAID_ASSIGN_OR_RAISE(out->body, in.ReadBody(body_length));
+    ALKAID_RETURN_NOT_OK(in.ReadBody(body_length, out));
     if (out->body.size < body_length) {
       return Status::Invalid("message body of ", body_length, " bytes is truncated: only ",
                              out->body.size, " bytes left in the stream");
@@ -463,9 +471,10 @@ Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& b
   out->body = internal::MessageBody{};
   out->body_skipped = skip_body != nullptr && skip_body(*out->message, skip_arg);
   if (!out->body_skipped && body_length > 0) {
-    ALKAID_ASSIGN_OR_RAISE(BufferPtr body, ReadExactlyAt(file, block.offset + block.metadata_length,
-                                                         body_length, "message body"));
-    out->body = internal::MessageBody::Of(body);
+    ALKAID_ASSIGN_OR_RAISE(out->body_buffer,
+                           ReadExactlyAt(file, block.offset + block.metadata_length, body_length,
+                                         "message body"));
+    out->body = internal::MessageBody::Of(out->body_buffer);
   }
   return Status::OK();
 }

@@ -69,7 +69,8 @@ bool IsAligned(const uint8_t* p, int alignment) {
 }  // namespace
 
 SliceArena::SliceArena(const MessageBody& body, size_t capacity)
-    : owner_(body.owner), base_(body.data), capacity_(capacity) {
+    : base_(body.data), capacity_(capacity) {
+  if (body.owner != nullptr) owner_ = *body.owner;
   if (capacity_ > kInline) heap_ = std::make_unique<std::byte[]>(capacity_ * sizeof(Buffer));
 }
 

@@ -34,17 +34,20 @@ inline Status AtLocation(const Status& st, const MessageLocation& where) {
   return st.ok() ? Status::OK() : AtLocationSlow(st, where);
 }
 
-// The bytes of one message body and whatever keeps them alive: a buffer of
-// its own, or the whole stream or mapping it lies in (so a stream held in
-// memory needs no per-message buffer object).
+// The bytes of one message body and the buffer that keeps them alive: one
+// of its own, or the whole stream or mapping it lies in (so a stream held in
+// memory needs no per-message buffer object). The owner is borrowed for the
+// duration of one message; only the slice arena takes a reference, once per
+// batch, because reference counts are atomic and every one shows in the
+// per-batch cost.
 struct MessageBody {
   const uint8_t* data = nullptr;
   int64_t size = 0;
-  std::shared_ptr<const void> owner;
+  const BufferPtr* owner = nullptr;
 
   static MessageBody Of(const BufferPtr& buffer) {
     if (buffer == nullptr) return MessageBody{};
-    return MessageBody{buffer->data(), buffer->size(), buffer};
+    return MessageBody{buffer->data(), buffer->size(), &buffer};
   }
 };
 
@@ -254,6 +257,7 @@ class ReaderCore {
   Status PrepareLoader(const RecordBatchMeta& meta, const MessageBody& body,
                        fb::MetadataVersion version, int64_t wire_size);
   Status ValidateColumn(const ArrayData& column, int index) const;
+  Status ValidateArrayOfSchema(const ArrayData& data) const;
 
   IpcReadOptions options_;
   bool is_file_ = false;

@@ -1333,3 +1333,22 @@ TEST(StreamDecoder, ListenerErrorStopsDecoding) {
 
 }  // namespace
 }  // namespace alkaid::ipc
+
+namespace alkaid::ipc {
+namespace {
+
+// Types are checked once when the schema is read (batches are then validated
+// with the types trusted): a schema whose parameters are out of range is
+// refused at open, naming the field.
+TEST(StreamReaderTest, SchemaWithInvalidTypeParametersIsRefusedAtOpen) {
+  auto schema = alkaid::schema({field("ok", int32()), field("amount", decimal128(0, 0))});
+  Result<BufferPtr> bytes = SerializeStream(schema, {});
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  auto reader = StreamReader::Open(*bytes);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_THAT(reader.status().message(), ::testing::HasSubstr("field 'amount'"));
+  EXPECT_THAT(reader.status().message(), ::testing::HasSubstr("precision must be in [1, 38], got 0"));
+}
+
+}  // namespace
+}  // namespace alkaid::ipc
