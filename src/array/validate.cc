@@ -153,9 +153,14 @@ std::string HexOf(const uint8_t* bytes, int n) {
 
 class FieldPath {
  public:
-  explicit FieldPath(std::string_view root) : text_(root.empty() ? "<root>" : root) {}
+  explicit FieldPath(std::string_view root) : root_(root.empty() ? "<root>" : root) {}
 
-  const std::string& text() const { return text_; }
+  // Built only when an error is reported: most validations never need it.
+  std::string text() const {
+    std::string out(root_);
+    out += below_;
+    return out;
+  }
 
   // Restores the path when the child's check is done.
   class Scope {
@@ -171,24 +176,25 @@ class FieldPath {
   };
 
   [[nodiscard]] Scope EnterChild(const Field& field, size_t index) {
-    size_t keep = text_.size();
-    text_ += '.';
+    size_t keep = below_.size();
+    below_ += '.';
     if (field.name().empty()) {
-      text_ += '[' + std::to_string(index) + ']';
+      below_ += '[' + std::to_string(index) + ']';
     } else {
-      text_ += field.name();
+      below_ += field.name();
     }
-    return Scope(&text_, keep);
+    return Scope(&below_, keep);
   }
 
   [[nodiscard]] Scope EnterDictionary() {
-    size_t keep = text_.size();
-    text_ += ".<dictionary>";
-    return Scope(&text_, keep);
+    size_t keep = below_.size();
+    below_ += ".<dictionary>";
+    return Scope(&below_, keep);
   }
 
  private:
-  std::string text_;
+  std::string_view root_;  // outlives the validation (a caller's argument)
+  std::string below_;      // ".child.grandchild" below the root
 };
 
 class Validator {
