@@ -46,6 +46,14 @@ inline int64_t SkipAsciiWords(const uint8_t* bytes, int64_t pos, int64_t length)
   return pos;
 }
 
+inline bool IsAllAscii(const uint8_t* bytes, int64_t length) {
+  int64_t pos = SkipAsciiWords(bytes, 0, length);
+  if (length - pos >= 8) return false;  // stopped at a word with a high bit
+  uint8_t high = 0;
+  for (; pos < length; ++pos) high |= bytes[pos];
+  return high < 0x80;
+}
+
 inline bool InRange(uint8_t byte, uint8_t lo, uint8_t hi) { return byte >= lo && byte <= hi; }
 
 // Length of the well-formed multi-byte sequence starting at bytes[pos]
@@ -260,6 +268,8 @@ bool Supported() {
 
 // Below this the set-up of the wide path costs more than it saves.
 constexpr int64_t kWidePathMinLength = 64;
+// Up to this length pure ASCII is cheapest to confirm a word at a time.
+constexpr int64_t kAsciiProbeMaxLength = 512;
 
 }  // namespace
 
@@ -269,6 +279,10 @@ int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length) {
 }
 
 int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length, bool* ascii_only) {
+  if (length <= kAsciiProbeMaxLength && IsAllAscii(bytes, length)) {
+    *ascii_only = true;
+    return -1;
+  }
 #ifdef ALKAID_HAVE_AVX2_UTF8
   if (length >= kWidePathMinLength && avx2::Supported()) {
     if (avx2::Validate(bytes, length, ascii_only)) return -1;
