@@ -222,7 +222,7 @@ class NodeCheck {
       : validator_(validator), data_(data), type_(type) {}
 
   template <typename... Args>
-  Status Fail(Args&&... args) const {
+  [[gnu::cold, gnu::noinline]] Status Fail(Args&&... args) const {
     return Status::Invalid(type_.name(), " array at ", validator_->path().text(), ": ",
                            std::forward<Args>(args)...);
   }

@@ -180,10 +180,7 @@ Status ArrayLoader::LoadChildren(const DataType& type, ArrayData* out) {
 
 Status ArrayLoader::NextNode() {
   const auto& nodes = params_.meta->nodes;
-  if (node_index_ >= nodes.size()) {
-    return Error("the record batch has only " + std::to_string(nodes.size()) +
-                 " field nodes, fewer than the schema needs");
-  }
+  if (node_index_ >= nodes.size()) [[unlikely]] return TooFewNodes();
   node_ = &nodes[node_index_++];
   out_->length = node_->length;
   out_->null_count = node_->null_count;
@@ -191,22 +188,18 @@ Status ArrayLoader::NextNode() {
   return Status::OK();
 }
 
+// The common case (an aligned slice of an uncompressed native-order body)
+// stays short; everything else, errors included, is out of line.
 Status ArrayLoader::NextBuffer(int slot, int alignment, ByteSwap swap, int64_t justified_size) {
   const auto& buffers = params_.meta->buffers;
-  if (buffer_index_ >= buffers.size()) {
-    return Error("the record batch has only " + std::to_string(buffers.size()) +
-                 " buffers, fewer than the schema needs");
-  }
-  size_t index = buffer_index_++;
+  if (buffer_index_ >= buffers.size()) [[unlikely]] return TooFewBuffers();
+  const size_t index = buffer_index_++;
   if (skipping_) return Status::OK();
   const BufferMeta& meta = buffers[index];
   const MessageBody& body = *params_.body;
   if (meta.offset < 0 || meta.length < 0 || meta.offset > body.size ||
-      meta.length > body.size - meta.offset) {
-    std::ostringstream msg;
-    msg << "buffer " << index << " [offset " << meta.offset << ", length " << meta.length
-        << "] lies outside the body of " << body.size << " bytes";
-    return Error(msg.str());
+      meta.length > body.size - meta.offset) [[unlikely]] {
+    return BufferOutsideBody(index);
   }
   BufferPtr& target = out_->buffers[static_cast<size_t>(slot)];
   if (meta.length == 0) {
@@ -215,34 +208,59 @@ Status ArrayLoader::NextBuffer(int slot, int alignment, ByteSwap swap, int64_t j
   }
   if (!arena_) arena_ = std::make_shared<SliceArena>(body, buffers.size());
   target = SliceArena::Slice(arena_, meta.offset, meta.length);
-  bool needs_swap = params_.swap_endian && swap.kind != ByteSwap::kNone;
-  if (params_.codec != nullptr || needs_swap) {
+  const bool needs_swap = params_.swap_endian && swap.kind != ByteSwap::kNone;
+  if (params_.codec != nullptr || needs_swap || !IsAligned(target->data(), alignment)) [[unlikely]] {
+    return FixUpBuffer(slot, alignment, swap, index, justified_size);
+  }
+  return Status::OK();
+}
+
+Status ArrayLoader::FixUpBuffer(int slot, int alignment, ByteSwap swap, size_t index,
+                                int64_t justified_size) {
+  if (params_.codec != nullptr || (params_.swap_endian && swap.kind != ByteSwap::kNone)) {
     deferred_.push_back({out_, slot, alignment, swap, static_cast<int64_t>(index),
                          AllowedDecompressedSize(justified_size)});
     return Status::OK();
   }
-  if (!IsAligned(target->data(), alignment)) {
-    // Typed access needs natural alignment; copy into an aligned pool buffer.
-    ALKAID_ASSIGN_OR_RAISE(target, Buffer::Copy(target->data(), target->size(),
-                                                params_.options->pool));
-  }
+  // Typed access needs natural alignment; copy into an aligned pool buffer.
+  BufferPtr& target = out_->buffers[static_cast<size_t>(slot)];
+  ALKAID_ASSIGN_OR_RAISE(target, Buffer::Copy(target->data(), target->size(), params_.options->pool));
   return Status::OK();
+}
+
+Status ArrayLoader::TooFewNodes() const {
+  return Error("the record batch has only " + std::to_string(params_.meta->nodes.size()) +
+               " field nodes, fewer than the schema needs");
+}
+
+Status ArrayLoader::EmptyValidity() const {
+  return Error("the node declares " + std::to_string(out_->null_count) +
+               " nulls but validity buffer " + std::to_string(buffer_index_) + " is empty");
+}
+
+Status ArrayLoader::TooFewBuffers() const {
+  return Error("the record batch has only " + std::to_string(params_.meta->buffers.size()) +
+               " buffers, fewer than the schema needs");
+}
+
+Status ArrayLoader::BufferOutsideBody(size_t index) const {
+  const BufferMeta& meta = params_.meta->buffers[index];
+  std::ostringstream msg;
+  msg << "buffer " << index << " [offset " << meta.offset << ", length " << meta.length
+      << "] lies outside the body of " << params_.body->size << " bytes";
+  return Error(msg.str());
 }
 
 Status ArrayLoader::LoadValidity() {
   if (skipping_ || out_->null_count != 0) {
     if (!skipping_ && buffer_index_ < params_.meta->buffers.size() &&
         params_.meta->buffers[buffer_index_].length == 0) {
-      return Error("the node declares " + std::to_string(out_->null_count) +
-                   " nulls but validity buffer " + std::to_string(buffer_index_) + " is empty");
+      return EmptyValidity();
     }
     return NextBuffer(0, 1, ByteSwap{}, BitmapBytes(out_->length));
   }
   // No nulls: the bitmap (if any was written) is not needed at all.
-  if (buffer_index_ >= params_.meta->buffers.size()) {
-    return Error("the record batch has only " + std::to_string(params_.meta->buffers.size()) +
-                 " buffers, fewer than the schema needs");
-  }
+  if (buffer_index_ >= params_.meta->buffers.size()) [[unlikely]] return TooFewBuffers();
   ++buffer_index_;
   out_->buffers[0] = nullptr;
   return Status::OK();
@@ -375,10 +393,7 @@ Status ArrayLoader::Visit(const T& type) {
     // Before V5 unions carried a validity bitmap of their own; the format
     // now expresses nulls through the children only.
     const auto& buffers = params_.meta->buffers;
-    if (buffer_index_ >= buffers.size()) {
-      return Error("the record batch has only " + std::to_string(buffers.size()) +
-                   " buffers, fewer than the schema needs");
-    }
+    if (buffer_index_ >= buffers.size()) return TooFewBuffers();
     size_t index = buffer_index_++;
     if (!skipping_ && buffers[index].length > 0 && out_->null_count != 0) {
       return Status::NotImplemented("field ", FieldPathString(),

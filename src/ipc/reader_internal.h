@@ -201,10 +201,18 @@ class ArrayLoader {
   Status NextNode();
   // Sets out->buffers[slot] from the next buffer of the header.
   Status NextBuffer(int slot, int alignment, ByteSwap swap, int64_t justified_size);
+  // The rarer cases of NextBuffer: decompression, byte swapping or a copy
+  // for alignment; and its errors.
+  [[gnu::noinline]] Status FixUpBuffer(int slot, int alignment, ByteSwap swap, size_t index,
+                                       int64_t justified_size);
+  [[gnu::cold, gnu::noinline]] Status TooFewBuffers() const;
+  [[gnu::cold, gnu::noinline]] Status EmptyValidity() const;
+  [[gnu::cold, gnu::noinline]] Status TooFewNodes() const;
+  [[gnu::cold, gnu::noinline]] Status BufferOutsideBody(size_t index) const;
   Status LoadValidity();
   Status LoadFixedWidth(int slot, int byte_width, int alignment, ByteSwap swap);
   Status FinishDeferred();
-  Status Error(const std::string& what) const;
+  [[gnu::cold]] Status Error(const std::string& what) const;
   std::string FieldPathString() const;
 
   LoaderParams params_;
