@@ -251,7 +251,8 @@ __attribute__((target("avx2"))) bool Validate(const uint8_t* bytes, int64_t leng
   // input then fails like one followed by ASCII. Always run, so that a
   // character left open by the last full block is caught too.
   alignas(32) uint8_t tail[32] = {};
-  std::memcpy(tail, bytes + pos, static_cast<size_t>(length - pos));
+  // Empty input may come with a null pointer, which memcpy must never see.
+  if (pos < length) std::memcpy(tail, bytes + pos, static_cast<size_t>(length - pos));
   CheckBlock(&s, _mm256_load_si256(reinterpret_cast<const __m256i*>(tail)));
   s.error = _mm256_or_si256(s.error, s.unfinished);
   *ascii_only = _mm256_movemask_epi8(s.any_high) == 0;
