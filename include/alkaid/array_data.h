@@ -29,7 +29,9 @@ using BufferPtr = std::shared_ptr<Buffer>;
 using BufferVector = SmallVector<BufferPtr, 3>;
 
 struct ArrayData {
-  ArrayData() = default;
+  // User-provided: value-initializing (make_shared<ArrayData[]>) then skips
+  // zero-filling the whole object before the member initializers run.
+  ArrayData() noexcept {}
   ArrayData(DataTypePtr type, int64_t length, BufferVector buffers,
             int64_t null_count = kUnknownNullCount, int64_t offset = 0)
       : type(std::move(type)), length(length), null_count(null_count), offset(offset),

@@ -34,7 +34,8 @@ class SmallVector {
   using iterator = T*;
   using const_iterator = const T*;
 
-  SmallVector() noexcept = default;
+  // User-provided so that value-initialization does not zero the inline storage first.
+  SmallVector() noexcept {}
   explicit SmallVector(size_t count) { resize(count); }
   SmallVector(size_t count, const T& value) { assign(count, value); }
   SmallVector(std::initializer_list<T> values) { assign(values.begin(), values.end()); }
