@@ -10,13 +10,72 @@
 #include <cerrno>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace alkaid::io {
 
 namespace {
 
+// Pieces at least this large are copied with stores that bypass the cache:
+// a record batch body streamed into memory is not read back soon, and
+// ordinary stores would first read every destination line into the cache
+// (and evict the data being copied). glibc's memcpy makes the same switch,
+// but only for copies of hundreds of megabytes, far above one IPC buffer.
+constexpr int64_t kStreamingCopyMin = 256 * 1024;
+
+#if defined(__SSE2__)
+void StreamingCopy(uint8_t* dst, const uint8_t* src, size_t n) {
+  // Bring the destination to a 16-byte boundary, which streaming stores need.
+  const size_t head = (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15;
+  std::memcpy(dst, src, head);
+  dst += head, src += head, n -= head;
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const auto* from = reinterpret_cast<const __m128i*>(src + i);
+    auto* to = reinterpret_cast<__m128i*>(dst + i);
+    const __m128i a = _mm_loadu_si128(from), b = _mm_loadu_si128(from + 1);
+    const __m128i c = _mm_loadu_si128(from + 2), d = _mm_loadu_si128(from + 3);
+    _mm_stream_si128(to, a);
+    _mm_stream_si128(to + 1, b);
+    _mm_stream_si128(to + 2, c);
+    _mm_stream_si128(to + 3, d);
+  }
+  std::memcpy(dst + i, src + i, n - i);
+}
+#endif
+
+// Copies a gather list into `dst`, which has room for all of it.
+void CopySlices(uint8_t* dst, std::span<const IoSlice> slices) {
+  bool streamed = false;
+  for (const IoSlice& s : slices) {
+    if (s.size <= 0) continue;
+#if defined(__SSE2__)
+    if (s.size >= kStreamingCopyMin) {
+      StreamingCopy(dst, static_cast<const uint8_t*>(s.data), static_cast<size_t>(s.size));
+      streamed = true;
+      dst += s.size;
+      continue;
+    }
+#endif
+    std::memcpy(dst, s.data, static_cast<size_t>(s.size));
+    dst += s.size;
+  }
+#if defined(__SSE2__)
+  // Streaming stores are weakly ordered: make them visible before the
+  // caller hands the buffer to anyone else.
+  if (streamed) _mm_sfence();
+#else
+  (void)streamed;
+#endif
+}
+
 int64_t TotalSize(std::span<const IoSlice> slices) {
   int64_t total = 0;
-  for (const IoSlice& s : slices) total += s.size;
+  for (const IoSlice& s : slices) {
+    if (s.size > 0) total += s.size;  // empty pieces are skipped, as CopySlices does
+  }
   return total;
 }
 
@@ -88,7 +147,8 @@ Status BufferOutputStream::Write(const void* data, int64_t nbytes) {
   ALKAID_RETURN_NOT_OK(CheckWritable(closed_, nbytes));
   if (nbytes == 0) return Status::OK();
   if (position_ + nbytes > capacity_) ALKAID_RETURN_NOT_OK(Grow(position_ + nbytes));
-  std::memcpy(data_ + position_, data, static_cast<size_t>(nbytes));
+  const IoSlice piece{data, nbytes};
+  CopySlices(data_ + position_, {&piece, 1});
   position_ += nbytes;
   return Status::OK();
 }
@@ -97,11 +157,8 @@ Status BufferOutputStream::WriteV(std::span<const IoSlice> slices) {
   const int64_t total = TotalSize(slices);
   ALKAID_RETURN_NOT_OK(CheckWritable(closed_, total));
   if (position_ + total > capacity_) ALKAID_RETURN_NOT_OK(Grow(position_ + total));
-  for (const IoSlice& s : slices) {
-    if (s.size <= 0) continue;
-    std::memcpy(data_ + position_, s.data, static_cast<size_t>(s.size));
-    position_ += s.size;
-  }
+  CopySlices(data_ + position_, slices);
+  position_ += total;
   return Status::OK();
 }
 
@@ -135,7 +192,8 @@ Status FixedSizeBufferWriter::Write(const void* data, int64_t nbytes) {
     return Status::IOError("write of ", nbytes, " bytes at position ", position_,
                            " overflows the fixed buffer of ", size_, " bytes");
   }
-  if (nbytes > 0) std::memcpy(data_ + position_, data, static_cast<size_t>(nbytes));
+  const IoSlice piece{data, nbytes};
+  CopySlices(data_ + position_, {&piece, 1});
   position_ += nbytes;
   return Status::OK();
 }
@@ -147,11 +205,8 @@ Status FixedSizeBufferWriter::WriteV(std::span<const IoSlice> slices) {
     return Status::IOError("write of ", total, " bytes at position ", position_,
                            " overflows the fixed buffer of ", size_, " bytes");
   }
-  for (const IoSlice& s : slices) {
-    if (s.size <= 0) continue;
-    std::memcpy(data_ + position_, s.data, static_cast<size_t>(s.size));
-    position_ += s.size;
-  }
+  CopySlices(data_ + position_, slices);
+  position_ += total;
   return Status::OK();
 }
 

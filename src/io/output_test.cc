@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace alkaid::io {
@@ -77,6 +79,49 @@ TEST(FixedSizeBufferWriter, WritesUntilFull) {
 TEST(FixedSizeBufferWriter, ImmutableBufferHasNoRoom) {
   FixedSizeBufferWriter writer(Buffer::FromString("abc"));
   EXPECT_TRUE(writer.Write("a", 1).IsIOError());
+}
+
+// Pieces large enough to take the cache-bypassing copy path, written at
+// destination offsets that are not 16-byte aligned, with lengths that leave
+// a ragged tail: every byte must still land where it belongs.
+std::vector<uint8_t> Pattern(size_t n, uint8_t seed) {
+  std::vector<uint8_t> v(n);
+  uint32_t x = seed * 2654435761u + 1;
+  for (auto& b : v) {
+    x = x * 1103515245u + 12345u;
+    b = static_cast<uint8_t>(x >> 16);
+  }
+  return v;
+}
+
+TEST(BufferOutputStream, LargePiecesAtUnalignedOffsets) {
+  const auto a = Pattern(3, 1), b = Pattern((1 << 20) + 13, 2), c = Pattern(262144 + 7, 3);
+  auto stream = BufferOutputStream::Create(0).ValueOrDie();
+  ASSERT_TRUE(stream->Write(a.data(), 3).ok());
+  const IoSlice slices[] = {{b.data(), static_cast<int64_t>(b.size())},
+                            {a.data(), 1},
+                            {c.data(), static_cast<int64_t>(c.size())}};
+  ASSERT_TRUE(stream->WriteV(slices).ok());
+  ASSERT_TRUE(stream->Write(b.data() + 5, 300000).ok());
+  std::vector<uint8_t> expected(a);
+  expected.insert(expected.end(), b.begin(), b.end());
+  expected.push_back(a[0]);
+  expected.insert(expected.end(), c.begin(), c.end());
+  expected.insert(expected.end(), b.begin() + 5, b.begin() + 5 + 300000);
+  BufferPtr out = stream->Finish().ValueOrDie();
+  ASSERT_EQ(out->size(), static_cast<int64_t>(expected.size()));
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), out->data()));
+}
+
+TEST(FixedSizeBufferWriter, LargePiecesAtUnalignedOffsets) {
+  const auto big = Pattern(700001, 4);
+  auto target = AllocateBuffer(700001 + 9).ValueOrDie();
+  FixedSizeBufferWriter writer(target);
+  ASSERT_TRUE(writer.Write("123456789", 9).ok());
+  const IoSlice slices[] = {{big.data(), 400000}, {big.data() + 400000, 300001}};
+  ASSERT_TRUE(writer.WriteV(slices).ok());
+  EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(target->data()), 9), "123456789");
+  EXPECT_TRUE(std::equal(big.begin(), big.end(), target->data() + 9));
 }
 
 TEST(MockOutputStream, CountsOnly) {
