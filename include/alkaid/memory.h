@@ -29,9 +29,12 @@ class MemoryPool {
  public:
   virtual ~MemoryPool() = default;
 
-  // Allocates `size` bytes aligned to kAlignment. Contents are unspecified.
+  // Allocates `size` bytes aligned to kAlignment, zeroed up to the next
+  // multiple of 64. (Zeroing is the pool's job because a pool may get
+  // memory that is already zero, such as fresh pages from the kernel.)
   virtual Status Allocate(int64_t size, uint8_t** out) = 0;
-  // Grows or shrinks an allocation, preserving min(old, new) bytes.
+  // Grows or shrinks an allocation, preserving min(old, new) bytes; bytes
+  // past the old size are zero. On failure *ptr is unchanged and valid.
   virtual Status Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) = 0;
   virtual void Free(uint8_t* ptr, int64_t size) = 0;
 

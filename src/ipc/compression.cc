@@ -252,11 +252,12 @@ Status ParallelFor(int64_t n, int64_t total_bytes, const ParallelOptions& parall
   return Status::OK();
 }
 
-Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input, MemoryPool* pool) {
-  if (input.size == 0) return EmptyBuffer();
+Status CompressBodyBufferInto(const Codec& codec, ByteRange input, ResizableBuffer* out) {
+  if (input.size == 0) return out->Resize(0);
   const int64_t bound = codec.MaxCompressedLength(input.size);
-  ALKAID_ASSIGN_OR_RAISE(auto out,
-                         ReserveBuffer(kBodyBufferPrefixSize + std::max(bound, input.size), pool));
+  // Sized for the worst case first; the final Resize below zeroes whatever
+  // the codec did not fill, so the bytes past size() stay zero.
+  ALKAID_RETURN_NOT_OK(out->Resize(kBodyBufferPrefixSize + std::max(bound, input.size)));
   uint8_t* dst = out->mutable_data();
   ALKAID_ASSIGN_OR_RAISE(int64_t compressed,
                          codec.Compress(input.data, input.size, dst + kBodyBufferPrefixSize, bound));
@@ -264,24 +265,35 @@ Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input, Memory
     // No gain: store raw so readers skip decompression entirely.
     WriteInt64LE(dst, kBodyBufferUncompressed);
     std::memcpy(dst + kBodyBufferPrefixSize, input.data, static_cast<size_t>(input.size));
-    ALKAID_RETURN_NOT_OK(out->Resize(kBodyBufferPrefixSize + input.size));
-  } else {
-    WriteInt64LE(dst, input.size);
-    ALKAID_RETURN_NOT_OK(out->Resize(kBodyBufferPrefixSize + compressed));
+    return out->Resize(kBodyBufferPrefixSize + input.size);
   }
+  WriteInt64LE(dst, input.size);
+  return out->Resize(kBodyBufferPrefixSize + compressed);
+}
+
+Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input, MemoryPool* pool) {
+  if (input.size == 0) return EmptyBuffer();
+  auto out = std::make_shared<ResizableBuffer>(pool);
+  ALKAID_RETURN_NOT_OK(CompressBodyBufferInto(codec, input, out.get()));
   return BufferPtr(std::move(out));
 }
 
 Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
-                           std::vector<BufferPtr>* out, const ParallelOptions& parallel,
-                           MemoryPool* pool) {
-  out->assign(inputs.size(), nullptr);
+                           std::vector<std::shared_ptr<ResizableBuffer>>* out,
+                           const ParallelOptions& parallel, MemoryPool* pool) {
+  out->resize(inputs.size());
   int64_t total = 0;
-  for (const ByteRange& r : inputs) total += r.size;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    total += inputs[i].size;
+    // A buffer still referenced elsewhere is left to its holder.
+    std::shared_ptr<ResizableBuffer>& slot = (*out)[i];
+    if (slot == nullptr || slot.use_count() > 1 || slot->pool() != pool) {
+      slot = std::make_shared<ResizableBuffer>(pool);
+    }
+  }
   return ParallelFor(static_cast<int64_t>(inputs.size()), total, parallel, [&](int64_t i) {
-    ALKAID_ASSIGN_OR_RAISE((*out)[static_cast<size_t>(i)],
-                           CompressBodyBuffer(codec, inputs[static_cast<size_t>(i)], pool));
-    return Status::OK();
+    const auto at = static_cast<size_t>(i);
+    return CompressBodyBufferInto(codec, inputs[at], (*out)[at].get());
   });
 }
 

@@ -682,7 +682,7 @@ class IpcWriter final : public RecordBatchWriter {
       ALKAID_RETURN_NOT_OK(
           CompressBodyBuffers(*codec_, *ranges, &compressed_, parallel, options_.pool));
       compressed_ranges_.clear();
-      for (const BufferPtr& b : compressed_) compressed_ranges_.push_back({b->data(), b->size()});
+      for (const auto& b : compressed_) compressed_ranges_.push_back({b->data(), b->size()});
       ranges = &compressed_ranges_;
       meta.compression = options_.compression;
     }
@@ -760,7 +760,9 @@ class IpcWriter final : public RecordBatchWriter {
   BodyBuilder body_;
   flatbuffers::FlatBufferBuilder fbb_;
   DictionaryBatchMeta dictionary_meta_;
-  std::vector<BufferPtr> compressed_;
+  // Compression output, overwritten batch after batch (its capacity is kept
+  // for the writer's lifetime: about one uncompressed batch body).
+  std::vector<std::shared_ptr<ResizableBuffer>> compressed_;
   std::vector<ByteRange> compressed_ranges_;
   std::vector<io::IoSlice> ranges_scratch_;
   std::vector<io::IoSlice> slices_;

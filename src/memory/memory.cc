@@ -1,5 +1,9 @@
 #include "alkaid/memory.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -24,6 +28,63 @@ Status SystemMemoryPool::Account(int64_t delta) {
   return Status::OK();
 }
 
+namespace {
+
+// Allocations of at least this many bytes get pages of their own from the
+// kernel: those arrive zeroed, so nothing has to clear them, only the pages
+// actually written are ever faulted in, and growing one (an output stream
+// doubling its buffer) moves page mappings instead of copying bytes.
+constexpr int64_t kMappedMin = int64_t{8} << 20;
+
+bool IsMapped(int64_t size) {
+#if defined(__linux__)
+  return RoundUpToMultipleOf64(size) >= kMappedMin;
+#else
+  (void)size;
+  return false;
+#endif
+}
+
+int64_t MappedLength(int64_t size) {
+  static const int64_t page = ::sysconf(_SC_PAGESIZE);
+  return (RoundUpToMultipleOf64(size) + page - 1) / page * page;
+}
+
+uint8_t* AllocateZeroed(int64_t size) {
+  if (IsMapped(size)) {
+    void* p = ::mmap(nullptr, static_cast<size_t>(MappedLength(size)), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+  }
+  const auto padded = static_cast<size_t>(RoundUpToMultipleOf64(size));
+  void* p = std::aligned_alloc(kAlignment, padded);
+  if (p != nullptr) std::memset(p, 0, padded);
+  return static_cast<uint8_t*>(p);
+}
+
+void Release(uint8_t* ptr, int64_t size) {
+  if (IsMapped(size)) {
+    ::munmap(ptr, static_cast<size_t>(MappedLength(size)));
+  } else {
+    std::free(ptr);
+  }
+}
+
+// Moves a mapped allocation to a new length; null when the kernel refuses,
+// in which case the old mapping is untouched.
+uint8_t* Remap(uint8_t* ptr, int64_t old_size, int64_t new_size) {
+#if defined(__linux__)
+  void* p = ::mremap(ptr, static_cast<size_t>(MappedLength(old_size)),
+                     static_cast<size_t>(MappedLength(new_size)), MREMAP_MAYMOVE);
+  return p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+#else
+  (void)ptr, (void)old_size, (void)new_size;
+  return nullptr;
+#endif
+}
+
+}  // namespace
+
 Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
   if (size < 0) return Status::Invalid("negative allocation size ", size);
   if (size == 0) {
@@ -31,21 +92,39 @@ Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
     return Status::OK();
   }
   ALKAID_RETURN_NOT_OK(Account(size));
-  void* p = std::aligned_alloc(kAlignment, static_cast<size_t>(RoundUpToMultipleOf64(size)));
+  uint8_t* p = AllocateZeroed(size);
   if (p == nullptr) {
     allocated_.fetch_sub(size, std::memory_order_relaxed);
     return Status::OutOfMemory("failed to allocate ", size, " bytes");
   }
   count_.fetch_add(1, std::memory_order_relaxed);
-  *out = static_cast<uint8_t*>(p);
+  *out = p;
   return Status::OK();
 }
 
 Status SystemMemoryPool::Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) {
   if (new_size < 0) return Status::Invalid("negative allocation size ", new_size);
+  const bool has_old = old_size > 0 && *ptr != zero_size_area;
+  if (has_old && new_size > 0 && IsMapped(old_size) && IsMapped(new_size)) {
+    ALKAID_RETURN_NOT_OK(Account(new_size - old_size));
+    uint8_t* moved = Remap(*ptr, old_size, new_size);
+    if (moved != nullptr) {
+      // Pages added by the remap are fresh (zero); when shrinking within the
+      // last page, clear what the caller gave up so that it reads as zero
+      // should the allocation grow again.
+      if (new_size < old_size) {
+        const int64_t keep = RoundUpToMultipleOf64(new_size);
+        const int64_t end = std::min(RoundUpToMultipleOf64(old_size), MappedLength(new_size));
+        if (end > keep) std::memset(moved + keep, 0, static_cast<size_t>(end - keep));
+      }
+      *ptr = moved;
+      return Status::OK();
+    }
+    allocated_.fetch_sub(new_size - old_size, std::memory_order_relaxed);
+  }
   uint8_t* fresh = nullptr;
   ALKAID_RETURN_NOT_OK(Allocate(new_size, &fresh));
-  if (old_size > 0 && new_size > 0) std::memcpy(fresh, *ptr, std::min(old_size, new_size));
+  if (has_old && new_size > 0) std::memcpy(fresh, *ptr, static_cast<size_t>(std::min(old_size, new_size)));
   Free(*ptr, old_size);
   *ptr = fresh;
   return Status::OK();
@@ -53,7 +132,7 @@ Status SystemMemoryPool::Reallocate(int64_t old_size, int64_t new_size, uint8_t*
 
 void SystemMemoryPool::Free(uint8_t* ptr, int64_t size) {
   if (ptr == zero_size_area || size == 0) return;
-  std::free(ptr);
+  Release(ptr, size);
   allocated_.fetch_sub(size, std::memory_order_relaxed);
 }
 
@@ -124,7 +203,6 @@ Status ResizableBuffer::Reserve(int64_t new_capacity) {
   } else {
     ALKAID_RETURN_NOT_OK(pool_->Reallocate(capacity_, padded, &ptr));
   }
-  if (padded > capacity_) std::memset(ptr + capacity_, 0, static_cast<size_t>(padded - capacity_));
   mutable_data_ = ptr;
   data_ = ptr;
   capacity_ = padded;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <span>
 
 namespace alkaid {
 
@@ -29,6 +30,49 @@ TEST(MemoryPool, LimitRefusesLargeAllocation) {
   auto r = AllocateBuffer(1 << 20, &pool);
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(r.status().IsOutOfMemory());
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+}
+
+// Sizes from a few bytes to tens of megabytes (the large ones take a
+// different allocation path): every step of growing and shrinking keeps the
+// contents, reads zero past them and keeps the pool's count exact.
+TEST(MemoryPool, ReallocateKeepsContentsAndZeroesTheRestAtAnySize) {
+  SystemMemoryPool pool;
+  const int64_t sizes[] = {64,       5 << 20, 9 << 20, 40 << 20, 12 << 20, (9 << 20) + 64,
+                           30 << 20, 3 << 20, 128,     20 << 20};
+  uint8_t* p = nullptr;
+  ASSERT_TRUE(pool.Allocate(sizes[0], &p).ok());
+  int64_t size = sizes[0];
+  std::fill(p, p + size, uint8_t{0xAB});
+  for (int64_t next : std::span(sizes).subspan(1)) {
+    ASSERT_TRUE(pool.Reallocate(size, next, &p).ok()) << next;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+    EXPECT_EQ(pool.bytes_allocated(), next);
+    const int64_t kept = std::min(size, next);
+    ASSERT_TRUE(std::all_of(p, p + kept, [](uint8_t b) { return b == 0xAB; })) << next;
+    ASSERT_TRUE(std::all_of(p + kept, p + next, [](uint8_t b) { return b == 0; })) << next;
+    // Fill everything, so a shrink that left stale bytes behind shows up as
+    // non-zero bytes after the next growth.
+    std::fill(p, p + next, uint8_t{0xAB});
+    size = next;
+  }
+  pool.Free(p, size);
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+}
+
+TEST(Buffer, LargeBufferGrowsKeepingContents) {
+  SystemMemoryPool pool;
+  auto buf = AllocateBuffer(16 << 20, &pool).ValueOrDie();
+  EXPECT_TRUE(std::all_of(buf->data(), buf->data() + buf->capacity(), [](uint8_t b) { return b == 0; }));
+  buf->mutable_data()[0] = 1;
+  buf->mutable_data()[(16 << 20) - 1] = 2;
+  ASSERT_TRUE(buf->Resize(64 << 20).ok());
+  EXPECT_EQ(buf->data()[0], 1);
+  EXPECT_EQ(buf->data()[(16 << 20) - 1], 2);
+  EXPECT_EQ(buf->data()[(16 << 20)], 0);
+  EXPECT_EQ(buf->data()[(64 << 20) - 1], 0);
+  EXPECT_EQ(pool.bytes_allocated(), 64 << 20);
+  buf.reset();
   EXPECT_EQ(pool.bytes_allocated(), 0);
 }
 

@@ -95,9 +95,13 @@ Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input,
                                      MemoryPool* pool = default_memory_pool());
 
 // Encodes every input; out->size() == inputs.size() on success and (*out)[i]
-// corresponds to inputs[i]. Results are identical to the serial calls.
+// holds the encoding of inputs[i], identical to what CompressBodyBuffer gives.
+// Buffers already in *out that nobody else references are overwritten in
+// place: a writer that passes the same vector for every batch allocates (and
+// page-faults) its compression space once, not once per buffer per batch.
 Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
-                           std::vector<BufferPtr>* out, const ParallelOptions& parallel = {},
+                           std::vector<std::shared_ptr<ResizableBuffer>>* out,
+                           const ParallelOptions& parallel = {},
                            MemoryPool* pool = default_memory_pool());
 
 // Reads the prefix of an encoded buffer: 0 for an empty buffer, -1 for a raw
