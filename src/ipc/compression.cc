@@ -4,7 +4,9 @@
 #include <lz4frame.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <cstring>
 #include <thread>
 
@@ -235,19 +237,29 @@ Result<std::unique_ptr<Codec>> Codec::Create(CompressionType type, int level) {
   return Status::Invalid("unknown compression type ", static_cast<int>(type));
 }
 
-Status ParallelFor(int64_t n, int64_t total_bytes, const ParallelOptions& parallel,
+Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parallel,
                    const std::function<Status(int64_t)>& task) {
+  const auto n = static_cast<int64_t>(costs.size());
+  int64_t total = 0;
+  for (int64_t c : costs) total += std::max<int64_t>(c, 0);
   int64_t threads = parallel.num_threads > 0
                         ? parallel.num_threads
                         : static_cast<int64_t>(std::thread::hardware_concurrency());
   threads = std::min(threads, n);
-  if (!parallel.use_threads || threads <= 1 || total_bytes < parallel.min_parallel_bytes) {
+  if (!parallel.use_threads || threads <= 1 || total < parallel.min_parallel_bytes) {
     for (int64_t i = 0; i < n; ++i) ALKAID_RETURN_NOT_OK(task(i));
     return Status::OK();
   }
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return costs[static_cast<size_t>(a)] > costs[static_cast<size_t>(b)];
+  });
   std::vector<Status> results(static_cast<size_t>(n));
-  RunParallel(n, static_cast<int>(threads),
-              [&](int64_t i) { results[static_cast<size_t>(i)] = task(i); });
+  RunParallel(n, static_cast<int>(threads), [&](int64_t k) {
+    const int64_t i = order[static_cast<size_t>(k)];
+    results[static_cast<size_t>(i)] = task(i);
+  });
   for (const Status& st : results) ALKAID_RETURN_NOT_OK(st);
   return Status::OK();
 }
@@ -282,16 +294,16 @@ Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs
                            std::vector<std::shared_ptr<ResizableBuffer>>* out,
                            const ParallelOptions& parallel, MemoryPool* pool) {
   out->resize(inputs.size());
-  int64_t total = 0;
+  std::vector<int64_t> costs(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    total += inputs[i].size;
+    costs[i] = inputs[i].size;
     // A buffer still referenced elsewhere is left to its holder.
     std::shared_ptr<ResizableBuffer>& slot = (*out)[i];
     if (slot == nullptr || slot.use_count() > 1 || slot->pool() != pool) {
       slot = std::make_shared<ResizableBuffer>(pool);
     }
   }
-  return ParallelFor(static_cast<int64_t>(inputs.size()), total, parallel, [&](int64_t i) {
+  return ParallelFor(costs, parallel, [&](int64_t i) {
     const auto at = static_cast<size_t>(i);
     return CompressBodyBufferInto(codec, inputs[at], (*out)[at].get());
   });
@@ -337,6 +349,7 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
                              int64_t buffer_index_base) {
   // Check every declared size first so corrupt input never allocates.
   int64_t total = 0;
+  std::vector<int64_t> costs(encoded.size(), 0);
   for (size_t i = 0; i < encoded.size(); ++i) {
     if (encoded[i] == nullptr) continue;
     auto declared = ReadBodyBufferPrefix({encoded[i]->data(), encoded[i]->size()});
@@ -352,10 +365,11 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
                                    max_total_decompressed_size);
       }
       total += *declared;
+      costs[i] = *declared;
     }
   }
   out->assign(encoded.size(), nullptr);
-  return ParallelFor(static_cast<int64_t>(encoded.size()), total, parallel, [&](int64_t i) {
+  return ParallelFor(costs, parallel, [&](int64_t i) {
     const BufferPtr& in = encoded[static_cast<size_t>(i)];
     if (in == nullptr) return Status::OK();
     auto decoded = DecompressBodyBuffer(codec, in, max_total_decompressed_size, pool);

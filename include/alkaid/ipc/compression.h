@@ -128,10 +128,12 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
                              MemoryPool* pool = default_memory_pool(),
                              int64_t buffer_index_base = 0);
 
-// Runs task(i) for i in [0, n) on up to `parallel.num_threads` threads (or
-// serially, see ParallelOptions); returns the first error by index.
-// `total_bytes` is the caller's estimate of the work size.
-Status ParallelFor(int64_t n, int64_t total_bytes, const ParallelOptions& parallel,
+// Runs task(i) for every i in [0, costs.size()) on up to
+// `parallel.num_threads` threads (or serially, see ParallelOptions); returns
+// the first error by index. costs[i] estimates the work of task i (bytes):
+// threads take the costliest tasks first, so one large buffer left for last
+// does not run alone while the other threads idle.
+Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parallel,
                    const std::function<Status(int64_t)>& task);
 
 }  // namespace alkaid::ipc
