@@ -588,9 +588,22 @@ Status CollectDictionaries(const DataType& type, const DictionaryIds& ids, Field
   return Status::OK();
 }
 
-Status CheckStructNotNull(const void* p, std::string_view what) {
-  if (p == nullptr) return Status::Invalid(what, " is missing");
-  return Status::OK();
+// The Flatbuffers verifier checks that a vector's length word is 4-byte
+// aligned, not that its 8-byte elements are 8-byte aligned: a hostile message
+// can put them at 4 mod 8, where reading through the generated accessors is
+// undefined behaviour. Elements of such vectors are copied out instead.
+template <typename Struct>
+Struct LoadStruct(const flatbuffers::Vector<const Struct*>& vec, flatbuffers::uoffset_t i) {
+  Struct out;
+  std::memcpy(static_cast<void*>(&out), vec.Data() + static_cast<size_t>(i) * sizeof(Struct),
+              sizeof(Struct));
+  return out;
+}
+
+int64_t LoadInt64(const flatbuffers::Vector<int64_t>& vec, flatbuffers::uoffset_t i) {
+  int64_t out;
+  std::memcpy(&out, vec.Data() + static_cast<size_t>(i) * sizeof(int64_t), sizeof(int64_t));
+  return flatbuffers::EndianScalar(out);
 }
 
 }  // namespace
@@ -798,23 +811,21 @@ Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
   if (const auto* nodes = batch->nodes()) {
     out->nodes.resize(nodes->size());
     for (flatbuffers::uoffset_t i = 0; i < nodes->size(); ++i) {
-      const fb::FieldNode* node = nodes->Get(i);
-      ALKAID_RETURN_NOT_OK(CheckStructNotNull(node, "field node"));
-      if (node->length() < 0 || node->null_count() < 0 || node->null_count() > node->length()) {
-        return Status::Invalid("field node ", i, ": length ", node->length(), " and null count ",
-                               node->null_count(),
+      const fb::FieldNode node = LoadStruct(*nodes, i);
+      if (node.length() < 0 || node.null_count() < 0 || node.null_count() > node.length()) {
+        return Status::Invalid("field node ", i, ": length ", node.length(), " and null count ",
+                               node.null_count(),
                                " must satisfy 0 <= null_count <= length");
       }
-      out->nodes[i] = FieldNodeMeta{node->length(), node->null_count()};
+      out->nodes[i] = FieldNodeMeta{node.length(), node.null_count()};
     }
   }
   if (const auto* buffers = batch->buffers()) {
     out->buffers.resize(buffers->size());
     for (flatbuffers::uoffset_t i = 0; i < buffers->size(); ++i) {
-      const fb::Buffer* buffer = buffers->Get(i);
-      ALKAID_RETURN_NOT_OK(CheckStructNotNull(buffer, "buffer"));
-      const int64_t offset = buffer->offset();
-      const int64_t length = buffer->length();
+      const fb::Buffer buffer = LoadStruct(*buffers, i);
+      const int64_t offset = buffer.offset();
+      const int64_t length = buffer.length();
       if (offset < 0 || length < 0) {
         return Status::Invalid("buffer ", i, ": offset ", offset, " and length ", length,
                                " must not be negative");
@@ -837,7 +848,7 @@ Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
   if (const auto* counts = batch->variadicBufferCounts()) {
     out->variadic_buffer_counts.resize(counts->size());
     for (flatbuffers::uoffset_t i = 0; i < counts->size(); ++i) {
-      int64_t count = counts->Get(i);
+      const int64_t count = LoadInt64(*counts, i);
       if (count < 0) {
         return Status::Invalid("variadic buffer count ", i, " is negative (", count, ")");
       }
@@ -968,14 +979,13 @@ Status ReadFileBlocks(const flatbuffers::Vector<const fb::Block*>* blocks, std::
   if (blocks == nullptr) return Status::OK();
   out->reserve(blocks->size());
   for (flatbuffers::uoffset_t i = 0; i < blocks->size(); ++i) {
-    const fb::Block* block = blocks->Get(i);
-    ALKAID_RETURN_NOT_OK(CheckStructNotNull(block, what));
-    if (block->offset() < 0 || block->metaDataLength() <= 0 || block->bodyLength() < 0) {
-      return Status::Invalid(what, " ", i, ": offset ", block->offset(), ", metadata length ",
-                             block->metaDataLength(), ", body length ", block->bodyLength(),
+    const fb::Block block = LoadStruct(*blocks, i);
+    if (block.offset() < 0 || block.metaDataLength() <= 0 || block.bodyLength() < 0) {
+      return Status::Invalid(what, " ", i, ": offset ", block.offset(), ", metadata length ",
+                             block.metaDataLength(), ", body length ", block.bodyLength(),
                              " (offset and body length must be >= 0, metadata length > 0)");
     }
-    out->push_back(FileBlock{block->offset(), block->metaDataLength(), block->bodyLength()});
+    out->push_back(FileBlock{block.offset(), block.metaDataLength(), block.bodyLength()});
   }
   return Status::OK();
 }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <vector>
+
 #include "alkaid/extension_registry.h"
 
 namespace alkaid::ipc::internal {
@@ -391,7 +394,14 @@ TEST(MetadataSchemaErrors, DecimalAndWidths) {
     FieldSpec spec;
     spec.tag = fb::Type::FixedSizeBinary;
     spec.type = fb::CreateFixedSizeBinary(fbb, -1).Union();
-    ExpectInvalid(ReadBuilt(fbb, BuildField(fbb, "b", spec)), ">= 0");
+    ExpectInvalid(ReadBuilt(fbb, BuildField(fbb, "b", spec)), "width must be in [0, ");
+  }
+  {
+    FlatBufferBuilder fbb;
+    FieldSpec spec;
+    spec.tag = fb::Type::FixedSizeBinary;
+    spec.type = fb::CreateFixedSizeBinary(fbb, INT32_MAX).Union();
+    ExpectInvalid(ReadBuilt(fbb, BuildField(fbb, "b", spec)), "got 2147483647");
   }
   {
     FlatBufferBuilder fbb;
@@ -670,6 +680,91 @@ TEST(MetadataBatch, RejectsBadNodesAndCodecs) {
   FlatBufferBuilder fbb4;
   fbb4.Finish(fb::CreateRecordBatch(fbb4, 0, 0, 0, 0, fbb4.CreateVector(std::vector<int64_t>{-1})));
   EXPECT_FALSE(ReadRecordBatchHeader(flatbuffers::GetRoot<fb::RecordBatch>(fbb4.GetBufferPointer()), -1, &out).ok());
+}
+
+// Builds a vector of `count` elements from `bytes` aligned to 4 bytes only,
+// which the Flatbuffers verifier accepts. `pad` adds a spare word behind the
+// vector (1) or in front of it (2; buffers are built back to front): one of
+// the settings puts the elements at 4 mod 8 from the start of the buffer.
+template <typename T>
+Offset<flatbuffers::Vector<T>> LooselyAlignedVector(FlatBufferBuilder& fbb, const void* bytes,
+                                                    size_t size, size_t count, int pad) {
+  if (pad == 1) fbb.PushElement<uint32_t>(0);
+  fbb.StartVector(size / 4, 4);
+  fbb.PushBytes(static_cast<const uint8_t*>(bytes), size);
+  const auto vector = Offset<flatbuffers::Vector<T>>(fbb.EndVector(count));
+  if (pad == 2) fbb.PushElement<uint32_t>(0);
+  return vector;
+}
+
+// A finished buffer copied to 8-byte aligned storage, as the reader keeps it.
+std::vector<uint64_t> AlignedCopy(const FlatBufferBuilder& fbb) {
+  std::vector<uint64_t> out((fbb.GetSize() + 7) / 8);
+  std::memcpy(out.data(), fbb.GetBufferPointer(), fbb.GetSize());
+  return out;
+}
+
+bool AtFourModEight(const void* base, const void* p) {
+  return (static_cast<const uint8_t*>(p) - static_cast<const uint8_t*>(base)) % 8 == 4;
+}
+
+// Hostile but verifiable metadata: 8-byte struct and integer elements at 4
+// mod 8. They must be read correctly and without misaligned loads (the
+// sanitizer build turns such a load into a failure).
+TEST(MetadataBatch, EightByteElementsAtFourModEight) {
+  const fb::FieldNode nodes[] = {fb::FieldNode(5, 1), fb::FieldNode(7, 0)};
+  const fb::Buffer buffers[] = {fb::Buffer(0, 8), fb::Buffer(8, 40)};
+  const int64_t counts[] = {3};
+  bool found = false;
+  for (int pads = 0; pads < 27 && !found; ++pads) {
+    FlatBufferBuilder fbb;
+    auto c = LooselyAlignedVector<int64_t>(fbb, counts, sizeof(counts), 1, pads % 3);
+    auto b = LooselyAlignedVector<const fb::Buffer*>(fbb, buffers, sizeof(buffers), 2, pads / 3 % 3);
+    auto n = LooselyAlignedVector<const fb::FieldNode*>(fbb, nodes, sizeof(nodes), 2, pads / 9);
+    fbb.Finish(fb::CreateRecordBatch(fbb, 7, n, b, 0, c));
+    const std::vector<uint64_t> storage = AlignedCopy(fbb);
+    flatbuffers::Verifier verifier(reinterpret_cast<const uint8_t*>(storage.data()), fbb.GetSize());
+    ASSERT_TRUE(verifier.VerifyBuffer<fb::RecordBatch>(nullptr));
+    const auto* batch = flatbuffers::GetRoot<fb::RecordBatch>(storage.data());
+    if (!AtFourModEight(storage.data(), batch->nodes()->Data()) ||
+        !AtFourModEight(storage.data(), batch->buffers()->Data()) ||
+        !AtFourModEight(storage.data(), batch->variadicBufferCounts()->Data())) {
+      continue;
+    }
+    found = true;
+    RecordBatchMeta out;
+    ASSERT_TRUE(ReadRecordBatchHeader(batch, 48, &out).ok());
+    ASSERT_EQ(out.nodes.size(), 2u);
+    EXPECT_EQ(out.nodes[0].length, 5);
+    EXPECT_EQ(out.nodes[0].null_count, 1);
+    EXPECT_EQ(out.nodes[1].length, 7);
+    ASSERT_EQ(out.buffers.size(), 2u);
+    EXPECT_EQ(out.buffers[1].offset, 8);
+    EXPECT_EQ(out.buffers[1].length, 40);
+    EXPECT_EQ(out.variadic_buffer_counts, std::vector<int64_t>{3});
+  }
+  EXPECT_TRUE(found) << "no layout put every vector at 4 mod 8";
+
+  const fb::Block blocks[] = {fb::Block(8, 16, 24)};
+  found = false;
+  for (int pad = 0; pad < 3 && !found; ++pad) {
+    FlatBufferBuilder fbb;
+    auto v = LooselyAlignedVector<const fb::Block*>(fbb, blocks, sizeof(blocks), 1, pad);
+    fbb.Finish(fb::CreateFooter(fbb, fb::MetadataVersion::V5, 0, 0, v));
+    const std::vector<uint64_t> storage = AlignedCopy(fbb);
+    flatbuffers::Verifier verifier(reinterpret_cast<const uint8_t*>(storage.data()), fbb.GetSize());
+    ASSERT_TRUE(fb::VerifyFooterBuffer(verifier));
+    const fb::Footer* footer = fb::GetFooter(storage.data());
+    if (!AtFourModEight(storage.data(), footer->recordBatches()->Data())) continue;
+    found = true;
+    std::vector<FileBlock> read;
+    ASSERT_TRUE(ReadFileBlocks(footer->recordBatches(), "record batch block", &read).ok());
+    ASSERT_EQ(read.size(), 1u);
+    EXPECT_EQ(read[0].offset, 8);
+    EXPECT_EQ(read[0].metadata_length, 16);
+    EXPECT_EQ(read[0].body_length, 24);
+  }
+  EXPECT_TRUE(found) << "no layout put the blocks at 4 mod 8";
 }
 
 TEST(MetadataBatch, DictionaryBatchHeader) {

@@ -174,7 +174,7 @@ Result<DataTypePtr> ParseInterval(const TypeContext& c) {
 
 Result<DataTypePtr> ParseFixedSizeBinary(const TypeContext& c) {
   ALKAID_ASSIGN_OR_RAISE(int64_t width, IntMember(c.type, "byteWidth", c.path, 0, INT32_MAX));
-  return fixed_size_binary(static_cast<int32_t>(width));
+  return FixedSizeBinaryType::Make(static_cast<int32_t>(width));
 }
 
 template <DataTypePtr (*kFactory)()>

@@ -348,7 +348,12 @@ bool TimestampType::ParamsEqual(const DataType& other) const {
 }
 
 Result<DataTypePtr> FixedSizeBinaryType::Make(int32_t byte_width) {
-  if (byte_width < 0) return Status::Invalid("fixed_size_binary width must be >= 0, got ", byte_width);
+  // The upper bound keeps the width in bits (bit_width()) within an int.
+  constexpr int32_t kMaxByteWidth = INT32_MAX / 8;
+  if (byte_width < 0 || byte_width > kMaxByteWidth) {
+    return Status::Invalid("fixed_size_binary width must be in [0, ", kMaxByteWidth, "], got ",
+                           byte_width);
+  }
   return std::make_shared<FixedSizeBinaryType>(byte_width);
 }
 

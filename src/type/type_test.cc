@@ -112,6 +112,8 @@ TEST(DataType, CheckedConstructorsRejectBadParameters) {
   EXPECT_FALSE(Time32Type::Make(TimeUnit::kNano).ok());
   EXPECT_FALSE(Time64Type::Make(TimeUnit::kSecond).ok());
   EXPECT_FALSE(FixedSizeBinaryType::Make(-1).ok());
+  EXPECT_FALSE(FixedSizeBinaryType::Make(INT32_MAX).ok());  // INT32_MAX bytes overflow bit_width()
+  EXPECT_EQ(FixedSizeBinaryType::Make(INT32_MAX / 8).ValueOrDie()->bit_width(), INT32_MAX / 8 * 8);
   EXPECT_FALSE(FixedSizeListType::Make(field("item", int8()), -2).ok());
   EXPECT_FALSE(DictionaryType::Make(utf8(), utf8()).ok());
   EXPECT_FALSE(RunEndEncodedType::Make(int8(), utf8()).ok());
