@@ -21,8 +21,9 @@ namespace {
 // Pieces at least this large are copied with stores that bypass the cache:
 // a record batch body streamed into memory is not read back soon, and
 // ordinary stores would first read every destination line into the cache
-// (and evict the data being copied). glibc's memcpy makes the same switch,
-// but only for copies of hundreds of megabytes, far above one IPC buffer.
+// (and evict the data being copied). glibc's memcpy makes the same switch
+// only above a threshold derived from the cache size (hundreds of megabytes
+// on the machines we build on), far above one IPC buffer.
 constexpr int64_t kStreamingCopyMin = 256 * 1024;
 
 #if defined(__SSE2__)
