@@ -546,6 +546,11 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatch(int i) {
   return s.core.ReadRecordBatch(*message.message, message.body, message.wire_size, where);
 }
 
+Result<RecordBatchPtr> FileReader::Next() {
+  if (next_batch_ >= num_record_batches()) return RecordBatchPtr();
+  return ReadRecordBatch(next_batch_++);
+}
+
 Result<std::vector<RecordBatchPtr>> FileReader::ReadAll() {
   std::vector<RecordBatchPtr> out;
   out.reserve(state_->batch_blocks.size());

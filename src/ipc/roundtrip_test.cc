@@ -366,5 +366,30 @@ TEST(RoundTripLegacy, LegacyStreamEveryType) {
   }
 }
 
+// Both readers used through the RecordBatchReader interface.
+TEST(RoundTripReaderInterface, StreamAndFileReadersYieldEveryBatchThenNull) {
+  auto s = schema({field("c", int32())});
+  std::vector<RecordBatchPtr> batches;
+  for (const char* json : {"[1, 2]", "[3]", "[null, 5, 6]"}) {
+    auto array = ArrayFromJSON(int32(), json);
+    ASSERT_NE(array, nullptr);
+    batches.push_back(RecordBatch::Make(s, array->length, {array}));
+  }
+  auto stream = SerializeStream(s, batches).ValueOrDie();
+  auto file = SerializeFile(s, batches).ValueOrDie();
+  std::vector<std::unique_ptr<RecordBatchReader>> readers;
+  readers.push_back(StreamReader::Open(stream).ValueOrDie());
+  readers.push_back(FileReader::Open(file).ValueOrDie());
+  for (auto& reader : readers) {
+    EXPECT_TRUE(reader->schema()->Equals(*s));
+    auto first = reader->Next().ValueOrDie();
+    ASSERT_NE(first, nullptr);
+    EXPECT_TRUE(first->Equals(*batches[0]));
+    auto table = reader->ToTable().ValueOrDie();
+    EXPECT_EQ(table->num_rows(), 4);
+    EXPECT_EQ(reader->Next().ValueOrDie(), nullptr);
+  }
+}
+
 }  // namespace
 }  // namespace alkaid::ipc

@@ -18,6 +18,7 @@
 #include "alkaid/dictionary_ids.h"
 #include "alkaid/io/input.h"
 #include "alkaid/ipc/options.h"
+#include "alkaid/record_batch_reader.h"
 #include "alkaid/table.h"
 
 namespace alkaid::ipc {
@@ -37,9 +38,9 @@ class MessageDecoder;
 
 // Reads a stream: the schema message first, then dictionary and record batch
 // messages until the end-of-stream marker (or the end of the input).
-class StreamReader {
+class StreamReader : public RecordBatchReader {
  public:
-  ~StreamReader();
+  ~StreamReader() override;
 
   // `stream` must outlive the reader. Reads the schema message before
   // returning.
@@ -53,13 +54,13 @@ class StreamReader {
       BufferPtr buffer, const IpcReadOptions& options = IpcReadOptions::Defaults());
 
   // The schema of the batches returned (projected, native byte order).
-  const SchemaPtr& schema() const;
+  const SchemaPtr& schema() const override;
   // Dictionary ids of the dictionary-encoded fields of schema().
   const DictionaryIds& dictionary_ids() const;
 
   // The next batch, or nullptr at the end-of-stream marker or at the end of
   // the input. Dictionary batches in between are applied on the way.
-  Result<RecordBatchPtr> Next();
+  Result<RecordBatchPtr> Next() override;
   // Every remaining batch.
   Result<std::vector<RecordBatchPtr>> ReadAll();
 
@@ -77,9 +78,9 @@ class StreamReader {
 // Reads the file format: magic ("ARROW1" or "ALKAID1"), footer, and record
 // batches by index. Dictionaries (all blocks of the footer, in order; deltas
 // appended, replacements refused) are loaded before the first batch is read.
-class FileReader {
+class FileReader : public RecordBatchReader {
  public:
-  ~FileReader();
+  ~FileReader() override;
 
   // `file` must outlive the reader.
   static Result<std::unique_ptr<FileReader>> Open(
@@ -95,7 +96,7 @@ class FileReader {
   static Result<std::unique_ptr<FileReader>> OpenMapped(
       const std::string& path, const IpcReadOptions& options = IpcReadOptions::Defaults());
 
-  const SchemaPtr& schema() const;
+  const SchemaPtr& schema() const override;
   const DictionaryIds& dictionary_ids() const;
   int num_record_batches() const;
   int num_dictionaries() const;
@@ -104,6 +105,10 @@ class FileReader {
   IpcDialect dialect() const;
 
   Result<RecordBatchPtr> ReadRecordBatch(int i);
+  // RecordBatchReader: the batches in file order, starting at batch 0; each
+  // call advances a cursor of its own (independent of ReadRecordBatch).
+  Result<RecordBatchPtr> Next() override;
+  // Every batch of the file, whatever the cursor.
   Result<std::vector<RecordBatchPtr>> ReadAll();
 
   const ReadStats& stats() const;
@@ -115,6 +120,7 @@ class FileReader {
 
   struct State;
   std::unique_ptr<State> state_;
+  int next_batch_ = 0;  // Next()'s cursor
 };
 
 // Push-style stream decoding for data arriving in arbitrary pieces (sockets):
