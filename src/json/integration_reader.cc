@@ -11,6 +11,7 @@
 
 #include "alkaid/bitmap.h"
 #include "alkaid/json/integration.h"
+#include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
 #include "integration_internal.h"
 
@@ -655,11 +656,14 @@ void IndexDictionaryFields(const std::vector<FieldNode>& nodes, std::map<int64_t
 
 class FileReader {
  public:
+  explicit FileReader(const IntegrationReadOptions& options) : options_(options) {}
+
   Result<IntegrationFile> Read(const Json& root) {
     if (!root.is_object()) return Status::Invalid("integration JSON: the top level must be an object");
     auto schema = root.find("schema");
     if (schema == root.end()) return Status::Invalid("integration JSON: missing member \"schema\"");
-    ALKAID_ASSIGN_OR_RAISE(parsed_, internal::ParseSchema(*schema, "schema"));
+    ALKAID_ASSIGN_OR_RAISE(parsed_, internal::ParseSchema(*schema, "schema",
+                                                             options_.max_recursion_depth));
     IndexDictionaryFields(parsed_.fields, &dictionary_fields_);
     file_.schema = parsed_.schema;
     file_.dictionary_ids = parsed_.dictionary_ids;
@@ -678,6 +682,7 @@ class FileReader {
       file_.batches.push_back(std::move(batch));
     }
     ALKAID_RETURN_NOT_OK(ResolveDictionaries());
+    ALKAID_RETURN_NOT_OK(ValidateBatches());
     return std::move(file_);
   }
 
@@ -762,6 +767,26 @@ class FileReader {
     return Status::OK();
   }
 
+  // The checks above are local to each JSON array (counts, encodings); what
+  // spans arrays (dictionary indices against the dictionary, offsets against
+  // child lengths, run ends, union codes) is left to the same full validation
+  // every other reader applies, so JSON cannot build what IPC would refuse.
+  Status ValidateBatches() {
+    ValidateOptions validate;
+    validate.full = true;
+    for (size_t b = 0; b < file_.batches.size(); ++b) {
+      const RecordBatch& batch = *file_.batches[b];
+      for (int c = 0; c < batch.num_columns(); ++c) {
+        std::string path = ColumnPath("batches[" + std::to_string(b) + "].columns",
+                                      static_cast<size_t>(c), batch.column_name(c));
+        validate.root_name = path;
+        ALKAID_RETURN_NOT_OK(ValidateArray(*batch.column_data(c), validate));
+      }
+    }
+    return Status::OK();
+  }
+
+  IntegrationReadOptions options_;
   internal::ParsedSchema parsed_;
   std::map<int64_t, const FieldNode*> dictionary_fields_;
   ReadContext ctx_;
@@ -770,10 +795,50 @@ class FileReader {
 
 }  // namespace
 
-Result<IntegrationFile> ParseIntegrationJson(std::string_view text) {
+namespace internal {
+
+Status CheckJsonNesting(std::string_view text, int max_nesting) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char ch = text[i];
+    if (in_string) {
+      if (ch == '\\') {
+        ++i;  // the escaped character cannot end the string
+      } else if (ch == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    switch (ch) {
+      case '"': in_string = true; break;
+      case '[':
+      case '{':
+        if (++depth > max_nesting)
+          return Status::Invalid("integration JSON: arrays and objects nested deeper than ",
+                                 max_nesting, " levels at byte offset ", i);
+        break;
+      case ']':
+      case '}': --depth; break;
+      default: break;
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace internal
+
+Result<IntegrationFile> ParseIntegrationJson(std::string_view text,
+                                             const IntegrationReadOptions& options) {
+  if (options.max_recursion_depth < 1)
+    return Status::Invalid("IntegrationReadOptions: max_recursion_depth must be positive");
+  // nlohmann's parser itself is iterative, but destroying or walking a deep
+  // DOM and our readers recurse; refusing deep text up front bounds them all.
+  ALKAID_RETURN_NOT_OK(
+      internal::CheckJsonNesting(text, internal::MaxJsonNesting(options.max_recursion_depth)));
   try {
     Json root = Json::parse(text.begin(), text.end());
-    FileReader reader;
+    FileReader reader(options);
     return reader.Read(root);
   } catch (const nlohmann::json::parse_error& e) {
     return Status::Invalid("integration JSON is not valid JSON: ", e.what());
@@ -784,9 +849,10 @@ Result<IntegrationFile> ParseIntegrationJson(std::string_view text) {
   }
 }
 
-Result<IntegrationFile> ReadIntegrationFile(const std::string& path) {
+Result<IntegrationFile> ReadIntegrationFile(const std::string& path,
+                                            const IntegrationReadOptions& options) {
   ALKAID_ASSIGN_OR_RAISE(std::string text, ReadMaybeGzip(path));
-  auto file = ParseIntegrationJson(text);
+  auto file = ParseIntegrationJson(text, options);
   if (!file.ok()) return file.status().WithContext(path);
   return file;
 }

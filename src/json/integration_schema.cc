@@ -294,7 +294,15 @@ Result<DataTypePtr> ParseType(const Json& type, const FieldVector& children,
 
 class SchemaParser {
  public:
+  explicit SchemaParser(int max_depth) : max_depth_(max_depth) {}
+
+  // field_path->size() is the nesting depth of `field` (1 for a top-level
+  // field); deeper types are refused before recursing, so the stack stays
+  // bounded whatever the input.
   Result<FieldNode> ParseField(const Json& field, FieldPath* field_path, const std::string& path) {
+    if (static_cast<int64_t>(field_path->size()) > max_depth_)
+      return Status::Invalid(path, ": type nesting deeper than the limit of ", max_depth_,
+                             " levels");
     if (!field.is_object()) return Status::Invalid(path, ": expected a field object, got ", field.type_name());
     FieldNode node;
     ALKAID_ASSIGN_OR_RAISE(std::string name, StringMember(field, "name", path));
@@ -374,6 +382,7 @@ class SchemaParser {
     return Status::OK();
   }
 
+  int max_depth_;
   DictionaryIds ids_;
   std::map<int64_t, DataTypePtr> value_types_;
 };
@@ -568,13 +577,13 @@ const DataType& UnwrapExtension(const DataType& type) {
   return *t;
 }
 
-Result<ParsedSchema> ParseSchema(const Json& schema, const std::string& path) {
+Result<ParsedSchema> ParseSchema(const Json& schema, const std::string& path, int max_depth) {
   if (!schema.is_object()) return Status::Invalid(path, ": expected an object with \"fields\"");
   auto fields = schema.find("fields");
   if (fields == schema.end()) return Status::Invalid(path, ": missing member \"fields\"");
   if (!fields->is_array()) return Status::Invalid(path, ".fields: expected an array");
   RegisterCanonicalExtensionTypes();
-  SchemaParser parser;
+  SchemaParser parser(max_depth);
   ParsedSchema out;
   FieldVector schema_fields;
   FieldPath field_path;

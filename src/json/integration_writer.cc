@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <type_traits>
 
 #include "alkaid/json/integration.h"
@@ -339,6 +340,10 @@ Result<OrderedJson> WriteColumn(const ArrayData& data, int64_t begin, int64_t le
 // ---------------------------------------------------------------------------
 // Dictionaries carried by the batches
 
+}  // namespace
+
+namespace internal {
+
 class DictionaryCollector {
  public:
   explicit DictionaryCollector(const DictionaryIds& ids) : ids_(ids) {}
@@ -389,19 +394,16 @@ class DictionaryCollector {
   std::map<int64_t, ArrayDataPtr> found_;
 };
 
-Result<std::map<int64_t, ArrayDataPtr>> CollectDictionaries(const std::vector<RecordBatchPtr>& batches,
+}  // namespace internal
+
+static Result<std::map<int64_t, ArrayDataPtr>> CollectDictionaries(const std::vector<RecordBatchPtr>& batches,
                                                             const DictionaryIds& ids) {
-  DictionaryCollector collector(ids);
-  FieldPath path;
-  for (size_t b = 0; b < batches.size(); ++b) {
-    for (int c = 0; c < batches[b]->num_columns(); ++c) {
-      path.assign(1, c);
-      Status st = collector.Collect(*batches[b]->column_data(c), &path);
-      if (!st.ok()) return st.WithContext("batch " + std::to_string(b) + " column " + std::to_string(c));
-    }
-  }
+  IntegrationDictionaries collector(ids);
+  for (const auto& batch : batches) ALKAID_RETURN_NOT_OK(collector.Add(*batch));
   return collector.Take();
 }
+
+namespace {
 
 Result<std::string> Dump(const OrderedJson& root) {
   try {
@@ -409,52 +411,219 @@ Result<std::string> Dump(const OrderedJson& root) {
   } catch (const nlohmann::json::exception& e) {
     // The only failure left at this point is a string that is not UTF-8.
     return Status::Invalid("integration JSON: cannot serialize: ", e.what());
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("integration JSON: out of memory while serializing");
   }
 }
 
-Result<std::string> WriteFile(const Schema& schema, const DictionaryIds& ids,
-                              const std::map<int64_t, ArrayDataPtr>& dictionaries,
-                              const std::vector<RecordBatchPtr>& batches) {
+// `value` dumped as it appears `level` levels deep in the document: with
+// ensure_ascii every newline in the dump is structural (strings escape
+// theirs), so indenting after each one reproduces one whole-document dump.
+Result<std::string> DumpAtLevel(const OrderedJson& value, int level) {
+  ALKAID_ASSIGN_OR_RAISE(std::string text, Dump(value));
+  const std::string indent(static_cast<size_t>(2 * level), ' ');
+  std::string out = indent;
+  out.reserve(text.size() + indent.size());
+  for (char ch : text) {
+    out.push_back(ch);
+    if (ch == '\n') out += indent;
+  }
+  return out;
+}
+
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  if (a == 0 || b == 0) return 0;
+  return a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+
+// A lower bound of the bytes the JSON of `length` slots of `data` takes,
+// from lengths alone (no values are read): every slot of a node that has a
+// VALIDITY or DATA array costs at least two bytes ("1,"). It lets the writer
+// refuse a column of 2^62 struct slots before trying to build it.
+int64_t MinJsonBytes(const ArrayData& data, int64_t length) {
+  const DataType& type = internal::UnwrapExtension(*data.type);
+  int64_t per_slot_arrays = 2;  // VALIDITY and DATA/OFFSET/TYPE_ID
+  int64_t children = 0;
+  switch (type.id()) {
+    case TypeId::kNull:
+    case TypeId::kRunEndEncoded:  // runs, not slots, are written
+      return 0;
+    case TypeId::kStruct:
+    case TypeId::kSparseUnion:
+      per_slot_arrays = 1;
+      for (const auto& child : data.child_data) children = SaturatingAdd(children, MinJsonBytes(*child, length));
+      break;
+    case TypeId::kFixedSizeList: {
+      int64_t size = static_cast<const FixedSizeListType&>(type).list_size();
+      if (!data.child_data.empty())
+        children = MinJsonBytes(*data.child_data[0], SaturatingMul(length, size));
+      break;
+    }
+    default:
+      break;
+  }
+  return SaturatingAdd(SaturatingMul(SaturatingMul(length, per_slot_arrays), 2), children);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Streaming writer
+
+IntegrationJsonWriter::IntegrationJsonWriter(std::ostream* out, SchemaPtr schema,
+                                             const IntegrationWriteOptions& options)
+    : out_(out), schema_(std::move(schema)), options_(options) {}
+
+IntegrationJsonWriter::~IntegrationJsonWriter() = default;
+
+Status IntegrationJsonWriter::Emit(std::string_view text) {
+  bytes_written_ += static_cast<int64_t>(text.size());
+  out_->write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!*out_) return Status::IOError("integration JSON: writing the output failed");
+  return Status::OK();
+}
+
+Status IntegrationJsonWriter::CheckColumn(int64_t bytes, const std::string& what) const {
+  if (options_.max_column_bytes >= 0 && bytes > options_.max_column_bytes)
+    return Status::CapacityError(what, " needs at least ", bytes,
+                                 " bytes of integration JSON, more than the limit of ",
+                                 options_.max_column_bytes, " bytes per column");
+  return CheckBudget(bytes, what);
+}
+
+Status IntegrationJsonWriter::CheckBudget(int64_t more, const std::string& what) const {
+  if (options_.max_output_bytes < 0) return Status::OK();
+  if (more > options_.max_output_bytes - bytes_written_)
+    return Status::CapacityError(what, " needs at least ", more, " bytes of integration JSON, and ",
+                                 bytes_written_, " were already written; the output limit is ",
+                                 options_.max_output_bytes, " bytes");
+  return Status::OK();
+}
+
+Result<std::unique_ptr<IntegrationJsonWriter>> IntegrationJsonWriter::Open(
+    std::ostream* out, SchemaPtr schema, const DictionaryIds& ids,
+    const std::map<int64_t, ArrayDataPtr>& dictionaries, const IntegrationWriteOptions& options) {
+  if (out == nullptr || schema == nullptr)
+    return Status::Invalid("IntegrationJsonWriter: null output or schema");
+  std::unique_ptr<IntegrationJsonWriter> writer(new IntegrationJsonWriter(out, schema, options));
   try {
-    OrderedJson root = OrderedJson::object();
-    ALKAID_ASSIGN_OR_RAISE(root["schema"], internal::SchemaToJson(schema, ids));
+    ALKAID_ASSIGN_OR_RAISE(OrderedJson schema_json, internal::SchemaToJson(*schema, ids));
+    ALKAID_ASSIGN_OR_RAISE(std::string schema_text, DumpAtLevel(schema_json, 1));
+    schema_text.erase(0, 2);  // follows the key on its line
+    ALKAID_RETURN_NOT_OK(writer->Emit("{\n  \"schema\": " + schema_text));
     if (!dictionaries.empty()) {
-      OrderedJson dicts = OrderedJson::array();
+      ALKAID_RETURN_NOT_OK(writer->Emit(",\n  \"dictionaries\": [\n"));
+      bool first = true;
       for (const auto& [id, values] : dictionaries) {
+        ALKAID_RETURN_NOT_OK(writer->CheckColumn(MinJsonBytes(*values, values->length),
+                                                 "dictionary " + std::to_string(id)));
         ALKAID_ASSIGN_OR_RAISE(OrderedJson column, WriteColumn(*values, values->offset, values->length,
                                                                "DICT" + std::to_string(id)));
         OrderedJson data = OrderedJson::object();
         data["count"] = values->length;
         data["columns"] = OrderedJson::array({std::move(column)});
-        dicts.push_back(OrderedJson{{"id", id}, {"data", std::move(data)}});
+        ALKAID_ASSIGN_OR_RAISE(std::string text,
+                               DumpAtLevel(OrderedJson{{"id", id}, {"data", std::move(data)}}, 2));
+        ALKAID_RETURN_NOT_OK(writer->Emit(first ? text : ",\n" + text));
+        first = false;
       }
-      root["dictionaries"] = std::move(dicts);
+      ALKAID_RETURN_NOT_OK(writer->Emit("\n  ]"));
     }
-    OrderedJson batches_json = OrderedJson::array();
-    for (size_t b = 0; b < batches.size(); ++b) {
-      const RecordBatch& batch = *batches[b];
-      if (batch.num_columns() != schema.num_fields())
-        return Status::Invalid("batch ", b, " has ", batch.num_columns(), " columns but the schema has ",
-                               schema.num_fields(), " fields");
-      OrderedJson columns = OrderedJson::array();
-      for (int c = 0; c < batch.num_columns(); ++c) {
-        const ArrayData& column = *batch.column_data(c);
-        if (column.length != batch.num_rows())
-          return Status::Invalid("batch ", b, " column ", c, " has length ", column.length,
-                                 " but the batch has ", batch.num_rows(), " rows");
-        auto written = WriteColumn(column, column.offset, column.length, schema.field(c)->name());
-        if (!written.ok()) return written.status().WithContext("batch " + std::to_string(b));
-        columns.push_back(std::move(written).MoveValueUnsafe());
-      }
-      batches_json.push_back(OrderedJson{{"count", batch.num_rows()}, {"columns", std::move(columns)}});
-    }
-    root["batches"] = std::move(batches_json);
-    return Dump(root);
+    ALKAID_RETURN_NOT_OK(writer->Emit(",\n  \"batches\": ["));
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("integration JSON: out of memory while writing");
   } catch (const nlohmann::json::exception& e) {
     return Status::UnknownError("integration JSON: ", e.what());
   }
+  return writer;
+}
+
+Status IntegrationJsonWriter::WriteRecordBatch(const RecordBatch& batch) {
+  if (closed_) return Status::Invalid("IntegrationJsonWriter: already closed");
+  const int64_t b = num_batches_;
+  const Schema& schema = *schema_;
+  if (batch.num_columns() != schema.num_fields())
+    return Status::Invalid("batch ", b, " has ", batch.num_columns(), " columns but the schema has ",
+                           schema.num_fields(), " fields");
+  int64_t need = 0;
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    const ArrayData& column = *batch.column_data(c);
+    if (column.length != batch.num_rows())
+      return Status::Invalid("batch ", b, " column ", c, " has length ", column.length,
+                             " but the batch has ", batch.num_rows(), " rows");
+    int64_t bytes = MinJsonBytes(column, column.length);
+    ALKAID_RETURN_NOT_OK(CheckColumn(bytes, "batch " + std::to_string(b) + " column " +
+                                                std::to_string(c) + " ('" + batch.column_name(c) +
+                                                "', " + std::to_string(column.length) + " rows)"));
+    need = SaturatingAdd(need, bytes);
+  }
+  ALKAID_RETURN_NOT_OK(CheckBudget(need, "batch " + std::to_string(b) + " (" +
+                                             std::to_string(batch.num_rows()) + " rows)"));
+  try {
+    ALKAID_RETURN_NOT_OK(Emit(b == 0 ? "\n" : ",\n"));
+    ALKAID_RETURN_NOT_OK(Emit("    {\n      \"count\": " + std::to_string(batch.num_rows()) +
+                              ",\n      \"columns\": ["));
+    // One column's document at a time: memory follows the largest column.
+    for (int c = 0; c < batch.num_columns(); ++c) {
+      const ArrayData& column = *batch.column_data(c);
+      auto written = WriteColumn(column, column.offset, column.length, schema.field(c)->name());
+      if (!written.ok()) return written.status().WithContext("batch " + std::to_string(b));
+      ALKAID_ASSIGN_OR_RAISE(std::string text, DumpAtLevel(*written, 4));
+      ALKAID_RETURN_NOT_OK(Emit(c == 0 ? "\n" : ",\n"));
+      ALKAID_RETURN_NOT_OK(Emit(text));
+    }
+    ALKAID_RETURN_NOT_OK(Emit(batch.num_columns() == 0 ? "]\n    }" : "\n      ]\n    }"));
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("integration JSON: out of memory while writing batch ", b);
+  } catch (const nlohmann::json::exception& e) {
+    return Status::UnknownError("integration JSON: ", e.what());
+  }
+  ++num_batches_;
+  return Status::OK();
+}
+
+Status IntegrationJsonWriter::Close() {
+  if (closed_) return Status::OK();
+  closed_ = true;
+  return Emit(num_batches_ == 0 ? "]\n}" : "\n  ]\n}");
+}
+
+// ---------------------------------------------------------------------------
+// Dictionaries collected batch by batch
+
+IntegrationDictionaries::IntegrationDictionaries(DictionaryIds ids)
+    : ids_(std::move(ids)), collector_(std::make_unique<internal::DictionaryCollector>(ids_)) {}
+IntegrationDictionaries::~IntegrationDictionaries() = default;
+
+Status IntegrationDictionaries::Add(const RecordBatch& batch) {
+  FieldPath path;
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    path.assign(1, c);
+    Status st = collector_->Collect(*batch.column_data(c), &path);
+    if (!st.ok())
+      return st.WithContext("batch " + std::to_string(num_batches_) + " column " + std::to_string(c));
+  }
+  ++num_batches_;
+  return Status::OK();
+}
+
+std::map<int64_t, ArrayDataPtr> IntegrationDictionaries::Take() { return collector_->Take(); }
+
+namespace {
+
+Result<std::string> WriteFile(const Schema& schema, const DictionaryIds& ids,
+                              const std::map<int64_t, ArrayDataPtr>& dictionaries,
+                              const std::vector<RecordBatchPtr>& batches) {
+  std::ostringstream out;
+  // The writer keeps the schema alive; a non-owning alias suffices here.
+  SchemaPtr alias(std::shared_ptr<Schema>(), const_cast<Schema*>(&schema));
+  ALKAID_ASSIGN_OR_RAISE(auto writer, IntegrationJsonWriter::Open(&out, alias, ids, dictionaries));
+  for (const auto& batch : batches) ALKAID_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
+  ALKAID_RETURN_NOT_OK(writer->Close());
+  return std::move(out).str();
 }
 
 }  // namespace

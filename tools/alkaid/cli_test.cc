@@ -1,20 +1,35 @@
 // Runs the `alkaid` executable as a user would and checks exit codes and
 // output, including bad input.
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "alkaid/io/output.h"
+#include "alkaid/ipc/reader.h"
+#include "alkaid/ipc/writer.h"
+#include "test_util/array_from_json.h"
 #include "test_util/test_data.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using alkaid::testing::ArrayFromJSON;
 
 struct RunResult {
   int exit_code;
@@ -33,6 +48,93 @@ RunResult RunCli(const std::string& args, const std::string& stdin_file = "") {
   int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+// One run of the tool with separate stdout and stderr, its peak resident
+// memory (this child only, from wait4) and its wall time.
+struct Measured {
+  int exit_code = -1;
+  std::string out, err;
+  int64_t max_rss_kib = 0;
+  double seconds = 0;
+};
+
+Measured RunMeasured(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {},
+                     const std::string& stdin_file = "/dev/null") {
+  Measured m;
+  fs::path out_file = fs::temp_directory_path() / ("alkaid_out_" + std::to_string(::getpid()));
+  fs::path err_file = fs::temp_directory_path() / ("alkaid_err_" + std::to_string(::getpid()));
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int in = ::open(stdin_file.c_str(), O_RDONLY);
+    int out = ::open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> argv;
+    std::string exe = ALKAID_CLI_PATH;
+    argv.push_back(exe.data());
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(exe.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  ::wait4(pid, &status, 0, &usage);
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  m.max_rss_kib = usage.ru_maxrss;
+  std::ifstream o(out_file, std::ios::binary), e(err_file, std::ios::binary);
+  m.out.assign(std::istreambuf_iterator<char>(o), {});
+  m.err.assign(std::istreambuf_iterator<char>(e), {});
+  fs::remove(out_file);
+  fs::remove(err_file);
+  return m;
+}
+
+// Terminal columns of UTF-8 text, for checking alignment independently of
+// the tool: CJK and fullwidth forms count 2, combining marks 0.
+int64_t TestWidth(const std::string& s) {
+  int64_t w = 0;
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    uint32_t cp;
+    size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (n == 1) cp = c;
+    else if (n == 2) cp = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F);
+    else if (n == 3) cp = ((c & 0x0F) << 12) | ((s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+    else cp = ((c & 0x07) << 18) | ((s[i + 1] & 0x3F) << 12) | ((s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
+    i += n;
+    if (cp >= 0x300 && cp <= 0x36F) continue;
+    w += ((cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xFF00 && cp <= 0xFF60)) ? 2 : 1;
+  }
+  return w;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Writes `batches` with the library's own writer.
+void WriteIpc(const std::string& path, const alkaid::SchemaPtr& schema,
+              const std::vector<alkaid::RecordBatchPtr>& batches, bool file_format,
+              alkaid::ipc::IpcWriteOptions options = {}) {
+  auto sink = alkaid::io::FileOutputStream::Open(path);
+  ASSERT_TRUE(sink.ok()) << sink.status();
+  auto writer = file_format ? alkaid::ipc::MakeFileWriter(sink->get(), schema, options)
+                            : alkaid::ipc::MakeStreamWriter(sink->get(), schema, options);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  for (const auto& b : batches) ASSERT_TRUE((*writer)->WriteRecordBatch(*b).ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  ASSERT_TRUE((*sink)->Close().ok());
 }
 
 std::string ReadBytes(const fs::path& p) {
@@ -64,7 +166,8 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, HelpForEverySubcommand) {
-  for (std::string sub : {"schema", "cat", "validate", "to-json", "from-json", "convert"}) {
+  for (std::string sub : {"schema", "cat", "head", "tail", "count", "stats", "validate", "to-json", "from-json",
+                          "convert"}) {
     auto r = RunCli(sub + " --help");
     EXPECT_EQ(r.exit_code, 0) << sub << ": " << r.output;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << sub << ": " << r.output;
@@ -88,11 +191,11 @@ TEST_F(CliTest, CatShowsTheSampleAsATable) {
   EXPECT_NE(r.output.find("Shanghai"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Rio de Janeiro"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Germany"), std::string::npos) << r.output;  // dictionary decoded
-  EXPECT_NE(r.output.find("6 of 6 rows, 2 batches"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("6 rows, 2 batches"), std::string::npos) << r.output;
 
   auto limited = RunCli("cat " + file + " --limit 2 --columns city,population");
   ASSERT_EQ(limited.exit_code, 0) << limited.output;
-  EXPECT_NE(limited.output.find("2 of 6 rows"), std::string::npos) << limited.output;
+  EXPECT_NE(limited.output.find("2 rows, 1 batch (--limit 2)"), std::string::npos) << limited.output;
   EXPECT_EQ(limited.output.find("area_km2"), std::string::npos) << limited.output;
   EXPECT_EQ(limited.output.find("Munich"), std::string::npos) << limited.output;
 }
@@ -196,8 +299,8 @@ TEST_F(CliTest, BadInputsGetClearErrors) {
   EXPECT_EQ(bj.exit_code, 1) << bj.output;
   EXPECT_NE(bj.output.find("bad.json"), std::string::npos) << bj.output;
 
-  auto col = RunCli("cat " + file + " --columns nope");
-  EXPECT_EQ(col.exit_code, 1) << col.output;
+  auto col = RunCli("cat " + file + " --columns city,nope");
+  EXPECT_EQ(col.exit_code, 2) << col.output;
   EXPECT_NE(col.output.find("no column named 'nope'"), std::string::npos) << col.output;
 }
 
@@ -218,6 +321,476 @@ TEST_F(CliTest, ValidatesEveryGoldFileAgainstItsJson) {
     }
   }
   EXPECT_GT(checked, 50);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 10: hostile input, bounded memory, no lost data
+
+std::string DeepListJson(int depth) {
+  std::string out = R"({"schema": {"fields": [)";
+  for (int i = 0; i < depth; ++i) out += R"({"name": "x", "type": {"name": "list"}, "children": [)";
+  out += R"({"name": "x", "type": {"name": "int", "isSigned": true, "bitWidth": 32}, "children": []})";
+  for (int i = 0; i < depth; ++i) out += "]}";
+  return out + R"(]}, "batches": []})";
+}
+
+TEST_F(CliTest, DeepJsonIsRefusedCleanly) {
+  for (int depth : {10000, 100000}) {
+    std::string deep = Path("deep.json");
+    std::ofstream(deep) << DeepListJson(depth);
+    auto r = RunMeasured({"from-json", deep, Path("deep.arrow")});
+    EXPECT_EQ(r.exit_code, 1) << depth << ": " << r.err;
+    EXPECT_NE(r.err.find("nested deeper than"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(Path("deep.arrow")));
+  }
+}
+
+std::string BadDictionaryJson() {
+  return R"({"schema": {"fields": [{"name": "city", "nullable": false, "type": {"name": "utf8"}, "children": [], )"
+         R"("dictionary": {"id": 0, "indexType": {"name": "int", "isSigned": true, "bitWidth": 32}, "isOrdered": false}}]}, )"
+         R"("dictionaries": [{"id": 0, "data": {"count": 1, "columns": [{"name": "DICT0", "count": 1, "VALIDITY": [1], "OFFSET": [0, 1], "DATA": ["x"]}]}}], )"
+         R"("batches": [{"count": 1, "columns": [{"name": "city", "count": 1, "VALIDITY": [1], "DATA": [100000]}]}]})";
+}
+
+TEST_F(CliTest, JsonWithOutOfRangeDictionaryIndicesIsRefused) {
+  std::string bad = Path("bad_dict.json");
+  std::ofstream(bad) << BadDictionaryJson();
+  auto from = RunMeasured({"from-json", bad, Path("x.arrow")});
+  EXPECT_EQ(from.exit_code, 1) << from.err;
+  EXPECT_NE(from.err.find("batches[0].columns[0](city)"), std::string::npos) << from.err;
+  EXPECT_FALSE(fs::exists(Path("x.arrow")));
+
+  auto v = RunMeasured({"validate", SampleFile(), "--json", bad});
+  EXPECT_EQ(v.exit_code, 1) << v.err;
+  EXPECT_NE(v.err.find("bad_dict.json"), std::string::npos) << v.err;
+  EXPECT_NE(v.err.find("batches[0].columns[0](city)"), std::string::npos) << v.err;
+}
+
+std::vector<std::string> FilesIn(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST_F(CliTest, ConvertNeverOverwritesItsInput) {
+  std::string file = SampleFile();
+  std::string before = ReadBytes(file);
+  std::string link = Path("hard.arrow"), sym = Path("sym.arrow");
+  fs::create_hard_link(file, link);
+  fs::create_symlink(file, sym);
+  std::string other_spelling = (dir_ / "." / "cities.arrow").string();
+  for (const std::string& out : {file, link, sym, other_spelling}) {
+    auto r = RunMeasured({"convert", file, out, "--compression", "zstd"});
+    EXPECT_EQ(r.exit_code, 2) << out << ": " << r.err;
+    EXPECT_NE(r.err.find("is the input file"), std::string::npos) << r.err;
+    EXPECT_EQ(ReadBytes(file), before) << out;
+  }
+  EXPECT_EQ(FilesIn(dir_), (std::vector<std::string>{"cities.arrow", "hard.arrow", "sym.arrow"}));
+}
+
+TEST_F(CliTest, FailedConversionLeavesNoOutputAndKeepsTheTarget) {
+  // A stream whose second batch replaces the dictionary: the file format
+  // cannot hold that, so converting it to a file fails part way.
+  auto type = alkaid::dictionary(alkaid::int32(), alkaid::utf8());
+  auto schema = std::make_shared<alkaid::Schema>(alkaid::FieldVector{alkaid::field("d", type)});
+  auto b1 = alkaid::RecordBatch::Make(schema, 2, {ArrayFromJSON(type, R"(["a", "b"])")});
+  auto b2 = alkaid::RecordBatch::Make(schema, 1, {ArrayFromJSON(type, R"(["c"])")});
+  std::string stream = Path("replace.arrows");
+  WriteIpc(stream, schema, {b1, b2}, /*file_format=*/false);
+
+  std::string target = Path("target.arrow");
+  auto fresh = RunMeasured({"convert", stream, target});
+  EXPECT_NE(fresh.exit_code, 0) << fresh.err;
+  EXPECT_FALSE(fs::exists(target));
+
+  std::ofstream(target) << "precious";
+  auto over = RunMeasured({"convert", stream, target});
+  EXPECT_NE(over.exit_code, 0) << over.err;
+  EXPECT_EQ(ReadBytes(target), "precious");
+  EXPECT_EQ(FilesIn(dir_), (std::vector<std::string>{"replace.arrows", "target.arrow"}));
+
+  // The same through from-json when the output directory is fine but the
+  // input is bad; and a successful conversion replaces the target.
+  auto ok = RunMeasured({"from-json", sample_json_, target});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ReadBytes(target).substr(0, 6), "ARROW1");
+  EXPECT_EQ(FilesIn(dir_), (std::vector<std::string>{"replace.arrows", "target.arrow"}));
+}
+
+// Columns of 2^62 logical rows that need (almost) no bytes.
+alkaid::RecordBatchPtr HugeRunEndEncoded() {
+  const int64_t n = int64_t{1} << 62;
+  auto ends = ArrayFromJSON(alkaid::int64(), "[1024, 4611686018427387000, 4611686018427387904]");
+  auto values = ArrayFromJSON(alkaid::int32(), "[1, 2, 3]");
+  auto type = alkaid::run_end_encoded(alkaid::int64(), alkaid::int32());
+  auto ree = alkaid::ArrayData::Make(type, n, alkaid::BufferVector{}, 0);
+  ree->child_data = {ends, values};
+  auto schema = std::make_shared<alkaid::Schema>(alkaid::FieldVector{alkaid::field("r", type)});
+  return alkaid::RecordBatch::Make(schema, n, {ree});
+}
+
+alkaid::RecordBatchPtr HugeStructOfNull() {
+  const int64_t n = int64_t{1} << 62;
+  auto child = alkaid::ArrayData::Make(alkaid::null(), n, alkaid::BufferVector{}, n);
+  auto type = alkaid::struct_({alkaid::field("n", alkaid::null())});
+  auto column = alkaid::ArrayData::Make(type, n, alkaid::BufferVector{nullptr}, 0);
+  column->child_data.push_back(child);
+  auto schema = std::make_shared<alkaid::Schema>(alkaid::FieldVector{alkaid::field("s", type)});
+  return alkaid::RecordBatch::Make(schema, n, {column});
+}
+
+constexpr int64_t kOneGiBInKiB = int64_t{1} << 20;
+
+TEST_F(CliTest, HugeLogicalColumnsStayInBoundedMemory) {
+  struct Case {
+    std::string name;
+    alkaid::RecordBatchPtr batch;
+  };
+  for (const Case& c : {Case{"ree", HugeRunEndEncoded()}, Case{"struct_null", HugeStructOfNull()}}) {
+    std::string file = Path(c.name + ".arrow");
+    WriteIpc(file, c.batch->schema(), {c.batch}, /*file_format=*/true);
+    std::string stream = Path(c.name + ".arrows");
+    WriteIpc(stream, c.batch->schema(), {c.batch}, /*file_format=*/false);
+    for (const std::string& input : {file, stream}) {
+      std::vector<std::vector<std::string>> commands = {
+          {"validate", input}, {"cat", input, "--limit", "3"}, {"head", "-n", "2", input},
+          {"tail", "-n", "2", input}, {"count", input}, {"schema", input}, {"to-json", input}};
+      for (const auto& args : commands) {
+        auto r = RunMeasured(args);
+        std::string what = c.name + " " + args[0] + " " + input;
+        EXPECT_LE(r.max_rss_kib, kOneGiBInKiB) << what;
+        EXPECT_LT(r.seconds, 5.0) << what;
+        EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << what << ": " << r.exit_code << r.err;
+        EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << what << ": " << r.err;
+        std::printf("[ measure  ] %-12s %-9s %-7s exit %d, peak RSS %lld KiB, %.3f s\n", c.name.c_str(),
+                    args[0].c_str(), input == file ? "file" : "stream", r.exit_code,
+                    static_cast<long long>(r.max_rss_kib), r.seconds);
+        if (args[0] == "count") {
+          EXPECT_EQ(r.out, "4611686018427387904\n") << what << r.err;
+        }
+        if (args[0] == "cat") {
+          EXPECT_EQ(r.exit_code, 0) << what << ": " << r.err;
+          EXPECT_NE(r.out.find("3 rows, 1 batch (--limit 3)"), std::string::npos) << what << r.out;
+        }
+        if (args[0] == "to-json" && c.name == "struct_null") {
+          EXPECT_EQ(r.exit_code, 1) << what;
+          EXPECT_NE(r.err.find("--max-column-bytes"), std::string::npos) << r.err;
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 13: streaming, new subcommands, terminal output, wrong input
+
+TEST_F(CliTest, StandardInputIsReadAsItArrives) {
+  // A stream of two batches; the first is sent and the pipe stays open.
+  auto schema = std::make_shared<alkaid::Schema>(alkaid::FieldVector{alkaid::field("word", alkaid::utf8())});
+  auto b1 = alkaid::RecordBatch::Make(schema, 1, {ArrayFromJSON(alkaid::utf8(), R"(["early-bird"])")});
+  auto b2 = alkaid::RecordBatch::Make(schema, 1, {ArrayFromJSON(alkaid::utf8(), R"(["late-comer"])")});
+  std::string first_part, whole;
+  {
+    std::string p = Path("s.arrows");
+    auto sink = alkaid::io::FileOutputStream::Open(p);
+    ASSERT_TRUE(sink.ok());
+    auto writer = alkaid::ipc::MakeStreamWriter(sink->get(), schema);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->WriteRecordBatch(*b1).ok());
+    first_part = ReadBytes(p);
+    ASSERT_TRUE((*writer)->WriteRecordBatch(*b2).ok());
+    ASSERT_TRUE((*writer)->Close().ok());
+    ASSERT_TRUE((*sink)->Close().ok());
+    whole = ReadBytes(p);
+  }
+  ASSERT_LT(first_part.size(), whole.size());
+  int in_pipe[2], out_pipe[2];
+  ASSERT_EQ(::pipe(in_pipe), 0);
+  ASSERT_EQ(::pipe(out_pipe), 0);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(in_pipe[0], 0);
+    ::dup2(out_pipe[1], 1);
+    ::close(in_pipe[1]);
+    ::close(out_pipe[0]);
+    ::execl(ALKAID_CLI_PATH, ALKAID_CLI_PATH, "cat", "-", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(in_pipe[0]);
+  ::close(out_pipe[1]);
+  ASSERT_EQ(::write(in_pipe[1], first_part.data(), first_part.size()), static_cast<ssize_t>(first_part.size()));
+  std::string seen;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (seen.find("early-bird") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    struct pollfd pfd {out_pipe[0], POLLIN, 0};
+    if (::poll(&pfd, 1, 200) <= 0) continue;
+    char buf[4096];
+    ssize_t n = ::read(out_pipe[0], buf, sizeof(buf));
+    if (n <= 0) break;
+    seen.append(buf, static_cast<size_t>(n));
+  }
+  EXPECT_NE(seen.find("early-bird"), std::string::npos) << "no output before the input ended: " << seen;
+  EXPECT_EQ(seen.find("late-comer"), std::string::npos) << seen;
+  std::string rest = whole.substr(first_part.size());
+  ASSERT_EQ(::write(in_pipe[1], rest.data(), rest.size()), static_cast<ssize_t>(rest.size()));
+  ::close(in_pipe[1]);
+  char buf[4096];
+  ssize_t n;
+  while ((n = ::read(out_pipe[0], buf, sizeof(buf))) > 0) seen.append(buf, static_cast<size_t>(n));
+  ::close(out_pipe[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_NE(seen.find("late-comer"), std::string::npos) << seen;
+  EXPECT_NE(seen.find("2 rows, 2 batches"), std::string::npos) << seen;
+}
+
+TEST_F(CliTest, HeadTailCountStatsOnGoldFiles) {
+  ALKAID_REQUIRE_TEST_DATA(data);
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(data) / "arrow-testing" / "integration" /
+                                                   "1.0.0-littleendian")) {
+    if (entry.path().extension() != ".arrow_file") continue;
+    std::string path = entry.path().string();
+    auto reader = alkaid::ipc::FileReader::OpenMapped(path);
+    ASSERT_TRUE(reader.ok()) << path << reader.status();
+    auto batches = (*reader)->ReadAll();
+    ASSERT_TRUE(batches.ok()) << path;
+    int64_t rows = 0, nulls0 = 0;
+    for (const auto& b : *batches) {
+      rows += b->num_rows();
+      if (b->num_columns() > 0) nulls0 += b->column_data(0)->GetNullCount();
+    }
+    auto count = RunMeasured({"count", path});
+    EXPECT_EQ(count.exit_code, 0) << path << count.err;
+    EXPECT_EQ(count.out, std::to_string(rows) + "\n") << path;
+
+    std::string stream = path.substr(0, path.size() - std::string(".arrow_file").size()) + ".stream";
+    auto stream_count = RunMeasured({"count", stream});
+    EXPECT_EQ(stream_count.out, std::to_string(rows) + "\n") << stream;
+
+    for (const std::string& input : {path, stream}) {
+      int64_t want = std::min<int64_t>(rows, 3);
+      auto head = RunMeasured({"head", "-n", "3", input});
+      EXPECT_EQ(head.exit_code, 0) << input << head.err;
+      auto tail = RunMeasured({"tail", "-n", "3", input});
+      EXPECT_EQ(tail.exit_code, 0) << input << tail.err;
+      std::string rows_text = std::to_string(want) + (want == 1 ? " row" : " rows");
+      EXPECT_NE(head.out.find("\n" + rows_text), std::string::npos) << input << head.out;
+      EXPECT_NE(tail.out.find("\n" + rows_text), std::string::npos) << input << tail.out;
+    }
+
+    auto stats = RunMeasured({"stats", path});
+    EXPECT_EQ(stats.exit_code, 0) << path << stats.err;
+    auto lines = Lines(stats.out);
+    ASSERT_EQ(lines.size(), static_cast<size_t>((*reader)->schema()->num_fields()) + 2) << stats.out;
+    EXPECT_NE(lines.back().find(std::to_string(rows) + (rows == 1 ? " row," : " rows,")), std::string::npos);
+    if ((*reader)->schema()->num_fields() > 0) {
+      // Cells are separated by runs of two or more spaces.
+      std::vector<std::string> cells;
+      std::string line = lines[1];
+      for (size_t at = 0; at < line.size();) {
+        size_t gap = line.find("  ", at);
+        cells.push_back(line.substr(at, gap == std::string::npos ? std::string::npos : gap - at));
+        if (gap == std::string::npos) break;
+        at = line.find_first_not_of(' ', gap);
+      }
+      ASSERT_GE(cells.size(), 3u) << line;
+      std::string nulls = cells[2];
+      EXPECT_EQ(nulls, std::to_string(nulls0)) << path << "\n" << stats.out;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+}
+
+TEST_F(CliTest, TailOfAFileReadsOnlyTheLastBatches) {
+  std::string file = SampleFile();
+  auto r = RunMeasured({"tail", "-n", "2", file});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("2 rows, 1 batch (last 2)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Shanghai"), std::string::npos) << r.out;  // first batch
+}
+
+TEST_F(CliTest, StatsOfTheSample) {
+  auto r = RunMeasured({"stats", SampleFile()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("column"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("population"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("6 rows, 2 batches"), std::string::npos) << r.out;
+}
+
+alkaid::RecordBatchPtr WideBatch(int columns) {
+  alkaid::FieldVector fields;
+  alkaid::ArrayDataVector data;
+  for (int i = 0; i < columns; ++i) {
+    fields.push_back(alkaid::field("column_" + std::to_string(i), alkaid::int64()));
+    data.push_back(ArrayFromJSON(alkaid::int64(), "[" + std::to_string(i * 1000) + ", null]"));
+  }
+  return alkaid::RecordBatch::Make(std::make_shared<alkaid::Schema>(fields), 2, data);
+}
+
+TEST_F(CliTest, TableFitsTheTerminalWidth) {
+  auto batch = WideBatch(30);
+  std::string file = Path("wide.arrow");
+  WriteIpc(file, batch->schema(), {batch}, true);
+  for (int width : {40, 80, 200}) {
+    auto r = RunMeasured({"cat", file}, {{"COLUMNS", std::to_string(width)}});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const auto& line : Lines(r.out)) {
+      if (line.empty() || (line[0] != '|' && line[0] != '+')) continue;
+      EXPECT_LE(TestWidth(line), width) << width << ": " << line;
+    }
+    EXPECT_NE(r.out.find("column_0 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("column_29 "), std::string::npos) << r.out;  // both ends stay
+    EXPECT_NE(r.out.find("\xE2\x80\xA6"), std::string::npos) << r.out;  // the elision marker
+    EXPECT_NE(r.out.find("columns not shown"), std::string::npos) << r.out;
+  }
+  // Not a terminal and no COLUMNS: every column.
+  auto all = RunMeasured({"cat", file}, {});
+  EXPECT_NE(all.out.find("column_15 "), std::string::npos);
+  // --max-width overrides COLUMNS; --max-cell cuts cells.
+  auto narrow = RunMeasured({"cat", file, "--max-width", "30", "--max-cell", "5"}, {{"COLUMNS", "200"}});
+  for (const auto& line : Lines(narrow.out))
+    if (!line.empty() && (line[0] == '|' || line[0] == '+')) EXPECT_LE(TestWidth(line), 30) << line;
+  EXPECT_NE(narrow.out.find("colu\xE2\x80\xA6"), std::string::npos) << narrow.out;
+}
+
+TEST_F(CliTest, WideCharactersAlign) {
+  auto schema = std::make_shared<alkaid::Schema>(
+      alkaid::FieldVector{alkaid::field("city", alkaid::utf8()), alkaid::field("n", alkaid::int32())});
+  auto batch = alkaid::RecordBatch::Make(
+      schema, 4,
+      {ArrayFromJSON(alkaid::utf8(), R"(["東京", "abc", "Ｓｅｏｕｌ", "Café"])"),
+       ArrayFromJSON(alkaid::int32(), "[1, 2, 3, 4]")});
+  std::string file = Path("cjk.arrow");
+  WriteIpc(file, schema, {batch}, true);
+  auto r = RunMeasured({"cat", file});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int64_t width = -1;
+  int table_lines = 0;
+  for (const auto& line : Lines(r.out)) {
+    if (line.empty() || (line[0] != '|' && line[0] != '+')) continue;
+    if (width < 0) width = TestWidth(line);
+    EXPECT_EQ(TestWidth(line), width) << line << "\n" << r.out;
+    ++table_lines;
+  }
+  EXPECT_EQ(table_lines, 9) << r.out;
+  // Cutting by display width keeps whole characters.
+  auto cut = RunMeasured({"cat", file, "--max-cell", "4"});
+  EXPECT_NE(cut.out.find("\"東\xE2\x80\xA6"), std::string::npos) << cut.out;
+}
+
+TEST_F(CliTest, ColourOnlyOnATerminalWithoutNoColor) {
+  std::string file = SampleFile();
+  auto plain = RunMeasured({"cat", file});
+  EXPECT_EQ(plain.out.find("\x1b["), std::string::npos);
+  auto on_tty = [&](bool no_color) {
+    int master = -1;
+    pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+    if (pid == 0) {
+      if (no_color) ::setenv("NO_COLOR", "1", 1);
+      else ::unsetenv("NO_COLOR");
+      ::execl(ALKAID_CLI_PATH, ALKAID_CLI_PATH, "cat", file.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    std::string out;
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(master, buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
+    ::close(master);
+    ::waitpid(pid, nullptr, 0);
+    return out;
+  };
+  std::string colored = on_tty(false);
+  EXPECT_NE(colored.find("\x1b[1m"), std::string::npos) << colored;
+  EXPECT_NE(colored.find("Shanghai"), std::string::npos) << colored;
+  std::string no_color = on_tty(true);
+  EXPECT_EQ(no_color.find("\x1b["), std::string::npos) << no_color;
+  EXPECT_NE(no_color.find("Shanghai"), std::string::npos) << no_color;
+}
+
+TEST_F(CliTest, WrongInputSaysWhatItIs) {
+  struct Case {
+    std::string name, bytes, expect;
+  };
+  std::vector<Case> cases = {
+      {"data.parquet", std::string("PAR1\x15\x04\x00\x00", 8) + "PAR1", "Parquet"},
+      {"data.csv", "city,population\nOslo,700000\n", "CSV"},
+      {"data.jsonl", "{\"a\": 1}\n{\"a\": 2}\n", "JSON Lines"},
+      {"plain.json", "[1, 2, 3]\n", "JSON"},
+      {"integ.json", ReadBytes(sample_json_), "from-json"},
+  };
+  for (const auto& c : cases) {
+    std::string p = Path(c.name);
+    std::ofstream(p, std::ios::binary) << c.bytes;
+    for (std::string sub : {"cat", "validate", "schema", "count"}) {
+      auto r = RunMeasured({sub, p});
+      EXPECT_EQ(r.exit_code, 2) << sub << " " << c.name << ": " << r.err;
+      EXPECT_NE(r.err.find(c.expect), std::string::npos) << sub << " " << c.name << ": " << r.err;
+      EXPECT_NE(r.err.find("not Arrow IPC"), std::string::npos) << r.err;
+    }
+    auto conv = RunMeasured({"convert", p, Path("out.arrow")});
+    EXPECT_EQ(conv.exit_code, 2) << c.name;
+    EXPECT_FALSE(fs::exists(Path("out.arrow")));
+  }
+  // The CSV message names the subcommand when this build has it, and says
+  // it is missing otherwise.
+  auto csv = RunMeasured({"cat", Path("data.csv")});
+  EXPECT_NE(csv.err.find("from-csv"), std::string::npos) << csv.err;
+
+  auto unknown = RunMeasured({"frobnicate", "x"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("unknown subcommand 'frobnicate'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("to-json"), std::string::npos) << unknown.err;
+
+  std::string file = SampleFile();
+  auto negative = RunMeasured({"cat", file, "--limit", "-1"});
+  EXPECT_EQ(negative.exit_code, 2) << negative.err;
+  EXPECT_NE(negative.err.find("--limit takes a number of rows (0 or more), got '-1'"), std::string::npos)
+      << negative.err;
+  auto head_bad = RunMeasured({"head", "-n", "ten", file});
+  EXPECT_EQ(head_bad.exit_code, 2) << head_bad.err;
+
+  auto cols = RunMeasured({"cat", file, "--columns", "city,nope"});
+  EXPECT_EQ(cols.exit_code, 2) << cols.err;
+  EXPECT_NE(cols.err.find("no column named 'nope'"), std::string::npos) << cols.err;
+
+  std::string bad_json = Path("bad.json");
+  std::ofstream(bad_json) << "{\"schema\": {\"fields\": [{\"name\": \"x\"}]}}";
+  auto bj = RunMeasured({"from-json", bad_json, Path("o.arrow")});
+  EXPECT_EQ(bj.exit_code, 1) << bj.err;
+  size_t first = bj.err.find("bad.json");
+  ASSERT_NE(first, std::string::npos) << bj.err;
+  EXPECT_EQ(bj.err.find("bad.json", first + 1), std::string::npos) << "printed twice: " << bj.err;
+}
+
+TEST_F(CliTest, FromJsonReadsStandardInputAndVersionPrints) {
+  std::string out = Path("stdin.arrow");
+  auto r = RunMeasured({"from-json", "-", out}, {}, sample_json_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(RunMeasured({"validate", out, "--json", sample_json_}).exit_code, 0);
+
+  auto v = RunMeasured({"--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.out, "alkaid 0.1.0\n");
+}
+
+TEST_F(CliTest, ToJsonStreamsGoldFilesWithDictionaries) {
+  ALKAID_REQUIRE_TEST_DATA(data);
+  fs::path dir = fs::path(data) / "arrow-testing" / "integration" / "1.0.0-littleendian";
+  for (std::string stem : {"generated_dictionary", "generated_nested_dictionary", "generated_primitive"}) {
+    for (std::string ext : {".arrow_file", ".stream"}) {
+      std::string input = (dir / (stem + ext)).string();
+      auto j = RunMeasured({"to-json", input});
+      ASSERT_EQ(j.exit_code, 0) << input << j.err;
+      std::string json = Path(stem + ".json");
+      std::ofstream(json) << j.out;
+      auto v = RunMeasured({"validate", input, "--json", json});
+      EXPECT_EQ(v.exit_code, 0) << input << v.err;
+    }
+  }
 }
 
 }  // namespace

@@ -1,27 +1,80 @@
-// Reading whatever the user hands the CLI: an IPC file or an IPC stream,
+// Opening whatever the user hands the CLI: an IPC file or an IPC stream,
 // told apart by content (the leading magic), from a path or from stdin ("-").
+// Batches are read one at a time; nothing here keeps a batch once it is
+// handed out. Other formats (Parquet, CSV, JSON, JSON Lines, gzip) are
+// recognised from their first bytes so the error can say what they are.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "alkaid/dictionary_ids.h"
+#include "alkaid/io/input.h"
 #include "alkaid/ipc/options.h"
+#include "alkaid/ipc/reader.h"
 #include "alkaid/table.h"
 
 namespace alkaid::cli {
 
-struct InputData {
-  bool is_file_format = false;  // IPC file (ARROW1/ALKAID1 magic) or stream
-  SchemaPtr schema;
-  DictionaryIds dictionary_ids;
-  std::vector<RecordBatchPtr> batches;
+enum class DataKind {
+  kIpcFile,
+  kIpcStream,  // also anything binary we cannot name: the stream reader judges it
+  kParquet,
+  kIntegrationJson,
+  kJson,
+  kJsonLines,
+  kCsv,
+  kGzip,
+  kText,  // text of no format we know
+  kEmpty,
 };
 
-// Reads every batch. `columns` (names) projects the read; unknown names fail.
-// IO failures come back as IOError, anything wrong with the bytes as Invalid
-// (or another non-IO code).
-Result<InputData> ReadInput(const std::string& path, const std::vector<std::string>& columns,
-                            const ipc::IpcReadOptions& options);
+// Classifies the first bytes of an input (up to a few KiB are looked at).
+DataKind SniffDataKind(std::string_view head);
+// "a Parquet file", "CSV text", ...
+const char* DataKindName(DataKind kind);
+
+class Input {
+ public:
+  ~Input();
+  // `columns` (names) projects the read; unknown names fail with KeyError.
+  // Fails with IOError when the path cannot be opened, and with Invalid
+  // naming the format when the bytes are not Arrow IPC (see kind()).
+  static Result<std::unique_ptr<Input>> Open(const std::string& path,
+                                             const std::vector<std::string>& columns,
+                                             const ipc::IpcReadOptions& options, DataKind* kind);
+
+  bool is_file_format() const { return file_ != nullptr; }
+  const SchemaPtr& schema() const { return schema_; }
+  // Dictionary ids of schema()'s dictionary-encoded fields.
+  const DictionaryIds& dictionary_ids() const { return ids_; }
+  // IPC file only (nullptr for streams): random access to the batches.
+  ipc::FileReader* file() const { return file_.get(); }
+  // Batch i of a file, projected.
+  Result<RecordBatchPtr> ReadBatch(int i);
+  // The next batch in order (nullptr at the end); for stdin this blocks only
+  // until the next message has arrived.
+  Result<RecordBatchPtr> Next();
+  // Size of the input in bytes (-1 for standard input) and bytes consumed so
+  // far (streams; for files the batches read count instead).
+  int64_t size() const { return size_; }
+  int64_t position() const;
+
+ private:
+  Input() = default;
+  Result<RecordBatchPtr> Project(RecordBatchPtr batch) const;
+
+  std::shared_ptr<io::RandomAccessFile> source_;
+  std::shared_ptr<io::InputStream> stream_source_;
+  std::unique_ptr<ipc::FileReader> file_;
+  std::unique_ptr<ipc::StreamReader> stream_;
+  SchemaPtr schema_;
+  DictionaryIds ids_;
+  std::vector<int> project_;  // stdin streams: projection applied per batch
+  int next_batch_ = 0;
+  int64_t size_ = -1;
+};
 
 }  // namespace alkaid::cli

@@ -2,12 +2,31 @@
 // Arrow integration JSON.
 //
 // Exit codes: 0 success; 1 the data is invalid or differs from what was
-// expected; 2 usage errors and I/O errors (missing file, unwritable output).
+// expected (or memory ran out); 2 usage errors (bad options, unknown columns,
+// input of another format than the subcommand reads, output equal to the
+// input) and I/O errors (missing file, unwritable output).
+//
+// Every subcommand reads one batch at a time and drops it before the next;
+// `cat --limit`, `head` and `tail` (on a file) read only the batches they
+// print; `schema` reads only the schema. Writing subcommands write to a
+// temporary file beside the target and rename it over the target on success.
+//
+// Adding a subcommand: write a RunXxx function and register it in Main() next
+// to the others. Adding an output format for `cat`: see table_printer.h.
 #include <CLI/CLI.hpp>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <new>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,7 +35,11 @@
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/writer.h"
 #include "alkaid/json/integration.h"
+#include "alkaid/pretty_print.h"
+#include "alkaid/version.h"
+#include "alkaid/visit_type.h"
 #include "input.h"
+#include "output_file.h"
 #include "table_printer.h"
 
 namespace alkaid::cli {
@@ -26,14 +49,30 @@ constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
 constexpr int kExitUsage = 2;
 
-int ExitCodeFor(const Status& st) {
-  return st.IsIOError() ? kExitUsage : kExitInvalid;
+// Subcommands registered in this build, for messages that point elsewhere.
+std::set<std::string>& Subcommands() {
+  static std::set<std::string> names;
+  return names;
 }
 
-int Report(const std::string& subject, const Status& st) {
-  std::cerr << "alkaid: " << subject << ": " << st.message() << "\n";
-  return ExitCodeFor(st);
+int ExitCodeFor(const Status& st) {
+  return st.IsIOError() || st.IsKeyError() ? kExitUsage : kExitInvalid;
 }
+
+// "alkaid: SUBJECT: message", without repeating the subject when the
+// message already starts with it.
+int Report(const std::string& subject, const Status& st, int code) {
+  std::string message = st.message();
+  std::cerr << "alkaid: ";
+  if (message.rfind(subject + ":", 0) != 0 && message.rfind(subject + " ", 0) != 0)
+    std::cerr << subject << ": ";
+  std::cerr << message << "\n";
+  return code;
+}
+int Report(const std::string& subject, const Status& st) { return Report(subject, st, ExitCodeFor(st)); }
+
+// ---------------------------------------------------------------------------
+// Options shared by subcommands
 
 Result<std::vector<std::string>> SplitColumns(const std::string& list) {
   std::vector<std::string> out;
@@ -42,7 +81,7 @@ Result<std::vector<std::string>> SplitColumns(const std::string& list) {
   while (true) {
     size_t comma = list.find(',', start);
     std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (name.empty()) return Status::Invalid("empty column name in --columns '", list, "'");
+    if (name.empty()) return Status::KeyError("empty column name in --columns '", list, "'");
     out.push_back(std::move(name));
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -50,11 +89,22 @@ Result<std::vector<std::string>> SplitColumns(const std::string& list) {
   return out;
 }
 
+// Row counts are taken as text so "-1" or "ten" get a sentence, not a parser
+// error about option names.
+Result<int64_t> ParseRowCount(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || v < 0)
+    return Status::KeyError(option, " takes a number of rows (0 or more), got '", text, "'");
+  return static_cast<int64_t>(v);
+}
+
 Result<ipc::CompressionType> ParseCompression(const std::string& name) {
   if (name == "none" || name.empty()) return ipc::CompressionType::kNone;
   if (name == "lz4") return ipc::CompressionType::kLz4Frame;
   if (name == "zstd") return ipc::CompressionType::kZstd;
-  return Status::Invalid("unknown compression '", name, "' (expected none, lz4 or zstd)");
+  return Status::KeyError("unknown compression '", name, "' (expected none, lz4 or zstd)");
 }
 
 struct WriteSettings {
@@ -63,46 +113,166 @@ struct WriteSettings {
   std::string dialect = "arrow";
 };
 
-// Writes batches to `path` ("-" for stdout) in the requested format.
-Status WriteOutput(const std::string& path, const SchemaPtr& schema,
-                   const std::vector<RecordBatchPtr>& batches, const DictionaryIds& ids,
-                   const WriteSettings& settings) {
+struct DisplaySettings {
+  std::string format = "table";
+  int64_t max_width = -1;  // -1: from COLUMNS or the terminal
+  int64_t max_cell = 40;
+};
+
+// Terminal width: --max-width, else $COLUMNS, else the tty's width; when
+// stdout is not a terminal and COLUMNS is unset, lines are not limited (a
+// file or pipe gets every column).
+PrintOptions MakePrintOptions(const DisplaySettings& display, const std::string& path) {
+  PrintOptions options;
+  options.flush_each_batch = path == "-";
+  options.max_cell = std::max<int64_t>(display.max_cell, 1);
+  const bool tty = ::isatty(1) == 1;
+  if (display.max_width >= 0) {
+    options.max_width = display.max_width;
+  } else if (const char* columns = std::getenv("COLUMNS"); columns != nullptr && std::atoll(columns) > 0) {
+    options.max_width = std::atoll(columns);
+  } else if (tty) {
+    struct winsize ws {};
+    if (::ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) options.max_width = ws.ws_col;
+    else options.max_width = 80;
+  }
+  const char* no_color = std::getenv("NO_COLOR");
+  options.color = tty && (no_color == nullptr || no_color[0] == '\0');
+  return options;
+}
+
+// A line on stderr showing how far a conversion got, once it has run for a
+// second, when stderr is a terminal; nothing otherwise.
+class Progress {
+ public:
+  explicit Progress(std::string what)
+      : what_(std::move(what)), enabled_(::isatty(2) == 1), start_(Clock::now()), last_(start_) {}
+  ~Progress() { Finish(); }
+
+  void Update(int64_t batches, int64_t rows, int64_t bytes, int64_t total_bytes) {
+    if (!enabled_) return;
+    auto now = Clock::now();
+    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    std::cerr << "\r" << what_ << ": " << batches << " batches, " << rows << " rows";
+    if (bytes >= 0 && total_bytes > 0)
+      std::cerr << ", " << (bytes >> 20) << " of " << (total_bytes >> 20) << " MiB ("
+                << (100 * bytes / total_bytes) << "%)";
+    std::cerr << "\x1b[K" << std::flush;
+    shown_ = true;
+  }
+  void Finish() {
+    if (shown_) std::cerr << "\r\x1b[K" << std::flush;
+    shown_ = false;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::string what_;
+  bool enabled_;
+  bool shown_ = false;
+  Clock::time_point start_, last_;
+};
+
+// ---------------------------------------------------------------------------
+// Opening input
+
+// Where data of a kind alkaid recognises but an Arrow subcommand cannot read
+// should go instead.
+std::string WhereToSend(DataKind kind) {
+  auto route = [](const char* sub, const char* what) -> std::string {
+    if (Subcommands().count(sub) != 0) return std::string("; ") + what + " is read by `alkaid " + sub + "`";
+    return std::string("; this build of alkaid has no `") + sub + "` for " + what + " yet";
+  };
+  switch (kind) {
+    case DataKind::kIntegrationJson: return route("from-json", "integration JSON");
+    case DataKind::kCsv: return route("from-csv", "CSV");
+    case DataKind::kJsonLines: return route("from-jsonl", "JSON Lines");
+    case DataKind::kJson:
+      return route("from-json", "integration JSON ({\"schema\", \"batches\"})") +
+             route("from-jsonl", "one JSON object per line");
+    case DataKind::kParquet:
+      return "; alkaid does not read Parquet: convert it to Arrow IPC with pyarrow, DuckDB or Polars";
+    case DataKind::kGzip:
+      return "; decompress it first (from-json and validate --json read .json.gz directly)";
+    default: return "";
+  }
+}
+
+struct Opened {
+  std::unique_ptr<Input> input;
+  int exit_code = kExitOk;
+};
+
+Opened OpenOrReport(const std::string& path, const std::vector<std::string>& columns,
+                    const ipc::IpcReadOptions& options = ipc::IpcReadOptions()) {
+  DataKind kind = DataKind::kIpcStream;
+  auto input = Input::Open(path, columns, options, &kind);
+  if (input.ok()) return {std::move(input).MoveValueUnsafe(), kExitOk};
+  const Status& st = input.status();
+  if (kind != DataKind::kIpcFile && kind != DataKind::kIpcStream && kind != DataKind::kText &&
+      kind != DataKind::kEmpty)
+    return {nullptr, Report(path, Status::Invalid(st.message(), WhereToSend(kind)), kExitUsage)};
+  return {nullptr, Report(path, st)};
+}
+
+// ---------------------------------------------------------------------------
+// Writing IPC
+
+Result<std::unique_ptr<ipc::RecordBatchWriter>> MakeIpcWriter(io::OutputStream* sink,
+                                                              const SchemaPtr& schema,
+                                                              const DictionaryIds& ids,
+                                                              const WriteSettings& settings) {
   ipc::IpcWriteOptions options;
   ALKAID_ASSIGN_OR_RAISE(options.compression, ParseCompression(settings.compression));
   if (settings.dialect == "alkaid") {
     options.dialect = ipc::IpcDialect::kAlkaid;
   } else if (settings.dialect != "arrow") {
-    return Status::Invalid("unknown dialect '", settings.dialect, "' (expected arrow or alkaid)");
+    return Status::KeyError("unknown dialect '", settings.dialect, "' (expected arrow or alkaid)");
   }
   if (!ids.empty()) options.dictionary_ids = ids;
-
-  std::unique_ptr<io::FileOutputStream> sink;
-  if (path == "-") {
-    ALKAID_ASSIGN_OR_RAISE(sink, io::FileOutputStream::FromDescriptor(1, /*owns_fd=*/false));
-  } else {
-    ALKAID_ASSIGN_OR_RAISE(sink, io::FileOutputStream::Open(path));
-  }
-  std::unique_ptr<ipc::RecordBatchWriter> writer;
-  if (settings.format == "file") {
-    ALKAID_ASSIGN_OR_RAISE(writer, ipc::MakeFileWriter(sink.get(), schema, options));
-  } else if (settings.format == "stream") {
-    ALKAID_ASSIGN_OR_RAISE(writer, ipc::MakeStreamWriter(sink.get(), schema, options));
-  } else {
-    return Status::Invalid("unknown format '", settings.format, "' (expected file or stream)");
-  }
-  for (const auto& batch : batches) ALKAID_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
-  ALKAID_RETURN_NOT_OK(writer->Close());
-  return sink->Close();
+  if (settings.format == "file") return ipc::MakeFileWriter(sink, schema, options);
+  if (settings.format == "stream") return ipc::MakeStreamWriter(sink, schema, options);
+  return Status::KeyError("unknown format '", settings.format, "' (expected file or stream)");
 }
 
+// Writes what `next` yields (until it returns nullptr) to `out` through a
+// temporary file; on any failure the target is left as it was.
+Status WriteBatches(const std::string& out, const SchemaPtr& schema, const DictionaryIds& ids,
+                    const WriteSettings& settings,
+                    const std::function<Result<RecordBatchPtr>()>& next,
+                    const std::function<int64_t()>& position, int64_t total_bytes) {
+  ALKAID_ASSIGN_OR_RAISE(auto file, OutputFile::Create(out));
+  ALKAID_ASSIGN_OR_RAISE(auto writer, MakeIpcWriter(file->stream(), schema, ids, settings));
+  Progress progress("alkaid: writing " + out);
+  int64_t batches = 0, rows = 0;
+  while (true) {
+    ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, next());
+    if (batch == nullptr) break;
+    ALKAID_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
+    ++batches;
+    rows += batch->num_rows();
+    progress.Update(batches, rows, position ? position() : -1, total_bytes);
+  }
+  ALKAID_RETURN_NOT_OK(writer->Close());
+  progress.Finish();
+  return file->Commit();
+}
+
+// ---------------------------------------------------------------------------
+// Subcommands
+
 int RunSchema(const std::string& path) {
-  ipc::IpcReadOptions options;
-  auto input = ReadInput(path, {}, options);
-  if (!input.ok()) return Report(path, input.status());
-  std::cout << (input->is_file_format ? "IPC file" : "IPC stream") << ", "
-            << input->batches.size() << (input->batches.size() == 1 ? " batch\n" : " batches\n");
-  std::cout << input->schema->ToString(/*show_metadata=*/true) << "\n";
-  for (const auto& [field_path, id] : input->dictionary_ids.entries()) {
+  auto [input, code] = OpenOrReport(path, {});
+  if (!input) return code;
+  if (input->is_file_format()) {
+    int n = input->file()->num_record_batches();
+    std::cout << "IPC file, " << n << (n == 1 ? " batch\n" : " batches\n");
+  } else {
+    std::cout << "IPC stream\n";
+  }
+  std::cout << input->schema()->ToString(/*show_metadata=*/true) << "\n";
+  for (const auto& [field_path, id] : input->dictionary_ids().entries()) {
     std::cout << "-- dictionary id " << id << " at field path";
     for (int i : field_path) std::cout << " " << i;
     std::cout << "\n";
@@ -110,81 +280,374 @@ int RunSchema(const std::string& path) {
   return kExitOk;
 }
 
-int RunCat(const std::string& path, const std::string& columns, int64_t limit) {
-  auto names = SplitColumns(columns);
-  if (!names.ok()) return Report("--columns", names.status()), kExitUsage;
-  auto input = ReadInput(path, *names, ipc::IpcReadOptions());
-  if (!input.ok()) return Report(path, input.status());
-  TablePrintOptions print;
-  print.limit = limit;
-  PrintTable(*input->schema, input->batches, print, std::cout);
-  return kExitOk;
+Result<std::unique_ptr<BatchPrinter>> MakePrinter(const DisplaySettings& display,
+                                                  const std::string& path) {
+  const OutputFormat* format = FindOutputFormat(display.format);
+  if (format == nullptr) return Status::KeyError("unknown output format '", display.format, "'");
+  return format->make(MakePrintOptions(display, path), &std::cout);
 }
 
-// Compares what was read against the expected JSON, printing the first
-// difference with batch, column and row.
-int CompareWithJson(const std::string& path, const InputData& input, const std::string& json_path) {
-  auto expected = json::ReadIntegrationFile(json_path);
-  if (!expected.ok()) return Report(json_path, expected.status());
-  if (!input.schema->Equals(*expected->schema, /*check_metadata=*/true)) {
-    std::cerr << "alkaid: " << path << ": schema differs from " << json_path << "\nactual:\n"
-              << input.schema->ToString(true) << "\nexpected:\n"
-              << expected->schema->ToString(true) << "\n";
-    return kExitInvalid;
+// Prints the first `limit` rows (-1: all), reading no batch beyond them.
+int RunCat(const std::string& path, const std::string& columns, const std::string& limit_text,
+           const DisplaySettings& display) {
+  int64_t limit = -1;
+  if (!limit_text.empty()) {
+    auto parsed = ParseRowCount("--limit", limit_text);
+    if (!parsed.ok()) return Report("cat", parsed.status(), kExitUsage);
+    limit = *parsed;
   }
-  if (input.batches.size() != expected->batches.size()) {
-    std::cerr << "alkaid: " << path << ": " << input.batches.size() << " batches, but "
-              << json_path << " has " << expected->batches.size() << "\n";
-    return kExitInvalid;
-  }
-  for (size_t b = 0; b < input.batches.size(); ++b) {
-    const auto& got = *input.batches[b];
-    const auto& want = *expected->batches[b];
-    if (got.num_rows() != want.num_rows()) {
-      std::cerr << "alkaid: " << path << ": batch " << b << " has " << got.num_rows()
-                << " rows, expected " << want.num_rows() << "\n";
-      return kExitInvalid;
+  auto names = SplitColumns(columns);
+  if (!names.ok()) return Report("--columns", names.status(), kExitUsage);
+  auto printer = MakePrinter(display, path);
+  if (!printer.ok()) return Report("--format", printer.status(), kExitUsage);
+  auto [input, code] = OpenOrReport(path, *names);
+  if (!input) return code;
+  Status st = (*printer)->Begin(*input->schema());
+  PrintSummary summary;
+  bool stopped = false;
+  while (st.ok()) {
+    if (limit >= 0 && summary.rows_printed >= limit) {
+      stopped = true;
+      break;
     }
-    for (int c = 0; c < got.num_columns(); ++c) {
-      std::string diff = ArrayDiff(*got.column_data(c), *want.column_data(c));
-      if (!diff.empty()) {
-        std::cerr << "alkaid: " << path << ": batch " << b << ", column " << c << " ('"
-                  << got.column_name(c) << "') differs from " << json_path << ": " << diff << "\n";
-        return kExitInvalid;
+    auto batch = input->Next();
+    if (!batch.ok()) return Report(path, batch.status());
+    if (*batch == nullptr) break;
+    ++summary.batches_read;
+    RecordBatchPtr rows = *batch;
+    if (limit >= 0 && rows->num_rows() > limit - summary.rows_printed)
+      rows = rows->Slice(0, limit - summary.rows_printed);
+    st = (*printer)->PrintBatch(*rows);
+    summary.rows_printed += rows->num_rows();
+  }
+  if (!st.ok()) return Report(path, st);
+  if (stopped) {
+    summary.note = "--limit " + std::to_string(limit);
+  } else {
+    summary.total_rows = summary.rows_printed;
+  }
+  st = (*printer)->End(summary);
+  return st.ok() ? kExitOk : Report(path, st);
+}
+
+// The last `n` rows: a file is read backwards from its footer and only the
+// batches holding those rows are loaded; a stream is read through, keeping
+// just enough batches to cover n rows.
+int RunTail(const std::string& path, const std::string& n_text, const DisplaySettings& display) {
+  auto n = ParseRowCount("-n", n_text);
+  if (!n.ok()) return Report("tail", n.status(), kExitUsage);
+  auto printer = MakePrinter(display, path);
+  if (!printer.ok()) return Report("--format", printer.status(), kExitUsage);
+  auto [input, code] = OpenOrReport(path, {});
+  if (!input) return code;
+  std::deque<RecordBatchPtr> kept;
+  int64_t kept_rows = 0, batches_read = 0, total = -1;
+  if (input->is_file_format()) {
+    for (int i = input->file()->num_record_batches() - 1; i >= 0 && kept_rows < *n; --i) {
+      auto batch = input->ReadBatch(i);
+      if (!batch.ok()) return Report(path, batch.status());
+      ++batches_read;
+      kept_rows += (*batch)->num_rows();
+      kept.push_front(std::move(*batch));
+    }
+  } else {
+    total = 0;
+    while (true) {
+      auto batch = input->Next();
+      if (!batch.ok()) return Report(path, batch.status());
+      if (*batch == nullptr) break;
+      ++batches_read;
+      total += (*batch)->num_rows();
+      kept_rows += (*batch)->num_rows();
+      kept.push_back(std::move(*batch));
+      while (!kept.empty() && kept_rows - kept.front()->num_rows() >= *n) {
+        kept_rows -= kept.front()->num_rows();
+        kept.pop_front();
       }
     }
   }
+  Status st = (*printer)->Begin(*input->schema());
+  PrintSummary summary;
+  summary.batches_read = batches_read;
+  summary.total_rows = total;
+  int64_t skip = std::max<int64_t>(0, kept_rows - *n);
+  for (auto& batch : kept) {
+    if (!st.ok()) break;
+    RecordBatchPtr rows = batch;
+    if (skip > 0) {
+      int64_t drop = std::min(skip, rows->num_rows());
+      rows = rows->Slice(drop);
+      skip -= drop;
+    }
+    st = (*printer)->PrintBatch(*rows);
+    summary.rows_printed += rows->num_rows();
+    batch.reset();
+  }
+  if (st.ok()) {
+    summary.note = "last " + std::to_string(*n);
+    st = (*printer)->End(summary);
+  }
+  return st.ok() ? kExitOk : Report(path, st);
+}
+
+// Rows in the input. A file's batches are read one by one with structural
+// checks only (the row count does not depend on the values).
+int RunCount(const std::string& path) {
+  ipc::IpcReadOptions options;
+  options.validate_full = false;
+  auto [input, code] = OpenOrReport(path, {}, options);
+  if (!input) return code;
+  int64_t rows = 0;
+  while (true) {
+    auto batch = input->Next();
+    if (!batch.ok()) return Report(path, batch.status());
+    if (*batch == nullptr) break;
+    rows += (*batch)->num_rows();
+  }
+  std::cout << rows << "\n";
   return kExitOk;
 }
 
+// Per-column statistics gathered batch by batch.
+struct ColumnStats {
+  int64_t values = 0;  // non-null
+  int64_t nulls = 0;
+  bool ordered = false;  // min and max apply
+  bool numeric = false;  // mean applies
+  long double min = 0, max = 0, sum = 0;
+  std::string min_text, max_text;
+};
+
+struct StatsVisitor {
+  const ArrayData& data;
+  ColumnStats* stats;
+
+  template <typename T>
+  Status Visit(const T& type) {
+    if constexpr (has_c_type_v<T>) {
+      using C = typename T::c_type;
+      if constexpr (std::is_arithmetic_v<C> && !std::is_same_v<C, bool> &&
+                    !std::is_same_v<T, HalfFloatType>) {
+        const C* values = data.GetValues<C>(1);
+        const bool numeric = type.is_integer() || type.is_floating();
+        int64_t min_at = -1, max_at = -1;
+        for (int64_t i = 0; i < data.length; ++i) {
+          if (data.null_count != 0 && data.IsNull(i)) continue;
+          long double v = static_cast<long double>(values[i]);
+          if (std::isnan(v)) continue;
+          if (numeric) stats->sum += v;
+          if (!stats->ordered || v < stats->min) stats->min = v, min_at = i;
+          if (!stats->ordered || v > stats->max) stats->max = v, max_at = i;
+          stats->ordered = true;
+        }
+        stats->numeric = numeric;
+        if (min_at >= 0) stats->min_text = FormatValue(data, min_at);
+        if (max_at >= 0) stats->max_text = FormatValue(data, max_at);
+      }
+    }
+    return Status::OK();
+  }
+};
+
+int RunStats(const std::string& path, const std::string& columns) {
+  auto names = SplitColumns(columns);
+  if (!names.ok()) return Report("--columns", names.status(), kExitUsage);
+  auto [input, code] = OpenOrReport(path, *names);
+  if (!input) return code;
+  const Schema& schema = *input->schema();
+  std::vector<ColumnStats> stats(static_cast<size_t>(schema.num_fields()));
+  int64_t rows = 0, batches = 0;
+  while (true) {
+    auto batch = input->Next();
+    if (!batch.ok()) return Report(path, batch.status());
+    if (*batch == nullptr) break;
+    ++batches;
+    rows += (*batch)->num_rows();
+    for (int c = 0; c < (*batch)->num_columns(); ++c) {
+      const ArrayData& data = *(*batch)->column_data(c);
+      ColumnStats& s = stats[static_cast<size_t>(c)];
+      int64_t nulls = data.GetNullCount();
+      s.nulls += nulls;
+      s.values += data.length - nulls;
+      StatsVisitor visitor{data, &s};
+      (void)VisitTypeInline(*data.type, &visitor);
+    }
+  }
+  std::vector<std::vector<std::string>> table = {{"column", "type", "nulls", "min", "max", "mean"}};
+  for (int c = 0; c < schema.num_fields(); ++c) {
+    const ColumnStats& s = stats[static_cast<size_t>(c)];
+    std::ostringstream mean;
+    if (s.numeric && s.values > 0) mean << static_cast<double>(s.sum / s.values);
+    table.push_back({schema.field(c)->name(), schema.field(c)->type()->ToString(),
+                     std::to_string(s.nulls), s.ordered ? s.min_text : "", s.ordered ? s.max_text : "",
+                     mean.str()});
+  }
+  std::vector<int64_t> widths(table[0].size(), 0);
+  for (auto& row : table)
+    for (size_t i = 0; i < row.size(); ++i) {
+      row[i] = ClipToWidth(row[i], 40);
+      widths[i] = std::max(widths[i], DisplayWidth(row[i]));
+    }
+  for (const auto& row : table) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line.append(static_cast<size_t>(widths[i] - DisplayWidth(row[i]) + 2), ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::cout << line << "\n";
+  }
+  std::cout << rows << (rows == 1 ? " row, " : " rows, ") << batches
+            << (batches == 1 ? " batch\n" : " batches\n");
+  return kExitOk;
+}
+
+// Compares one batch against the expected JSON batch, printing the first
+// difference with batch, column and row.
+bool BatchEqualsJson(const std::string& path, const std::string& json_path, size_t b,
+                     const RecordBatch& got, const RecordBatch& want) {
+  if (got.num_rows() != want.num_rows()) {
+    std::cerr << "alkaid: " << path << ": batch " << b << " has " << got.num_rows()
+              << " rows, expected " << want.num_rows() << "\n";
+    return false;
+  }
+  for (int c = 0; c < got.num_columns(); ++c) {
+    std::string diff = ArrayDiff(*got.column_data(c), *want.column_data(c));
+    if (!diff.empty()) {
+      std::cerr << "alkaid: " << path << ": batch " << b << ", column " << c << " ('"
+                << got.column_name(c) << "') differs from " << json_path << ": " << diff << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 int RunValidate(const std::string& path, const std::string& json_path) {
-  auto input = ReadInput(path, {}, ipc::IpcReadOptions());  // full validation is the default
-  if (!input.ok()) return Report(path, input.status());
+  std::optional<json::IntegrationFile> expected;
   if (!json_path.empty()) {
-    int code = CompareWithJson(path, *input, json_path);
-    if (code != kExitOk) return code;
+    auto read = json::ReadIntegrationFile(json_path);
+    if (!read.ok()) return Report(json_path, read.status());
+    expected = std::move(read).MoveValueUnsafe();
+  }
+  auto [input, code] = OpenOrReport(path, {});  // full validation is the default
+  if (!input) return code;
+  if (expected && !input->schema()->Equals(*expected->schema, /*check_metadata=*/true)) {
+    std::cerr << "alkaid: " << path << ": schema differs from " << json_path << "\nactual:\n"
+              << input->schema()->ToString(true) << "\nexpected:\n"
+              << expected->schema->ToString(true) << "\n";
+    return kExitInvalid;
   }
   int64_t rows = 0;
-  for (const auto& b : input->batches) rows += b->num_rows();
-  std::cout << path << ": valid (" << input->batches.size() << " batches, " << rows << " rows"
+  size_t batches = 0;
+  while (true) {
+    auto batch = input->Next();
+    if (!batch.ok()) return Report(path, batch.status());
+    if (*batch == nullptr) break;
+    if (expected) {
+      if (batches >= expected->batches.size()) {
+        std::cerr << "alkaid: " << path << ": more batches than the " << expected->batches.size()
+                  << " of " << json_path << "\n";
+        return kExitInvalid;
+      }
+      if (!BatchEqualsJson(path, json_path, batches, **batch, *expected->batches[batches]))
+        return kExitInvalid;
+    }
+    rows += (*batch)->num_rows();
+    ++batches;
+  }
+  if (expected && batches != expected->batches.size()) {
+    std::cerr << "alkaid: " << path << ": " << batches << " batches, but " << json_path << " has "
+              << expected->batches.size() << "\n";
+    return kExitInvalid;
+  }
+  std::cout << path << ": valid (" << batches << " batches, " << rows << " rows"
             << (json_path.empty() ? "" : ", equal to " + json_path) << ")\n";
   return kExitOk;
 }
 
-int RunToJson(const std::string& path) {
-  auto input = ReadInput(path, {}, ipc::IpcReadOptions());
-  if (!input.ok()) return Report(path, input.status());
-  auto text = json::WriteIntegrationJson(*input->schema, input->batches, &input->dictionary_ids);
-  if (!text.ok()) return Report(path, text.status());
-  std::cout << *text;
-  if (text->empty() || text->back() != '\n') std::cout << "\n";
-  return kExitOk;
+struct JsonOutputSettings {
+  int64_t max_output_bytes = int64_t{64} << 30;
+  int64_t max_column_bytes = int64_t{32} << 20;
+};
+
+bool HasDictionaries(const Schema& schema) {
+  return !DictionaryIds::AssignSequential(schema).empty();
+}
+
+// Streams integration JSON to stdout. Integration JSON puts the dictionaries
+// first, so when the schema has dictionary-encoded fields a first pass
+// collects them (a file: from its first batch, which the reader gives every
+// dictionary; a stream: from every batch; stdin is then held in memory).
+int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
+  std::map<int64_t, ArrayDataPtr> dictionaries;
+  auto [input, code] = OpenOrReport(path, {});
+  if (!input) return code;
+  if (HasDictionaries(*input->schema())) {
+    if (path == "-" && !input->is_file_format())
+      return Report(path, Status::NotImplemented(
+                              "to-json of a stream with dictionary-encoded fields needs two passes; "
+                              "save standard input to a file first"), kExitUsage);
+    json::IntegrationDictionaries collector(input->dictionary_ids());
+    auto [first_pass, first_code] = OpenOrReport(path, {});
+    if (!first_pass) return first_code;
+    while (true) {
+      auto batch = first_pass->Next();
+      if (!batch.ok()) return Report(path, batch.status());
+      if (*batch == nullptr) break;
+      Status st = collector.Add(**batch);
+      if (!st.ok()) return Report(path, st);
+      if (first_pass->is_file_format()) break;  // every batch of a file has the same dictionaries
+    }
+    dictionaries = collector.Take();
+  }
+  json::IntegrationWriteOptions options;
+  options.max_output_bytes = limits.max_output_bytes;
+  options.max_column_bytes = limits.max_column_bytes;
+  auto writer = json::IntegrationJsonWriter::Open(&std::cout, input->schema(), input->dictionary_ids(),
+                                                  dictionaries, options);
+  if (!writer.ok()) return Report(path, writer.status());
+  while (true) {
+    auto batch = input->Next();
+    if (!batch.ok()) return Report(path, batch.status());
+    if (*batch == nullptr) break;
+    Status st = (*writer)->WriteRecordBatch(**batch);
+    if (!st.ok()) {
+      std::cout << std::endl;
+      return Report(path, (st.code() == StatusCode::kCapacityError)
+                              ? Status::CapacityError(st.message(),
+                                                      " (raise --max-column-bytes or --max-output-bytes)")
+                              : st);
+    }
+  }
+  Status st = (*writer)->Close();
+  std::cout << "\n" << std::flush;
+  if (!st.ok()) return Report(path, st);
+  return std::cout ? kExitOk : Report(path, Status::IOError("writing standard output failed"));
+}
+
+Result<json::IntegrationFile> ReadJsonInput(const std::string& in) {
+  if (in != "-") return json::ReadIntegrationFile(in);
+  std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  if (json::LooksGzipped(text)) {
+    ALKAID_ASSIGN_OR_RAISE(text, json::GzipDecompress(text));
+  }
+  return json::ParseIntegrationJson(text);
 }
 
 int RunFromJson(const std::string& in, const std::string& out, const WriteSettings& settings) {
-  auto file = json::ReadIntegrationFile(in);
-  if (!file.ok()) return Report(in, file.status());
-  Status st = WriteOutput(out, file->schema, file->batches, file->dictionary_ids, settings);
+  if (in != "-") {
+    if (Status st = CheckDistinctFiles(in, out); !st.ok()) return Report(out, st, kExitUsage);
+  }
+  auto file = ReadJsonInput(in);
+  if (!file.ok()) return Report(in == "-" ? "<stdin>" : in, file.status());
+  size_t next = 0;
+  Status st = WriteBatches(
+      out, file->schema, file->dictionary_ids, settings,
+      [&]() -> Result<RecordBatchPtr> {
+        if (next == file->batches.size()) return RecordBatchPtr();
+        return std::move(file->batches[next++]);
+      },
+      nullptr, -1);
   if (!st.ok()) return Report(out, st);
   return kExitOk;
 }
@@ -192,28 +655,49 @@ int RunFromJson(const std::string& in, const std::string& out, const WriteSettin
 int RunConvert(const std::string& in, const std::string& out, const std::string& columns,
                const WriteSettings& settings) {
   auto names = SplitColumns(columns);
-  if (!names.ok()) return Report("--columns", names.status()), kExitUsage;
-  auto input = ReadInput(in, *names, ipc::IpcReadOptions());
-  if (!input.ok()) return Report(in, input.status());
+  if (!names.ok()) return Report("--columns", names.status(), kExitUsage);
+  if (Status st = CheckDistinctFiles(in, out); !st.ok()) return Report(out, st, kExitUsage);
+  auto [input, code] = OpenOrReport(in, *names);
+  if (!input) return code;
   // After a projection the original ids' paths no longer apply; renumber.
-  DictionaryIds ids = names->empty() ? input->dictionary_ids : DictionaryIds();
-  Status st = WriteOutput(out, input->schema, input->batches, ids, settings);
-  if (!st.ok()) return Report(out, st);
+  DictionaryIds ids = names->empty() ? input->dictionary_ids() : DictionaryIds();
+  Input* reader = input.get();
+  Status st = WriteBatches(
+      out, input->schema(), ids, settings, [reader] { return reader->Next(); },
+      [reader] { return reader->position(); }, input->size());
+  if (!st.ok()) return Report(st.IsIOError() ? out : in, st);
   return kExitOk;
 }
 
-void AddWriteOptions(CLI::App* cmd, WriteSettings* settings, bool with_none) {
+void AddWriteOptions(CLI::App* cmd, WriteSettings* settings) {
   cmd->add_option("--format", settings->format, "Output IPC format")
       ->check(CLI::IsMember({"file", "stream"}))
       ->capture_default_str();
-  auto choices = with_none ? std::vector<std::string>{"none", "lz4", "zstd"}
-                           : std::vector<std::string>{"lz4", "zstd"};
   cmd->add_option("--compression", settings->compression, "Body compression of the output")
-      ->check(CLI::IsMember(choices));
+      ->check(CLI::IsMember({"none", "lz4", "zstd"}));
   cmd->add_option("--dialect", settings->dialect,
                   "Spelling of file magic and extension keys: arrow (default) or alkaid")
       ->check(CLI::IsMember({"arrow", "alkaid"}))
       ->capture_default_str();
+}
+
+void AddDisplayOptions(CLI::App* cmd, DisplaySettings* display) {
+  std::vector<std::string> names;
+  for (const auto& f : OutputFormats()) names.push_back(f.name);
+  cmd->add_option("--format", display->format, "Output format")
+      ->check(CLI::IsMember(names))
+      ->capture_default_str();
+  cmd->add_option("--max-width", display->max_width,
+                  "Widest line in columns (default: $COLUMNS, else the terminal's width, else no "
+                  "limit when not a terminal; 0: no limit)");
+  cmd->add_option("--max-cell", display->max_cell, "Widest cell in columns")->capture_default_str();
+}
+
+int UnknownSubcommand(const std::string& name) {
+  std::cerr << "alkaid: unknown subcommand '" << name << "'; subcommands:";
+  for (const auto& s : Subcommands()) std::cerr << " " << s;
+  std::cerr << " (alkaid --help describes them)\n";
+  return kExitUsage;
 }
 
 }  // namespace
@@ -221,21 +705,46 @@ void AddWriteOptions(CLI::App* cmd, WriteSettings* settings, bool with_none) {
 int Main(int argc, char** argv) {
   CLI::App app{"alkaid: inspect, validate and convert Apache Arrow IPC data"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("alkaid ") + Version());
   std::function<int()> run;
 
-  std::string file, json_path, in, out, columns;
-  int64_t limit = -1;
+  std::string file, json_path, in, out, columns, limit, rows = "10";
   WriteSettings settings;
+  DisplaySettings display;
+  JsonOutputSettings json_limits;
 
-  auto* schema_cmd = app.add_subcommand("schema", "Print the schema with its metadata");
+  auto* schema_cmd = app.add_subcommand("schema", "Print the schema with its metadata (reads nothing else)");
   schema_cmd->add_option("FILE", file, "IPC file or stream, '-' for stdin")->required();
   schema_cmd->callback([&] { run = [&] { return RunSchema(file); }; });
 
-  auto* cat_cmd = app.add_subcommand("cat", "Print the data as a table");
+  auto* cat_cmd = app.add_subcommand("cat", "Print the data, batch by batch as it is read");
   cat_cmd->add_option("FILE", file, "IPC file or stream, '-' for stdin")->required();
   cat_cmd->add_option("--columns", columns, "Comma-separated column names to show");
-  cat_cmd->add_option("--limit", limit, "Print at most N rows")->check(CLI::NonNegativeNumber);
-  cat_cmd->callback([&] { run = [&] { return RunCat(file, columns, limit); }; });
+  cat_cmd->add_option("--limit", limit, "Print at most N rows (reads only the batches needed)");
+  AddDisplayOptions(cat_cmd, &display);
+  cat_cmd->callback([&] { run = [&] { return RunCat(file, columns, limit, display); }; });
+
+  auto* head_cmd = app.add_subcommand("head", "Print the first rows (reads only the batches needed)");
+  head_cmd->add_option("FILE", file, "IPC file or stream, '-' for stdin")->required();
+  head_cmd->add_option("-n", rows, "Rows to print")->capture_default_str();
+  head_cmd->add_option("--columns", columns, "Comma-separated column names to show");
+  AddDisplayOptions(head_cmd, &display);
+  head_cmd->callback([&] { run = [&] { return RunCat(file, columns, rows, display); }; });
+
+  auto* tail_cmd = app.add_subcommand("tail", "Print the last rows (a file: reads only the last batches)");
+  tail_cmd->add_option("FILE", file, "IPC file or stream, '-' for stdin")->required();
+  tail_cmd->add_option("-n", rows, "Rows to print")->capture_default_str();
+  AddDisplayOptions(tail_cmd, &display);
+  tail_cmd->callback([&] { run = [&] { return RunTail(file, rows, display); }; });
+
+  auto* count_cmd = app.add_subcommand("count", "Print the number of rows");
+  count_cmd->add_option("FILE", file, "IPC file or stream, '-' for stdin")->required();
+  count_cmd->callback([&] { run = [&] { return RunCount(file); }; });
+
+  auto* stats_cmd = app.add_subcommand("stats", "Per column: type, nulls, min, max, mean of numbers");
+  stats_cmd->add_option("FILE", file, "IPC file or stream, '-' for stdin")->required();
+  stats_cmd->add_option("--columns", columns, "Comma-separated column names");
+  stats_cmd->callback([&] { run = [&] { return RunStats(file, columns); }; });
 
   auto* validate_cmd = app.add_subcommand(
       "validate", "Fully validate the data; with --json also compare it with integration JSON");
@@ -245,12 +754,18 @@ int Main(int argc, char** argv) {
 
   auto* to_json_cmd = app.add_subcommand("to-json", "Write the data as integration JSON to stdout");
   to_json_cmd->add_option("FILE", file, "IPC file or stream, '-' for stdin")->required();
-  to_json_cmd->callback([&] { run = [&] { return RunToJson(file); }; });
+  to_json_cmd->add_option("--max-output-bytes", json_limits.max_output_bytes,
+                          "Refuse to write more JSON than this (-1: no limit)")
+      ->capture_default_str();
+  to_json_cmd->add_option("--max-column-bytes", json_limits.max_column_bytes,
+                          "Refuse a column whose JSON would exceed this; bounds memory (-1: no limit)")
+      ->capture_default_str();
+  to_json_cmd->callback([&] { run = [&] { return RunToJson(file, json_limits); }; });
 
   auto* from_json_cmd = app.add_subcommand("from-json", "Convert integration JSON to an IPC file or stream");
-  from_json_cmd->add_option("IN", in, "Integration JSON (.json or .json.gz)")->required();
+  from_json_cmd->add_option("IN", in, "Integration JSON (.json or .json.gz), '-' for stdin")->required();
   from_json_cmd->add_option("OUT", out, "Output path, '-' for stdout")->required();
-  AddWriteOptions(from_json_cmd, &settings, /*with_none=*/true);
+  AddWriteOptions(from_json_cmd, &settings);
   from_json_cmd->callback([&] { run = [&] { return RunFromJson(in, out, settings); }; });
 
   auto* convert_cmd = app.add_subcommand(
@@ -258,8 +773,12 @@ int Main(int argc, char** argv) {
   convert_cmd->add_option("IN", in, "IPC file or stream, '-' for stdin")->required();
   convert_cmd->add_option("OUT", out, "Output path, '-' for stdout")->required();
   convert_cmd->add_option("--columns", columns, "Comma-separated column names to keep");
-  AddWriteOptions(convert_cmd, &settings, /*with_none=*/true);
+  AddWriteOptions(convert_cmd, &settings);
   convert_cmd->callback([&] { run = [&] { return RunConvert(in, out, columns, settings); }; });
+
+  for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    Subcommands().insert(sub->get_name());
+  if (argc > 1 && argv[1][0] != '-' && Subcommands().count(argv[1]) == 0) return UnknownSubcommand(argv[1]);
 
   try {
     app.parse(argc, argv);
@@ -267,12 +786,23 @@ int Main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitUsage;
   }
   RegisterCanonicalExtensionTypes();
-  return run ? run() : kExitUsage;
+  if (!run) return kExitUsage;
+  // Every allocation is bounded at its source; this is the last resort so
+  // that running out of memory is a message and an exit code, not an abort.
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << "alkaid: out of memory\n";
+    return kExitInvalid;
+  }
 }
 
 }  // namespace alkaid::cli

@@ -1,5 +1,7 @@
 #include "table_printer.h"
 
+#include <utf8proc.h>
+
 #include <algorithm>
 
 #include "alkaid/pretty_print.h"
@@ -8,72 +10,240 @@ namespace alkaid::cli {
 
 namespace {
 
-// Cuts on a UTF-8 character boundary so a multi-byte character is never split.
-std::string Clip(std::string cell, size_t width) {
-  if (cell.size() <= width) return cell;
-  size_t cut = width - 3;
-  while (cut > 0 && (static_cast<unsigned char>(cell[cut]) & 0xC0) == 0x80) --cut;
-  cell.resize(cut);
-  return cell + "...";
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026, one column wide
+// Rows formatted at a time: a batch of any length (even 2^62 rows of a
+// run-end encoded column) is printed slice by slice in bounded memory.
+constexpr int64_t kChunkRows = 1024;
+
+// One UTF-8 character at the front of `text`: its byte length and width.
+std::pair<size_t, int64_t> NextChar(std::string_view text) {
+  utf8proc_int32_t cp = 0;
+  utf8proc_ssize_t n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
+                                        static_cast<utf8proc_ssize_t>(text.size()), &cp);
+  if (n <= 0) return {1, 1};  // an invalid byte stands for itself
+  int w = utf8proc_charwidth(cp);
+  return {static_cast<size_t>(n), w < 0 ? 0 : w};
 }
 
-// Display width in characters (UTF-8 continuation bytes take no column).
-size_t DisplayWidth(const std::string& s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
+struct Cell {
+  std::string text;
+  int64_t width = 0;
+  bool is_null = false;
+};
 
-void PrintRow(const std::vector<std::string>& cells, const std::vector<size_t>& widths,
-              std::ostream& out) {
-  for (size_t c = 0; c < cells.size(); ++c) {
-    out << (c == 0 ? "| " : " | ") << cells[c];
-    out << std::string(widths[c] - DisplayWidth(cells[c]), ' ');
+class TablePrinter final : public BatchPrinter {
+ public:
+  TablePrinter(const PrintOptions& options, std::ostream* out) : options_(options), out_(*out) {}
+
+  Status Begin(const Schema& schema) override {
+    for (const auto& f : schema.fields()) {
+      names_.push_back(MakeCell(f->name(), false));
+      types_.push_back(MakeCell(f->type()->ToString(), false));
+    }
+    return Status::OK();
   }
-  out << " |\n";
-}
+
+  Status PrintBatch(const RecordBatch& batch) override {
+    for (int64_t begin = 0; begin < batch.num_rows(); begin += kChunkRows) {
+      RecordBatchPtr chunk = batch.Slice(begin, std::min(kChunkRows, batch.num_rows() - begin));
+      std::vector<std::vector<Cell>> rows(static_cast<size_t>(chunk->num_rows()));
+      for (int64_t r = 0; r < chunk->num_rows(); ++r) {
+        for (int c = 0; c < chunk->num_columns(); ++c) {
+          std::string text = FormatValue(*chunk->column_data(c), r);
+          // Strings are quoted by FormatValue, so a bare "null" is a null.
+          bool is_null = text == "null";
+          rows[static_cast<size_t>(r)].push_back(MakeCell(std::move(text), is_null));
+        }
+      }
+      if (header_done_) {
+        for (const auto& row : rows) PrintRow(row, /*bold=*/false);
+        continue;
+      }
+      for (auto& row : rows) pending_.push_back(std::move(row));
+      if (static_cast<int64_t>(pending_.size()) >= kChunkRows) FlushPending();
+    }
+    if (options_.flush_each_batch && !header_done_) FlushPending();
+    out_.flush();
+    return out_ ? Status::OK() : Status::IOError("writing to standard output failed");
+  }
+
+  Status End(const PrintSummary& summary) override {
+    if (!header_done_) FlushPending();
+    out_ << rule_ << "\n" << summary.rows_printed << (summary.rows_printed == 1 ? " row" : " rows");
+    if (summary.total_rows >= 0 && summary.total_rows != summary.rows_printed)
+      out_ << " of " << summary.total_rows;
+    out_ << ", " << summary.batches_read << (summary.batches_read == 1 ? " batch" : " batches");
+    if (!summary.note.empty()) out_ << " (" << summary.note << ")";
+    if (hidden_ > 0) out_ << ", " << hidden_ << (hidden_ == 1 ? " column" : " columns") << " not shown";
+    out_ << "\n";
+    out_.flush();
+    return out_ ? Status::OK() : Status::IOError("writing to standard output failed");
+  }
+
+ private:
+  Cell MakeCell(std::string text, bool is_null) const {
+    Cell cell;
+    cell.text = ClipToWidth(text, options_.max_cell);
+    cell.width = DisplayWidth(cell.text);
+    cell.is_null = is_null;
+    return cell;
+  }
+
+  // The first rows (up to kChunkRows, from as many batches as it takes)
+  // size the columns; then they go out.
+  void FlushPending() {
+    PrintHeader(pending_);
+    for (const auto& row : pending_) PrintRow(row, /*bold=*/false);
+    pending_.clear();
+    pending_.shrink_to_fit();
+  }
+
+  // Column widths come from the header and the first chunk of rows and stay
+  // fixed after that, so that rows can go out as they are read; a later,
+  // wider cell is cut with "…".
+  void PrintHeader(const std::vector<std::vector<Cell>>& rows) {
+    header_done_ = true;
+    const size_t n = names_.size();
+    widths_.assign(n, 1);
+    for (size_t c = 0; c < n; ++c) {
+      widths_[c] = std::max({widths_[c], names_[c].width, types_[c].width});
+      for (const auto& row : rows) widths_[c] = std::max(widths_[c], row[c].width);
+    }
+    FitColumns();
+    rule_ = "+";
+    for (int c : shown_) rule_ += std::string(static_cast<size_t>(Width(c) + 2), '-') + "+";
+    out_ << rule_ << "\n";
+    PrintRow(names_, /*bold=*/true);
+    PrintRow(types_, /*bold=*/false);
+    out_ << rule_ << "\n";
+  }
+
+  int64_t Width(int c) const { return c < 0 ? 1 : widths_[static_cast<size_t>(c)]; }
+
+  // Chooses the columns to show: all when they fit in max_width, otherwise
+  // as many from both ends as fit around one "…" column (-1 in shown_).
+  void FitColumns() {
+    const int n = static_cast<int>(widths_.size());
+    shown_.clear();
+    auto line_width = [&](int64_t cells) { return 1 + cells; };
+    int64_t all = 0;
+    for (int64_t w : widths_) all += w + 3;
+    if (options_.max_width <= 0 || line_width(all) <= options_.max_width || n == 0) {
+      for (int c = 0; c < n; ++c) shown_.push_back(c);
+      return;
+    }
+    std::vector<int> left, right;
+    int64_t used = line_width(1 + 3);  // the marker column
+    int l = 0, r = n - 1;
+    bool grew = true;
+    while (grew && l <= r) {
+      grew = false;
+      if (l <= r && used + widths_[static_cast<size_t>(l)] + 3 <= options_.max_width) {
+        used += widths_[static_cast<size_t>(l)] + 3;
+        left.push_back(l++);
+        grew = true;
+      }
+      if (l <= r && used + widths_[static_cast<size_t>(r)] + 3 <= options_.max_width) {
+        used += widths_[static_cast<size_t>(r)] + 3;
+        right.insert(right.begin(), r--);
+        grew = true;
+      }
+    }
+    if (left.empty() && right.empty()) {
+      // Not even one column fits: show the first one narrowed.
+      widths_[0] = std::max<int64_t>(1, options_.max_width - line_width(4) - 3);
+      left.push_back(0);
+      l = 1;
+    }
+    shown_ = left;
+    if (l <= r) shown_.push_back(-1);
+    shown_.insert(shown_.end(), right.begin(), right.end());
+    hidden_ = r - l + 1;
+  }
+
+  void PrintRow(const std::vector<Cell>& cells, bool bold) {
+    std::string line = "|";
+    for (int c : shown_) {
+      line += ' ';
+      const int64_t w = Width(c);
+      if (c < 0) {
+        line += kEllipsis;
+      } else {
+        const Cell& cell = cells[static_cast<size_t>(c)];
+        std::string text = cell.width > w ? ClipToWidth(cell.text, w) : cell.text;
+        int64_t tw = cell.width > w ? DisplayWidth(text) : cell.width;
+        const char* color = !options_.color ? nullptr : bold ? "\x1b[1m" : cell.is_null ? "\x1b[2m" : nullptr;
+        if (color != nullptr) line += color;
+        line += text;
+        if (color != nullptr) line += "\x1b[0m";
+        line.append(static_cast<size_t>(std::max<int64_t>(0, w - tw)), ' ');
+      }
+      line += " |";
+    }
+    out_ << line << "\n";
+  }
+
+  PrintOptions options_;
+  std::ostream& out_;
+  std::vector<Cell> names_, types_;
+  std::vector<std::vector<Cell>> pending_;
+  std::vector<int64_t> widths_;
+  std::vector<int> shown_;
+  int64_t hidden_ = 0;
+  std::string rule_;
+  bool header_done_ = false;
+};
 
 }  // namespace
 
-int64_t PrintTable(const Schema& schema, const std::vector<RecordBatchPtr>& batches,
-                   const TablePrintOptions& options, std::ostream& out) {
-  const size_t ncols = static_cast<size_t>(schema.num_fields());
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> names, types;
-  for (const auto& f : schema.fields()) {
-    names.push_back(Clip(f->name(), options.max_cell_width));
-    types.push_back(Clip(f->type()->ToString(), options.max_cell_width));
+int64_t DisplayWidth(std::string_view text) {
+  int64_t width = 0;
+  while (!text.empty()) {
+    auto [bytes, w] = NextChar(text);
+    width += w;
+    text.remove_prefix(bytes);
   }
-  int64_t total_rows = 0;
-  for (const auto& batch : batches) total_rows += batch->num_rows();
+  return width;
+}
 
-  for (const auto& batch : batches) {
-    for (int64_t r = 0; r < batch->num_rows(); ++r) {
-      if (options.limit >= 0 && static_cast<int64_t>(rows.size()) >= options.limit) break;
-      std::vector<std::string> row;
-      for (size_t c = 0; c < ncols; ++c)
-        row.push_back(Clip(FormatValue(*batch->column_data(static_cast<int>(c)), r), options.max_cell_width));
-      rows.push_back(std::move(row));
-    }
+std::string ClipToWidth(std::string_view text, int64_t width) {
+  if (DisplayWidth(text) <= width) return std::string(text);
+  if (width <= 0) return std::string();
+  std::string out;
+  int64_t used = 0;
+  while (!text.empty()) {
+    auto [bytes, w] = NextChar(text);
+    if (used + w > width - 1) break;  // keep one column for the ellipsis
+    out.append(text.substr(0, bytes));
+    used += w;
+    text.remove_prefix(bytes);
   }
-
-  std::vector<size_t> widths(ncols, 0);
-  for (size_t c = 0; c < ncols; ++c) {
-    widths[c] = std::max(DisplayWidth(names[c]), DisplayWidth(types[c]));
-    for (const auto& row : rows) widths[c] = std::max(widths[c], DisplayWidth(row[c]));
+  // Zero-width characters (combining marks) stay with the character before.
+  while (!text.empty()) {
+    auto [bytes, w] = NextChar(text);
+    if (w != 0) break;
+    out.append(text.substr(0, bytes));
+    text.remove_prefix(bytes);
   }
-  std::string rule = "+";
-  for (size_t w : widths) rule += std::string(w + 2, '-') + "+";
+  out += kEllipsis;
+  return out;
+}
 
-  out << rule << "\n";
-  PrintRow(names, widths, out);
-  PrintRow(types, widths, out);
-  out << rule << "\n";
-  for (const auto& row : rows) PrintRow(row, widths, out);
-  out << rule << "\n";
-  out << rows.size() << " of " << total_rows << " rows, " << batches.size()
-      << (batches.size() == 1 ? " batch" : " batches") << "\n";
-  return static_cast<int64_t>(rows.size());
+const std::vector<OutputFormat>& OutputFormats() {
+  // Text formats (csv, jsonl) join this table once their writers exist.
+  static const std::vector<OutputFormat> formats = {
+      {"table", "aligned table fitted to the terminal",
+       [](const PrintOptions& options, std::ostream* out) -> std::unique_ptr<BatchPrinter> {
+         return std::make_unique<TablePrinter>(options, out);
+       }},
+  };
+  return formats;
+}
+
+const OutputFormat* FindOutputFormat(std::string_view name) {
+  for (const auto& f : OutputFormats())
+    if (f.name == name) return &f;
+  return nullptr;
 }
 
 }  // namespace alkaid::cli

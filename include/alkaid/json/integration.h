@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,10 +36,21 @@ struct IntegrationFile {
   std::vector<RecordBatchPtr> batches;
 };
 
+struct IntegrationReadOptions {
+  // Deepest type nesting accepted (as IpcReadOptions::max_recursion_depth).
+  // The JSON text itself may nest at most about twice as deep; deeper text is
+  // refused before it is parsed, so no input can exhaust the stack.
+  int max_recursion_depth = 64;
+};
+
 // Reads a file holding integration JSON, gzip-compressed or not (decided by
-// the 1f 8b magic bytes, not by the file name).
-Result<IntegrationFile> ReadIntegrationFile(const std::string& path);
-Result<IntegrationFile> ParseIntegrationJson(std::string_view text);
+// the 1f 8b magic bytes, not by the file name). What is built is fully
+// validated (ValidateArrayFull) like the output of every other reader; errors
+// name the batch and column.
+Result<IntegrationFile> ReadIntegrationFile(const std::string& path,
+                                            const IntegrationReadOptions& options = {});
+Result<IntegrationFile> ParseIntegrationJson(std::string_view text,
+                                             const IntegrationReadOptions& options = {});
 
 // Serializes `file`; the dictionaries written are `file.dictionaries` and the
 // ids those of `file.dictionary_ids` (sequential ids when it is empty).
@@ -50,6 +63,73 @@ Result<std::string> WriteIntegrationJson(const IntegrationFile& file);
 Result<std::string> WriteIntegrationJson(const Schema& schema,
                                          const std::vector<RecordBatchPtr>& batches,
                                          const DictionaryIds* ids = nullptr);
+
+struct IntegrationWriteOptions {
+  // Refuse to write more than this many bytes (-1: no limit). Before each
+  // batch or dictionary is built, a lower bound of its size computed from
+  // lengths alone is checked against what is left, so a column of 2^62 slots
+  // is refused up front instead of exhausting memory.
+  int64_t max_output_bytes = -1;
+  // Refuse a column (or dictionary) whose JSON is at least this many bytes
+  // (-1: no limit). The writer builds one column's document at a time, which
+  // takes roughly 4 to 16 times the bound's bytes in memory, so this bounds
+  // the writer's memory.
+  int64_t max_column_bytes = -1;
+};
+
+namespace internal {
+class DictionaryCollector;
+}  // namespace internal
+
+// Writes integration JSON incrementally: Open() writes the schema and the
+// dictionaries, WriteRecordBatch() each batch as it comes (holding the JSON
+// of one column at a time), Close() the end of the document. The text is
+// identical to WriteIntegrationJson's. Integration JSON puts dictionaries
+// before batches, so they must be known at Open() (IntegrationDictionaries
+// collects them in a first pass). Not thread-safe: one caller at a time.
+class IntegrationJsonWriter {
+ public:
+  // `out` must outlive the writer. `dictionaries`: id -> values.
+  static Result<std::unique_ptr<IntegrationJsonWriter>> Open(
+      std::ostream* out, SchemaPtr schema, const DictionaryIds& ids,
+      const std::map<int64_t, ArrayDataPtr>& dictionaries,
+      const IntegrationWriteOptions& options = {});
+  ~IntegrationJsonWriter();
+
+  Status WriteRecordBatch(const RecordBatch& batch);
+  // Ends the document (no trailing newline). Batches may not follow.
+  Status Close();
+  int64_t bytes_written() const { return bytes_written_; }
+
+ private:
+  IntegrationJsonWriter(std::ostream* out, SchemaPtr schema, const IntegrationWriteOptions& options);
+  Status Emit(std::string_view text);
+  Status CheckBudget(int64_t more, const std::string& what) const;
+  Status CheckColumn(int64_t bytes, const std::string& what) const;
+
+  std::ostream* out_;
+  SchemaPtr schema_;
+  IntegrationWriteOptions options_;
+  int64_t bytes_written_ = 0;
+  int64_t num_batches_ = 0;
+  bool closed_ = false;
+};
+
+// Collects, batch by batch, the dictionaries that dictionary-encoded columns
+// carry, keyed by the ids of `ids`; fails when one id gets two different
+// dictionaries (the format holds one per id). Holds references only.
+class IntegrationDictionaries {
+ public:
+  explicit IntegrationDictionaries(DictionaryIds ids);
+  ~IntegrationDictionaries();
+  Status Add(const RecordBatch& batch);
+  std::map<int64_t, ArrayDataPtr> Take();
+
+ private:
+  DictionaryIds ids_;
+  std::unique_ptr<internal::DictionaryCollector> collector_;
+  int64_t num_batches_ = 0;
+};
 
 // The schema part alone, e.g. for tools that print a schema.
 Result<std::string> WriteIntegrationSchemaJson(const Schema& schema,
