@@ -270,6 +270,7 @@ Result<RecordBatchPtr> Input::Next() {
 }
 
 int64_t Input::position() const {
+  if (file_ != nullptr) return -1;  // batches are read by index, not in sequence
   Result<int64_t> at = stream_source_ != nullptr ? stream_source_->Tell()
                        : source_ != nullptr    ? source_->Tell()
                                                : Result<int64_t>(int64_t{-1});

@@ -57,8 +57,8 @@ class Input {
   // The next batch in order (nullptr at the end); for stdin this blocks only
   // until the next message has arrived.
   Result<RecordBatchPtr> Next();
-  // Size of the input in bytes (-1 for standard input) and bytes consumed so
-  // far (streams; for files the batches read count instead).
+  // Size of the input in bytes (-1 for standard input) and bytes of a stream
+  // consumed so far (-1 for files, whose batches are read by index).
   int64_t size() const { return size_; }
   int64_t position() const;
 

@@ -149,12 +149,18 @@ class Progress {
       : what_(std::move(what)), enabled_(::isatty(2) == 1), start_(Clock::now()), last_(start_) {}
   ~Progress() { Finish(); }
 
-  void Update(int64_t batches, int64_t rows, int64_t bytes, int64_t total_bytes) {
+  // `input` tells the totals: batches of a file, bytes of a stream.
+  void Update(int64_t batches, int64_t rows, const Input* input) {
     if (!enabled_) return;
     auto now = Clock::now();
     if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
-    std::cerr << "\r" << what_ << ": " << batches << " batches, " << rows << " rows";
+    std::cerr << "\r" << what_ << ": " << batches;
+    if (input != nullptr && input->is_file_format())
+      std::cerr << " of " << input->file()->num_record_batches();
+    std::cerr << " batches, " << rows << " rows";
+    const int64_t bytes = input != nullptr ? input->position() : -1;
+    const int64_t total_bytes = input != nullptr ? input->size() : -1;
     if (bytes >= 0 && total_bytes > 0)
       std::cerr << ", " << (bytes >> 20) << " of " << (total_bytes >> 20) << " MiB ("
                 << (100 * bytes / total_bytes) << "%)";
@@ -240,8 +246,7 @@ Result<std::unique_ptr<ipc::RecordBatchWriter>> MakeIpcWriter(io::OutputStream* 
 // temporary file; on any failure the target is left as it was.
 Status WriteBatches(const std::string& out, const SchemaPtr& schema, const DictionaryIds& ids,
                     const WriteSettings& settings,
-                    const std::function<Result<RecordBatchPtr>()>& next,
-                    const std::function<int64_t()>& position, int64_t total_bytes) {
+                    const std::function<Result<RecordBatchPtr>()>& next, const Input* input) {
   ALKAID_ASSIGN_OR_RAISE(auto file, OutputFile::Create(out));
   ALKAID_ASSIGN_OR_RAISE(auto writer, MakeIpcWriter(file->stream(), schema, ids, settings));
   Progress progress("alkaid: writing " + out);
@@ -252,7 +257,7 @@ Status WriteBatches(const std::string& out, const SchemaPtr& schema, const Dicti
     ALKAID_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
     ++batches;
     rows += batch->num_rows();
-    progress.Update(batches, rows, position ? position() : -1, total_bytes);
+    progress.Update(batches, rows, input);
   }
   ALKAID_RETURN_NOT_OK(writer->Close());
   progress.Finish();
@@ -606,10 +611,13 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
   auto writer = json::IntegrationJsonWriter::Open(&std::cout, input->schema(), input->dictionary_ids(),
                                                   dictionaries, options);
   if (!writer.ok()) return Report(path, writer.status());
+  Progress progress("alkaid: to-json " + path);
+  int64_t batches = 0, rows = 0;
   while (true) {
     auto batch = input->Next();
     if (!batch.ok()) return Report(path, batch.status());
     if (*batch == nullptr) break;
+    progress.Update(++batches, rows += (*batch)->num_rows(), input.get());
     Status st = (*writer)->WriteRecordBatch(**batch);
     if (!st.ok()) {
       std::cout << std::endl;
@@ -619,6 +627,7 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
                               : st);
     }
   }
+  progress.Finish();
   Status st = (*writer)->Close();
   std::cout << "\n" << std::flush;
   if (!st.ok()) return Report(path, st);
@@ -647,7 +656,7 @@ int RunFromJson(const std::string& in, const std::string& out, const WriteSettin
         if (next == file->batches.size()) return RecordBatchPtr();
         return std::move(file->batches[next++]);
       },
-      nullptr, -1);
+      nullptr);
   if (!st.ok()) return Report(out, st);
   return kExitOk;
 }
@@ -663,8 +672,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   DictionaryIds ids = names->empty() ? input->dictionary_ids() : DictionaryIds();
   Input* reader = input.get();
   Status st = WriteBatches(
-      out, input->schema(), ids, settings, [reader] { return reader->Next(); },
-      [reader] { return reader->position(); }, input->size());
+      out, input->schema(), ids, settings, [reader] { return reader->Next(); }, reader);
   if (!st.ok()) return Report(st.IsIOError() ? out : in, st);
   return kExitOk;
 }
