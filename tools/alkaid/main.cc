@@ -593,15 +593,23 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
                               "to-json of a stream with dictionary-encoded fields needs two passes; "
                               "save standard input to a file first"), kExitUsage);
     json::IntegrationDictionaries collector(input->dictionary_ids());
-    auto [first_pass, first_code] = OpenOrReport(path, {});
-    if (!first_pass) return first_code;
-    while (true) {
-      auto batch = first_pass->Next();
-      if (!batch.ok()) return Report(path, batch.status());
-      if (*batch == nullptr) break;
-      Status st = collector.Add(**batch);
-      if (!st.ok()) return Report(path, st);
-      if (first_pass->is_file_format()) break;  // every batch of a file has the same dictionaries
+    if (input->is_file_format()) {
+      // The reader gives every batch of a file all of its dictionaries, so
+      // the first batch has them; reading it by index leaves Next() alone.
+      if (input->file()->num_record_batches() > 0) {
+        auto batch = input->ReadBatch(0);
+        if (!batch.ok()) return Report(path, batch.status());
+        if (Status st = collector.Add(**batch); !st.ok()) return Report(path, st);
+      }
+    } else {
+      auto [first_pass, first_code] = OpenOrReport(path, {});
+      if (!first_pass) return first_code;
+      while (true) {
+        auto batch = first_pass->Next();
+        if (!batch.ok()) return Report(path, batch.status());
+        if (*batch == nullptr) break;
+        if (Status st = collector.Add(**batch); !st.ok()) return Report(path, st);
+      }
     }
     dictionaries = collector.Take();
   }

@@ -127,7 +127,7 @@ Status CheckDistinctFiles(const std::string& input, const std::string& output) {
   struct stat in_st, out_st;
   if (::stat(input.c_str(), &in_st) != 0 || ::stat(output.c_str(), &out_st) != 0) return Status::OK();
   if (in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
-    return Status::Invalid("the output ", output, " is the input file ", input,
+    return Status::Invalid("this output is the same file as the input ", input,
                            " (the input is read while the output is written; write to another path)");
   return Status::OK();
 }
