@@ -22,19 +22,29 @@ bool LooksGzipped(std::string_view bytes) {
          static_cast<uint8_t>(bytes[1]) == 0x8b;
 }
 
-Result<std::string> GzipDecompress(std::string_view compressed) {
+// Throws std::bad_alloc when memory runs out (the caller turns it into a
+// Status); everything else is reported as a Status.
+static Result<std::string> GzipDecompressUnchecked(std::string_view compressed, int64_t max_size) {
   z_stream stream;
   std::memset(&stream, 0, sizeof(stream));
   // 16 + MAX_WBITS: expect a gzip header and trailer.
   if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
     return Status::OutOfMemory("gzip: cannot initialize zlib inflate");
   std::string out;
-  out.resize(compressed.size() * 4 + 1024);
+  out.resize(static_cast<size_t>(
+      std::min<int64_t>(static_cast<int64_t>(compressed.size()) * 4 + 1024, std::max<int64_t>(max_size, 1))));
   size_t consumed = 0;
   size_t produced = 0;
   int rc = Z_OK;
   while (rc != Z_STREAM_END) {
-    if (produced == out.size()) out.resize(out.size() * 2);
+    if (produced == out.size()) {
+      if (static_cast<int64_t>(produced) >= max_size) {
+        inflateEnd(&stream);
+        return Status::CapacityError("gzip: decompresses to more than ", max_size,
+                                     " bytes (from ", compressed.size(), " compressed bytes)");
+      }
+      out.resize(static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(out.size()) * 2, max_size)));
+    }
     size_t in_chunk = std::min(compressed.size() - consumed, kMaxChunk);
     size_t out_chunk = std::min(out.size() - produced, kMaxChunk);
     stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data() + consumed));
@@ -59,6 +69,14 @@ Result<std::string> GzipDecompress(std::string_view compressed) {
   inflateEnd(&stream);
   out.resize(produced);
   return out;
+}
+
+Result<std::string> GzipDecompress(std::string_view compressed, int64_t max_size) {
+  try {
+    return GzipDecompressUnchecked(compressed, max_size);
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("gzip: out of memory decompressing ", compressed.size(), " bytes");
+  }
 }
 
 Result<std::string> GzipCompress(std::string_view bytes, int level) {

@@ -136,5 +136,21 @@ TEST(IntegrationJsonLimits, HugeLogicalColumnsAreRefusedUpFront) {
   EXPECT_EQ((*writer2)->WriteRecordBatch(*batch).code(), StatusCode::kCapacityError);
 }
 
+TEST(IntegrationJsonLimits, GzipOutputIsCapped) {
+  // 64 MiB of spaces compress to about 64 KiB.
+  auto compressed = GzipCompress(std::string(size_t{64} << 20, ' '));
+  ASSERT_TRUE(compressed.ok());
+  auto capped = GzipDecompress(*compressed, int64_t{1} << 20);
+  ASSERT_FALSE(capped.ok());
+  EXPECT_EQ(capped.status().code(), StatusCode::kCapacityError);
+  EXPECT_THAT(capped.status().message(), HasSubstr("more than 1048576 bytes"));
+  auto whole = GzipDecompress(*compressed);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->size(), size_t{64} << 20);
+  // Exactly at the cap is fine.
+  auto exact = GzipDecompress(*compressed, int64_t{64} << 20);
+  EXPECT_TRUE(exact.ok()) << exact.status().message();
+}
+
 }  // namespace
 }  // namespace alkaid::json

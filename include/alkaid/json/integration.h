@@ -137,7 +137,11 @@ Result<std::string> WriteIntegrationSchemaJson(const Schema& schema,
 
 // Whole-file helpers used by the reader (and handy in tools and tests).
 Result<std::string> ReadMaybeGzip(const std::string& path);
-Result<std::string> GzipDecompress(std::string_view compressed);
+// Refuses (CapacityError) output beyond `max_size` bytes: deflate expands up
+// to about 1000 times, so a small file could otherwise ask for terabytes.
+inline constexpr int64_t kDefaultMaxGunzipBytes = int64_t{2} << 30;
+Result<std::string> GzipDecompress(std::string_view compressed,
+                                   int64_t max_size = kDefaultMaxGunzipBytes);
 Result<std::string> GzipCompress(std::string_view bytes, int level = 6);
 bool LooksGzipped(std::string_view bytes);
 
