@@ -186,6 +186,17 @@ class Database {
 // ---------------------------------------------------------------------------
 // alkaid's side of the aggregates
 
+// DuckDB 1.5.6 turns durations and month / day-time intervals into its
+// INTERVAL type without keeping their nulls: null slots come back as 0 and
+// count(col) is wrong. Recorded in the tables, not counted as our failure
+// (the same validity buffers of every other type come through intact).
+constexpr const char* kLosesNulls =
+    "DuckDB 1.5.6 does not keep the nulls of this type through its INTERVAL conversion";
+bool DuckDBLosesNulls(const DataType& type) {
+  return type.id() == TypeId::kDuration || type.id() == TypeId::kIntervalMonths ||
+         type.id() == TypeId::kIntervalDayTime;
+}
+
 bool LogicallyNull(const ArrayData& data, int64_t i) {
   if (data.IsNull(i)) return true;
   if (data.storage_type().id() != TypeId::kDictionary) return false;
@@ -224,6 +235,7 @@ struct Aggregate {
   double expected_double = 0;
   bool expected_null = false;
   double tolerance = 0;
+  const char* known_defect = nullptr;  // a DuckDB defect makes it differ
 };
 
 template <typename T>
@@ -314,8 +326,9 @@ std::vector<Aggregate> AlkaidAggregates(const Schema& schema,
       chunks.push_back(&d);
       for (int64_t i = 0; i < d.length; ++i) non_null += !LogicallyNull(d, i);
     }
-    out.push_back({"count(" + col + ")::VARCHAR", AggKind::kText, std::to_string(non_null)});
     const DataType& type = *schema.field(c)->type();
+    out.push_back({"count(" + col + ")::VARCHAR", AggKind::kText, std::to_string(non_null)});
+    if (DuckDBLosesNulls(type)) out.back().known_defect = kLosesNulls;
     switch (type.id()) {
       case TypeId::kInt8: IntegerAggregates<int8_t>(chunks, col, &out); break;
       case TypeId::kUInt8: IntegerAggregates<uint8_t>(chunks, col, &out); break;
@@ -407,6 +420,14 @@ std::string ColumnDifference(const std::vector<RecordBatchPtr>& a, const std::ve
   return "";
 }
 
+bool HasDictionary(const DataType& type) {
+  if (type.id() == TypeId::kDictionary) return true;
+  for (const FieldPtr& f : type.fields()) {
+    if (HasDictionary(*f->type())) return true;
+  }
+  return false;
+}
+
 // Value changes DuckDB makes on purpose (or, for list views, by a defect of
 // 1.5.6 that the test records instead of hiding); empty for any other pair,
 // whose differences fail the test.
@@ -420,6 +441,11 @@ std::string KnownConversion(const DataType& from, const DataType& to) {
     return "nanoseconds rounded to microseconds (TIMESTAMPTZ)";
   }
   if (from.id() == TypeId::kIntervalMonthDayNano) return "interval nanoseconds rounded to microseconds";
+  if (DuckDBLosesNulls(from)) return kLosesNulls;
+  if (from.id() == TypeId::kDictionary &&
+      HasDictionary(*checked_cast<DictionaryType>(from).value_type())) {
+    return "DuckDB 1.5.6 gives the indices of a dictionary nested in a dictionary, not its values";
+  }
   if (from.id() == TypeId::kExtension && to.id() == TypeId::kString) {
     return "extension values given back as text";
   }
@@ -506,22 +532,24 @@ TEST_P(DuckDBGold, ScanAggregateAndReadBack) {
 
   // Aggregates, compared with alkaid's computation.
   std::vector<Aggregate> aggregates = AlkaidAggregates(*schema, *batches);
-  std::string sql = "SELECT ";
-  for (size_t i = 0; i < aggregates.size(); ++i) sql += (i ? ", " : "") + aggregates[i].sql;
-  ASSERT_TRUE(db.Register("agg", schema, *batches).ok());
-  SchemaPtr agg_schema;
-  std::vector<RecordBatchPtr> agg_batches;
-  Status st = db.QueryArrow(sql + " FROM " + Renamed("agg", schema->num_fields()), &agg_schema,
-                            &agg_batches);
-  if (!st.ok()) {
-    report.aggregate_result = "query failed: " + OneLine(st.message());
-  } else {
-    ASSERT_EQ(agg_batches.size(), 1u);
-    int equal = 0;
-    std::string first_mismatch;
-    for (size_t i = 0; i < aggregates.size(); ++i) {
-      const Aggregate& a = aggregates[i];
-      const ArrayData& col = *agg_batches[0]->column_data(static_cast<int>(i));
+  int equal = 0, failed = 0;
+  std::string first_mismatch, first_error;
+  std::set<std::string> defects;
+  // Runs the aggregates listed in `which` as one query on a fresh view of
+  // `database` and compares each with alkaid's figure.
+  auto run = [&](Database& database, const std::string& view,
+                 const std::vector<size_t>& which) -> Status {
+    std::string sql = "SELECT ";
+    for (size_t k = 0; k < which.size(); ++k) sql += (k ? ", " : "") + aggregates[which[k]].sql;
+    ALKAID_RETURN_NOT_OK(database.Register(view, schema, *batches));
+    SchemaPtr agg_schema;
+    std::vector<RecordBatchPtr> agg_batches;
+    ALKAID_RETURN_NOT_OK(database.QueryArrow(
+        sql + " FROM " + Renamed(view, schema->num_fields()), &agg_schema, &agg_batches));
+    if (agg_batches.size() != 1) return Status::Invalid("aggregate query gave ", agg_batches.size(), " batches");
+    for (size_t k = 0; k < which.size(); ++k) {
+      const Aggregate& a = aggregates[which[k]];
+      const ArrayData& col = *agg_batches[0]->column_data(static_cast<int>(k));
       bool same;
       std::string got;
       if (a.kind == AggKind::kText) {
@@ -536,6 +564,10 @@ TEST_P(DuckDBGold, ScanAggregateAndReadBack) {
                 (std::isnan(v) && std::isnan(a.expected_double)) ||
                 std::fabs(v - a.expected_double) <= a.tolerance);
       }
+      if (!same && a.known_defect != nullptr) {
+        defects.insert(a.sql + " (DuckDB " + got + ", alkaid " + a.expected + "): " + a.known_defect);
+        continue;
+      }
       EXPECT_TRUE(same) << a.sql << ": DuckDB " << got << ", alkaid "
                         << (a.kind == AggKind::kText ? a.expected
                                                      : std::to_string(a.expected_double));
@@ -545,9 +577,31 @@ TEST_P(DuckDBGold, ScanAggregateAndReadBack) {
         first_mismatch = a.sql + ": " + got;
       }
     }
-    report.aggregate_result = std::to_string(equal) + "/" + std::to_string(aggregates.size()) +
-                              " equal" + (first_mismatch.empty() ? "" : "; " + first_mismatch);
+    return Status::OK();
+  };
+  std::vector<size_t> all(aggregates.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  Status st = run(db, "agg", all);
+  if (!st.ok()) {
+    // One column DuckDB cannot read fails the whole query: one query per
+    // aggregate (each on a fresh database) to check the others.
+    for (size_t i : all) {
+      Database single(api);
+      ASSERT_TRUE(single.ok());
+      Status one = run(single, "agg", {i});
+      if (!one.ok()) {
+        ++failed;
+        if (first_error.empty()) first_error = aggregates[i].sql + ": " + OneLine(one.message());
+      }
+    }
   }
+  report.aggregate_result = std::to_string(equal) + "/" + std::to_string(aggregates.size()) +
+                            " equal" + (first_mismatch.empty() ? "" : "; " + first_mismatch);
+  if (failed > 0) {
+    report.aggregate_result += "; " + std::to_string(failed) + " DuckDB could not compute (" +
+                               first_error + ")";
+  }
+  for (const std::string& d : defects) report.aggregate_result += "; differs: " + d;
 
   // SELECT * back as Arrow, under each setting.
   report.types.resize(static_cast<size_t>(schema->num_fields()));
@@ -582,6 +636,23 @@ TEST_P(DuckDBGold, ScanAggregateAndReadBack) {
         report.types[static_cast<size_t>(c)].second.push_back(
             one_st.ok() ? one_schema->field(0)->type()->ToString()
                         : "query error: " + OneLine(one_st.message()));
+        if (!one_st.ok()) continue;
+        // The columns DuckDB can read are compared on their own.
+        std::vector<RecordBatchPtr> original;
+        for (const auto& b : *batches) {
+          original.push_back(b->SelectColumns({c}).ValueOrDie());
+        }
+        std::string diff = ColumnDifference(original, one, 0);
+        if (diff.empty()) continue;
+        const DataType& from = *schema->field(c)->type();
+        const DataType& to = *one_schema->field(0)->type();
+        std::string known = KnownConversion(from, to);
+        if (known.empty()) {
+          differences.push_back(schema->field(c)->name() + " (" + from.ToString() + " -> " +
+                                to.ToString() + "): " + diff);
+        } else {
+          lossy.push_back(schema->field(c)->name() + ": " + known);
+        }
       }
     } else {
       ASSERT_EQ(back_schema->num_fields(), schema->num_fields());
