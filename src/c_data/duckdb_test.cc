@@ -394,6 +394,19 @@ std::string Normalize(const std::string& text) {
   return out;
 }
 
+// One slot as comparable text. Timestamps are compared as instants in
+// nanoseconds (units and zones differ on purpose; this also stays clear of
+// FormatValue's overflow on extreme timestamps, see the report).
+std::string Render(const ArrayData& data, int64_t i, const PrettyPrintOptions& options) {
+  if (data.type->id() == TypeId::kTimestamp && !data.IsNull(i)) {
+    static constexpr int64_t kNanos[] = {1'000'000'000, 1'000'000, 1'000, 1};
+    const auto unit = static_cast<size_t>(checked_cast<TimestampType>(*data.type).unit());
+    return Int128ToString(static_cast<__int128>(data.GetValues<int64_t>(1)[i]) * kNanos[unit]) +
+           "ns";
+  }
+  return Normalize(FormatValue(data, i, options));
+}
+
 // First difference of column `c` between the original and DuckDB's result
 // (both as a sequence of rows over all batches); empty when equal.
 std::string ColumnDifference(const std::vector<RecordBatchPtr>& a, const std::vector<RecordBatchPtr>& b,
@@ -403,12 +416,12 @@ std::string ColumnDifference(const std::vector<RecordBatchPtr>& a, const std::ve
   std::vector<std::string> left, right;
   for (const auto& batch : a) {
     for (int64_t i = 0; i < batch->num_rows(); ++i) {
-      left.push_back(Normalize(FormatValue(*batch->column_data(c), i, options)));
+      left.push_back(Render(*batch->column_data(c), i, options));
     }
   }
   for (const auto& batch : b) {
     for (int64_t i = 0; i < batch->num_rows(); ++i) {
-      right.push_back(Normalize(FormatValue(*batch->column_data(c), i, options)));
+      right.push_back(Render(*batch->column_data(c), i, options));
     }
   }
   if (left.size() != right.size()) {

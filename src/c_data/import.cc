@@ -210,6 +210,8 @@ class ArrayImporter {
     data->offset = array->offset;
     data->null_count = array->null_count;
 
+    const bool list_view =
+        storage->id() == TypeId::kListView || storage->id() == TypeId::kLargeListView;
     // Fixed buffers, in layout order.
     const void* const* ptrs = array->buffers;
     int64_t offsets_end_value = -1;  // binary: last offset, bounding the data
@@ -235,7 +237,8 @@ class ArrayImporter {
           size = end;
           break;
         case BufferSpec::kOffsets: {
-          if (MulOverflow(end + 1, spec.byte_width, &size)) {
+          // List views hold one offset per slot; the others one more.
+          if (MulOverflow(list_view ? end : end + 1, spec.byte_width, &size)) {
             return fail("buffer ", i, " size overflows");
           }
           alignment = spec.byte_width;
@@ -257,7 +260,7 @@ class ArrayImporter {
           continue;
         }
       } else if (p == nullptr) {
-        if (spec.kind == BufferSpec::kOffsets && array->length == 0) {
+        if (spec.kind == BufferSpec::kOffsets && !list_view && array->length == 0) {
           // Producers may omit the single zero offset of an empty array.
           p = kZeros;
           size = spec.byte_width;
@@ -269,7 +272,7 @@ class ArrayImporter {
         }
       }
       ALKAID_ASSIGN_OR_RAISE(BufferPtr buffer, Wrap(p, size, alignment));
-      if (spec.kind == BufferSpec::kOffsets) {
+      if (spec.kind == BufferSpec::kOffsets && !list_view) {
         if (spec.byte_width == 4) {
           int32_t v;
           std::memcpy(&v, buffer->data() + end * 4, 4);
