@@ -13,6 +13,7 @@
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
 #include "text_values.h"
+#include "loader.h"
 #include "tokenizer.h"
 
 namespace alkaid::csv {
@@ -20,143 +21,10 @@ namespace alkaid::csv {
 using internal::BlockError;
 using internal::FieldRef;
 using internal::Tokens;
+using internal::Loader;
+using internal::RawBlock;
 
 namespace {
-
-// ---------------------------------------------------------------------------
-// Loader: reads the input and cuts it after the last record end in each read.
-
-struct RawBlock {
-  std::shared_ptr<ResizableBuffer> buffer;  // capacity >= round_up(size, 64) + 64
-  int64_t size = 0;
-  Status error;  // a record longer than allowed
-};
-
-class Loader {
- public:
-  Loader(std::shared_ptr<io::InputStream> input, const ReadOptions& options)
-      : input_(std::move(input)), options_(options) {}
-
-  // Drops the BOM and skip_rows raw lines; returns how many lines were dropped.
-  Result<int64_t> Start() {
-    ALKAID_RETURN_NOT_OK(Fill(options_.block_size));
-    if (size_ >= 3 && std::memcmp(data(), "\xEF\xBB\xBF", 3) == 0) Consume(3);
-    int64_t skipped = 0;
-    while (skipped < options_.skip_rows) {
-      const void* nl = std::memchr(data(), '\n', static_cast<size_t>(size_));
-      if (nl != nullptr) {
-        Consume(static_cast<const char*>(nl) - data() + 1);
-        ++skipped;
-        continue;
-      }
-      if (eof_) {
-        if (size_ > 0) ++skipped;
-        Consume(size_);
-        break;
-      }
-      Consume(size_);
-      ALKAID_RETURN_NOT_OK(Fill(options_.block_size));
-    }
-    return skipped;
-  }
-
-  bool done() const { return eof_ && size_ == 0; }
-
-  // The next run of whole records, or an empty block at the end.
-  Result<RawBlock> Next() {
-    while (true) {
-      if (size_ < options_.block_size && !eof_) {
-        ALKAID_RETURN_NOT_OK(Fill(options_.block_size));
-      }
-      if (eof_ && size_ == 0) return RawBlock();
-      int64_t end = internal::FindLastRecordEnd(data(), scanned_, size_, options_.quote, &in_quote_);
-      scanned_ = size_;
-      if (end > 0) best_ = end;
-      if (best_ > 0 && (!eof_ || best_ == size_)) return Cut(best_);
-      if (eof_) return Cut(size_);
-      if (size_ > options_.max_record_bytes + options_.block_size) {
-        RawBlock b;
-        b.error = Status::Invalid("a record is longer than max_record_bytes (",
-                                  options_.max_record_bytes,
-                                  " bytes); most likely a quote is never closed");
-        eof_ = true;
-        size_ = 0;
-        return b;
-      }
-      ALKAID_RETURN_NOT_OK(Fill(size_ + options_.block_size));
-    }
-  }
-
- private:
-  const char* data() const { return reinterpret_cast<const char*>(buffer_->data()) + start_; }
-
-  void Consume(int64_t n) {
-    start_ += n;
-    size_ -= n;
-    scanned_ = std::max<int64_t>(0, scanned_ - n);
-  }
-
-  // Reads until size_ >= target or the input ends, into a buffer that keeps
-  // the unconsumed bytes at its front.
-  Status Fill(int64_t target) {
-    if (eof_) return Status::OK();
-    int64_t need = target + 128;
-    if (buffer_ == nullptr || start_ + need > buffer_->capacity()) {
-      auto fresh = std::make_shared<ResizableBuffer>(options_.pool);
-      ALKAID_RETURN_NOT_OK(fresh->Reserve(std::max(need, size_ * 2 + 128)));
-      if (size_ > 0) std::memcpy(fresh->mutable_data(), data(), static_cast<size_t>(size_));
-      buffer_ = std::move(fresh);
-      start_ = 0;
-    }
-    while (size_ < target) {
-      char* dst = reinterpret_cast<char*>(buffer_->mutable_data()) + start_ + size_;
-      ALKAID_ASSIGN_OR_RAISE(int64_t got, input_->Read(target - size_, dst));
-      if (got <= 0) {
-        eof_ = true;
-        break;
-      }
-      size_ += got;
-    }
-    return Status::OK();
-  }
-
-  // Hands out [0, n) as a block; the rest moves to a fresh buffer.
-  Result<RawBlock> Cut(int64_t n) {
-    RawBlock b;
-    int64_t rest = size_ - n;
-    std::shared_ptr<ResizableBuffer> next;
-    if (rest > 0 || !eof_) {
-      next = std::make_shared<ResizableBuffer>(options_.pool);
-      ALKAID_RETURN_NOT_OK(next->Reserve(options_.block_size + rest + 128));
-      if (rest > 0) std::memcpy(next->mutable_data(), data() + n, static_cast<size_t>(rest));
-    }
-    if (start_ != 0) {
-      // Only after Start() dropped a prefix: move the block to the front so
-      // the tokenizer's reads stay inside the allocation's padding.
-      std::memmove(buffer_->mutable_data(), data(), static_cast<size_t>(n));
-    }
-    b.buffer = std::move(buffer_);
-    b.size = n;
-    // The parity at the end of the scanned range stays valid for the rest:
-    // the cut was outside quotes.
-    buffer_ = std::move(next);
-    start_ = 0;
-    size_ = rest;
-    scanned_ = rest;
-    best_ = -1;
-    return b;
-  }
-
-  std::shared_ptr<io::InputStream> input_;
-  const ReadOptions& options_;
-  std::shared_ptr<ResizableBuffer> buffer_;
-  int64_t start_ = 0;
-  int64_t size_ = 0;
-  int64_t scanned_ = 0;
-  int64_t best_ = -1;
-  bool in_quote_ = false;
-  bool eof_ = false;
-};
 
 // ---------------------------------------------------------------------------
 // Inference
@@ -301,60 +169,13 @@ class ColumnConverter {
   Status Visit(const T& type) {
     using C = typename T::c_type;
     using B = NumericBuilder<T>;
-    if constexpr (std::is_same_v<T, Date32Type> || std::is_same_v<T, Date64Type>) {
-      return Each<B>([](B* b, std::string_view s) {
-        int64_t days;
-        if (text::ParseDate(s, &days)) {
-          if constexpr (std::is_same_v<T, Date32Type>) {
-            if (days < INT32_MIN || days > INT32_MAX) return false;
-            b->UnsafeAppend(static_cast<int32_t>(days));
-          } else {
-            b->UnsafeAppend(days * 86'400'000);
-          }
-          return true;
-        }
-        if constexpr (std::is_same_v<T, Date64Type>) {
-          text::TimestampText ts;
-          int64_t v;
-          if (text::ParseTimestamp(s, &ts) && !ts.has_zone &&
-              text::TimestampToUnit(ts, TimeUnit::kMilli, &v)) {
-            b->UnsafeAppend(v);
-            return true;
-          }
-        }
-        return false;
-      });
-    } else if constexpr (std::is_same_v<T, TimestampType>) {
-      TimeUnit unit = type.unit();
-      bool zoned = !type.timezone().empty();
-      return Each<B>([=](B* b, std::string_view s) {
-        text::TimestampText ts;
+    if constexpr (std::is_same_v<T, Date32Type> || std::is_same_v<T, Date64Type> ||
+                  std::is_same_v<T, TimestampType> || std::is_same_v<T, Time32Type> ||
+                  std::is_same_v<T, Time64Type>) {
+      return Each<B>([&type](B* b, std::string_view s) {
         int64_t v;
-        if (!text::ParseTimestamp(s, &ts) || ts.has_zone != zoned ||
-            !text::TimestampToUnit(ts, unit, &v)) {
-          return false;
-        }
-        b->UnsafeAppend(v);
-        return true;
-      });
-    } else if constexpr (std::is_same_v<T, Time32Type> || std::is_same_v<T, Time64Type>) {
-      int64_t div = 1'000'000'000 / text::UnitsPerSecond(type.unit());
-      return Each<B>([=](B* b, std::string_view s) {
-        int64_t nanos;
-        int digits;
-        if (!text::ParseTimeOfDay(s, &nanos, &digits)) {
-          // A count of the unit: how writers put values that are not a time
-          // of day (negative or a day or more), so they survive a round trip.
-          int64_t v;
-          if (!text::ParseInt64(s, &v) || v < std::numeric_limits<C>::min() ||
-              v > std::numeric_limits<C>::max()) {
-            return false;
-          }
-          b->UnsafeAppend(static_cast<C>(v));
-          return true;
-        }
-        if (nanos % div != 0) return false;
-        b->UnsafeAppend(static_cast<C>(nanos / div));
+        if (!text::ParseTemporal(s, type, &v)) return false;
+        b->UnsafeAppend(static_cast<C>(v));
         return true;
       });
     } else if constexpr (std::is_signed_v<C>) {
@@ -520,10 +341,22 @@ class ColumnConverter {
 
 // ---------------------------------------------------------------------------
 
+internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
+  internal::LoaderOptions l;
+  l.quote = o.quote;
+  l.block_size = o.block_size;
+  l.max_record_bytes = o.max_record_bytes;
+  l.skip_lines = o.skip_rows;
+  l.pool = o.pool;
+  return l;
+}
+
 class CsvReader final : public RecordBatchReader {
  public:
   CsvReader(std::shared_ptr<io::InputStream> input, const ReadOptions& options)
-      : options_(options), loader_(std::move(input), options_), nulls_(options.null_values) {
+      : options_(options),
+        loader_(std::move(input), ToLoaderOptions(options_)),
+        nulls_(options.null_values) {
     tok_.delimiter = options.delimiter;
     tok_.quote = options.quote;
     tok_.ignore_empty_lines = options.ignore_empty_lines;

@@ -272,6 +272,49 @@ bool ParseTimeOfDay(std::string_view s, int64_t* nanos, int* frac_digits) {
   return ParseClock(s, &p, true, nanos, frac_digits) && p == s.size();
 }
 
+bool ParseTemporal(std::string_view s, const DataType& type, int64_t* out) {
+  switch (type.id()) {
+    case TypeId::kDate32: {
+      int64_t days;
+      if (!ParseDate(s, &days) || days < INT32_MIN || days > INT32_MAX) return false;
+      *out = days;
+      return true;
+    }
+    case TypeId::kDate64: {
+      int64_t days;
+      if (ParseDate(s, &days)) return !__builtin_mul_overflow(days, 86'400'000, out);
+      TimestampText ts;
+      return ParseTimestamp(s, &ts) && !ts.has_zone && TimestampToUnit(ts, TimeUnit::kMilli, out);
+    }
+    case TypeId::kTimestamp: {
+      const auto& t = checked_cast<TimestampType>(type);
+      TimestampText ts;
+      return ParseTimestamp(s, &ts) && ts.has_zone == !t.timezone().empty() &&
+             TimestampToUnit(ts, t.unit(), out);
+    }
+    case TypeId::kTime32:
+    case TypeId::kTime64: {
+      TimeUnit unit = checked_cast<TemporalUnitType>(type).unit();
+      int64_t lo = type.id() == TypeId::kTime32 ? INT32_MIN : INT64_MIN;
+      int64_t hi = type.id() == TypeId::kTime32 ? INT32_MAX : INT64_MAX;
+      int64_t nanos;
+      int digits;
+      if (ParseTimeOfDay(s, &nanos, &digits)) {
+        int64_t div = 1'000'000'000 / UnitsPerSecond(unit);
+        if (nanos % div != 0) return false;
+        *out = nanos / div;
+        return true;
+      }
+      int64_t v;
+      if (!ParseInt64(s, &v) || v < lo || v > hi) return false;
+      *out = v;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 void AppendInt(std::string* out, int64_t v) {
   char buf[24];
   auto r = std::to_chars(buf, buf + sizeof(buf), v);

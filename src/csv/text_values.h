@@ -58,6 +58,12 @@ bool ParseTimeOfDay(std::string_view s, int64_t* nanos, int* frac_digits);
 
 int64_t UnitsPerSecond(TimeUnit unit);
 
+// Text of a date32 (days), date64 (milliseconds; a date or a zone-less
+// timestamp), timestamp (its unit; a zone is required exactly when the type
+// has one), time32 or time64 (a time of day, or an integer count of the unit
+// as writers put values that are not a time of day) value of `type`.
+bool ParseTemporal(std::string_view s, const DataType& type, int64_t* out);
+
 void AppendInt(std::string* out, int64_t v);
 void AppendUInt(std::string* out, uint64_t v);
 void AppendDouble(std::string* out, double v);

@@ -215,7 +215,7 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
 }
 
 int64_t FindLastRecordEnd(const char* data, int64_t from, int64_t size, char quote,
-                          bool* in_quote) {
+                          bool* in_quote, bool lone_cr) {
   int64_t best = -1;
   int64_t pos = from;
   bool q = *in_quote;
@@ -227,7 +227,7 @@ int64_t FindLastRecordEnd(const char* data, int64_t from, int64_t size, char quo
       const void* nl = memrchr(data + pos, '\n', static_cast<size_t>(seg_end - pos));
       if (nl != nullptr) {
         best = static_cast<const char*>(nl) - data + 1;
-      } else if (best < 0) {
+      } else if (best < 0 && lone_cr) {
         // Files with lone CR line ends: split after a CR that cannot be the
         // first half of a CRLF cut by the block end.
         const void* cr = memrchr(data + pos, '\r', static_cast<size_t>(seg_end - pos));

@@ -69,8 +69,10 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
 // *in_quote is false. Returns the offset just past the last line feed (or
 // lone CR not at the very end) outside quotes, or -1; updates *in_quote to
 // the parity at `size`.
+// With `lone_cr`, a CR not followed by LF also ends a record (used only when
+// the range has no line feed outside quotes).
 int64_t FindLastRecordEnd(const char* data, int64_t from, int64_t size, char quote,
-                          bool* in_quote);
+                          bool* in_quote, bool lone_cr = true);
 
 // Copies the field text with doubled quotes collapsed.
 void Unescape(const char* text, uint32_t length, char quote, std::string* out);
