@@ -5,37 +5,24 @@
 
 #include "alkaid/csv.h"
 #include "alkaid/ipc/reader.h"
-#include "test_util/array_from_json.h"
-#include "test_util/test_data.h"
+#include "src/csv/text_test_helpers.h"
 
 namespace alkaid::csv {
 namespace {
 
 using ::alkaid::testing::ArrayFromJSON;
+using ::alkaid::testing::ExpectError;
+using ::alkaid::testing::ExpectTable;
+using ::alkaid::testing::ExpectTablesEqual;
+using ::alkaid::testing::MakeTable;
 using ::testing::HasSubstr;
 
-void ExpectTablesEqual(const Table& got, const Table& want) {
-  ASSERT_EQ(got.num_columns(), want.num_columns());
-  EXPECT_EQ(got.num_rows(), want.num_rows());
-  EXPECT_TRUE(got.schema()->Equals(*want.schema()))
-      << got.schema()->ToString() << "\nvs\n" << want.schema()->ToString();
-  for (int i = 0; i < got.num_columns(); ++i) {
-    EXPECT_TRUE(got.column(i)->Equals(*want.column(i), EqualOptions::Defaults().with_nans_equal()))
-        << "column " << i << " (" << want.schema()->field(i)->ToString() << ")\ngot "
-        << got.column(i)->ToString() << "\nwant " << want.column(i)->ToString();
-  }
-}
-
 TablePtr Read(std::string_view text, ReadOptions options = {}) {
-  auto r = ReadString(text, options);
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? *r : nullptr;
+  return ExpectTable(ReadString(text, options), text);
 }
 
 Status ReadError(std::string_view text, ReadOptions options = {}) {
-  auto r = ReadString(text, options);
-  EXPECT_FALSE(r.ok()) << "expected an error for: " << text;
-  return r.status();
+  return ExpectError(ReadString(text, options), text);
 }
 
 // The single combined column i of a table.
@@ -323,14 +310,6 @@ TEST(CsvReader, StreamsBatchByBatch) {
 // ---------------------------------------------------------------------------
 // Writer
 
-TablePtr MakeTable(const SchemaPtr& schema, const std::vector<std::string>& json) {
-  ArrayDataVector cols;
-  for (int i = 0; i < schema->num_fields(); ++i) {
-    cols.push_back(ArrayFromJSON(schema->field(i)->type(), json[static_cast<size_t>(i)]));
-  }
-  int64_t n = cols.empty() ? 0 : cols[0]->length;
-  return *Table::FromRecordBatches(schema, {RecordBatch::Make(schema, n, cols)});
-}
 
 TEST(CsvWriter, QuotingNullsHeader) {
   auto s = schema({field("a b", utf8()), field("n", int32()), field("q\"", utf8())});
@@ -437,29 +416,11 @@ TEST(CsvRoundTrip, InferredTypesComeBackEqual) {
 // and read back with the file's schema.
 void GoldRoundTrip(const std::string& name) {
   ALKAID_REQUIRE_TEST_DATA(dir);
-  auto path = dir + "/arrow-testing/integration/1.0.0-littleendian/" + name;
-  auto reader = ipc::FileReader::OpenMapped(path);
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  auto table = (*reader)->ToTable();
-  ASSERT_TRUE(table.ok());
-  std::vector<int> keep;
-  for (int i = 0; i < (*table)->num_columns(); ++i) {
-    auto id = (*table)->schema()->field(i)->type()->id();
-    if (id == TypeId::kHalfFloat || id == TypeId::kIntervalDayTime ||
-        id == TypeId::kIntervalMonthDayNano || (*table)->schema()->field(i)->type()->is_nested()) {
-      continue;
-    }
-    keep.push_back(i);
-  }
-  ASSERT_FALSE(keep.empty());
-  FieldVector fields;
-  std::vector<ChunkedArrayPtr> cols;
-  for (int i : keep) {
-    // Names are made unique: CSV headers are matched by position here anyway.
-    fields.push_back((*table)->schema()->field(i)->WithName("c" + std::to_string(i)));
-    cols.push_back((*table)->column(i));
-  }
-  auto sub = std::make_shared<Table>(schema(fields), cols, (*table)->num_rows());
+  auto sub = ::alkaid::testing::GoldColumns(name, [](const DataType& t) {
+    return t.id() != TypeId::kHalfFloat && t.id() != TypeId::kIntervalDayTime &&
+           t.id() != TypeId::kIntervalMonthDayNano && !t.is_nested();
+  });
+  ASSERT_NE(sub, nullptr);
   auto text = WriteToString(*sub);
   ASSERT_TRUE(text.ok()) << text.status().ToString();
   ReadOptions o;
@@ -468,10 +429,7 @@ void GoldRoundTrip(const std::string& name) {
   o.num_threads = 2;
   auto back = ReadString(*text, o);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
-  for (int i = 0; i < sub->num_columns(); ++i) {
-    EXPECT_TRUE((*back)->column(i)->Equals(*sub->column(i)))
-        << name << " column " << i << " " << sub->schema()->field(i)->ToString();
-  }
+  ExpectTablesEqual(**back, *sub);
 }
 
 TEST(CsvRoundTrip, GoldPrimitive) { GoldRoundTrip("generated_primitive.arrow_file"); }

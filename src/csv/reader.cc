@@ -13,7 +13,7 @@
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
 #include "text_values.h"
-#include "loader.h"
+#include "pipeline.h"
 #include "tokenizer.h"
 
 namespace alkaid::csv {
@@ -386,8 +386,8 @@ class CsvReader final : public RecordBatchReader {
     ALKAID_RETURN_NOT_OK(LoadBlock());
     int ncols = -1;
     std::vector<std::string> names;
-    if (!pending_.empty()) {
-      Block& first = pending_.front();
+    if (!pipeline_.pending().empty()) {
+      Block& first = pipeline_.pending().front();
       if (!first.raw.error.ok()) return LocatedError(first.raw.error, 0);
       if (options_.schema) ncols = options_.schema->num_fields();
       if (!options_.column_names.empty()) ncols = static_cast<int>(options_.column_names.size());
@@ -426,9 +426,9 @@ class CsvReader final : public RecordBatchReader {
     } else if (!options_.column_names.empty()) {
       names = options_.column_names;
     }
-    if (names.empty() && ncols < 0 && !pending_.empty()) {
+    if (names.empty() && ncols < 0 && !pipeline_.pending().empty()) {
       // No header: the first record says how many columns there are.
-      Block& first = pending_.front();
+      Block& first = pipeline_.pending().front();
       Tokens probe;
       BlockError err;
       if (!internal::Tokenize(first.data(), first.begin, first.raw.size, tok_, 1, &probe, &err)) {
@@ -481,14 +481,14 @@ class CsvReader final : public RecordBatchReader {
       int64_t sample_rows = 0;
       size_t i = 0;
       while (true) {
-        while (i < pending_.size()) {
-          Block& b = pending_[i++];
+        while (i < pipeline_.pending().size()) {
+          Block& b = pipeline_.pending()[i++];
           ALKAID_RETURN_NOT_OK(TokenizeBlock(&b));
           if (!b.ok) break;
           sample_rows += b.tokens.num_rows;
         }
         if (sample_rows >= options_.inference_rows || loader_.done() ||
-            (!pending_.empty() && !pending_.back().ok)) {
+            (!pipeline_.pending().empty() && !pipeline_.pending().back().ok)) {
           break;
         }
         ALKAID_RETURN_NOT_OK(LoadBlock());
@@ -496,7 +496,7 @@ class CsvReader final : public RecordBatchReader {
       std::vector<Inferred> inferred(static_cast<size_t>(ncols));
       int64_t seen = 0;
       bool whole = loader_.done();
-      for (Block& b : pending_) {
+      for (Block& b : pipeline_.pending()) {
         if (!b.ok) {
           whole = false;
           break;
@@ -535,7 +535,10 @@ class CsvReader final : public RecordBatchReader {
     }
     FieldVector fields;
     for (int c : selected_) {
-      fields.push_back(field(names[static_cast<size_t>(c)], types[static_cast<size_t>(c)]));
+      // A given schema's fields are kept whole (nullability, metadata).
+      fields.push_back(options_.schema ? options_.schema->field(c)->WithType(types[static_cast<size_t>(c)])
+                                       : field(names[static_cast<size_t>(c)],
+                                               types[static_cast<size_t>(c)]));
     }
     types_ = std::move(types);
     schema_ = alkaid::schema(std::move(fields));
@@ -543,40 +546,18 @@ class CsvReader final : public RecordBatchReader {
   }
 
   Result<RecordBatchPtr> Next() override {
-    if (!error_.ok()) return error_;
-    while (ready_.empty()) {
-      if (pending_.empty() && loader_.done()) return RecordBatchPtr();
-      while (static_cast<int>(pending_.size()) < threads_ && !loader_.done()) {
-        ALKAID_RETURN_NOT_OK(Remember(LoadBlock()));
-      }
-      // Parse the pending blocks in parallel; they are consumed in order.
-      std::vector<Block*> work;
-      for (Block& b : pending_) work.push_back(&b);
-      std::vector<Status> statuses(work.size());
-      RunParallel(static_cast<int64_t>(work.size()), threads_, [&](int64_t i) {
-        statuses[static_cast<size_t>(i)] = ParseBlock(work[static_cast<size_t>(i)]);
-      });
-      for (const Status& st : statuses) {
-        Block& b = pending_.front();
-        ALKAID_RETURN_NOT_OK(Remember(st));
-        if (!b.raw.error.ok()) return Remember(LocatedError(b.raw.error, 0));
-        if (!b.ok) return Remember(LocatedError(b.error.status, b.error.line_delta + b.lines_before));
-        next_line_ += b.lines_before + b.tokens.lines;
-        if (b.batch && b.batch->num_rows() > 0) ready_.push_back(std::move(b.batch));
-        pending_.pop_front();
-      }
-    }
-    RecordBatchPtr out = std::move(ready_.front());
-    ready_.pop_front();
-    return out;
+    return pipeline_.Next(
+        loader_, threads_, [this] { return LoadBlock(); },
+        [this](Block* b) { return ParseBlock(b); },
+        [this](Block& b) -> Result<RecordBatchPtr> {
+          if (!b.raw.error.ok()) return LocatedError(b.raw.error, 0);
+          if (!b.ok) return LocatedError(b.error.status, b.error.line_delta + b.lines_before);
+          next_line_ += b.lines_before + b.tokens.lines;
+          return std::move(b.batch);
+        });
   }
 
  private:
-  Status Remember(Status st) {
-    if (!st.ok()) error_ = st;
-    return st;
-  }
-
   Status LocatedError(const Status& st, int64_t line_delta) const {
     return Status(st.code(), "CSV line " + std::to_string(next_line_ + line_delta) + ": " + st.message());
   }
@@ -586,7 +567,7 @@ class CsvReader final : public RecordBatchReader {
     if (raw.buffer == nullptr && raw.error.ok()) return Status::OK();  // end of input
     Block b;
     b.raw = std::move(raw);
-    pending_.push_back(std::move(b));
+    pipeline_.pending().push_back(std::move(b));
     return Status::OK();
   }
 
@@ -640,20 +621,15 @@ class CsvReader final : public RecordBatchReader {
   std::string hint_;
   const std::string empty_hint_;
   SchemaPtr schema_;
-  std::deque<Block> pending_;
-  std::deque<RecordBatchPtr> ready_;
+  internal::BlockPipeline<Block> pipeline_;
   int64_t next_line_ = 1;
-  Status error_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
                                                       const ReadOptions& options) {
-  if (input == nullptr) return Status::Invalid("CSV reader: no input");
-  auto reader = std::make_unique<CsvReader>(std::move(input), options);
-  ALKAID_RETURN_NOT_OK(reader->Init());
-  return std::unique_ptr<RecordBatchReader>(std::move(reader));
+  return internal::MakeTextReader<CsvReader>(std::move(input), options);
 }
 
 Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
@@ -663,13 +639,11 @@ Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
 }
 
 Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) {
-  ALKAID_ASSIGN_OR_RAISE(auto reader, MakeReader(std::move(input), options));
-  return reader->ToTable();
+  return internal::ReadTextTable<CsvReader>(std::move(input), options);
 }
 
 Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {
-  auto buffer = Buffer::FromString(std::string(text));
-  return ReadTable(std::make_shared<io::BufferReader>(buffer), options);
+  return internal::ReadTextString<CsvReader>(text, options);
 }
 
 }  // namespace alkaid::csv

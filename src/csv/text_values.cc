@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "alkaid/array.h"
+#include "alkaid/builder.h"
 #include "alkaid/decimal.h"
 #include "alkaid/visit_type.h"
 
@@ -863,6 +864,44 @@ Status FormatColumn(const ArrayData& data, int64_t offset, int64_t length, TextE
   }
   return Formatter::FormatColumnAt(data, data.offset + offset, length, escape, csv, null_text, out,
                                    0);
+}
+
+Status FormatBatchInChunks(
+    const RecordBatch& batch, TextEscape escape, const CsvEscape& csv, std::string_view null_text,
+    const char* what,
+    const std::function<Status(const std::vector<ColumnText>&, int64_t)>& emit) {
+  // Bounded chunks keep the formatted text small whatever the batch size.
+  constexpr int64_t kChunkRows = 16384;
+  std::vector<ColumnText> cols(static_cast<size_t>(batch.num_columns()));
+  for (int64_t start = 0; start < batch.num_rows(); start += kChunkRows) {
+    int64_t n = std::min(kChunkRows, batch.num_rows() - start);
+    for (int c = 0; c < batch.num_columns(); ++c) {
+      auto& col = cols[static_cast<size_t>(c)];
+      col.clear();
+      Status st = FormatColumn(*batch.column_data(c), start, n, escape, csv, null_text, &col);
+      if (!st.ok()) {
+        return st.WithContext(std::string(what) + " column '" + batch.column_name(c) + "': ");
+      }
+    }
+    ALKAID_RETURN_NOT_OK(emit(cols, n));
+  }
+  return Status::OK();
+}
+
+Result<RecordBatchPtr> TableAsBatch(const Table& table) {
+  ALKAID_ASSIGN_OR_RAISE(auto combined, table.CombineChunks());
+  ArrayDataVector cols;
+  for (int c = 0; c < combined->num_columns(); ++c) {
+    const auto& chunks = combined->column(c)->chunks();
+    if (chunks.empty()) {
+      ALKAID_ASSIGN_OR_RAISE(auto empty, MakeBuilder(table.schema()->field(c)->type()));
+      ALKAID_ASSIGN_OR_RAISE(auto data, empty->Finish());
+      cols.push_back(std::move(data));
+    } else {
+      cols.push_back(chunks[0]);
+    }
+  }
+  return RecordBatch::Make(table.schema(), table.num_rows(), std::move(cols));
 }
 
 }  // namespace alkaid::text

@@ -24,7 +24,10 @@
 #include <string>
 #include <string_view>
 
+#include <functional>
+
 #include "alkaid/array_data.h"
+#include "alkaid/table.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"
 
@@ -110,6 +113,17 @@ struct CsvEscape {
 // quotes temporal, decimal and non-finite float values as strings.
 Status FormatColumn(const ArrayData& data, int64_t offset, int64_t length, TextEscape escape,
                     const CsvEscape& csv, std::string_view null_text, ColumnText* out);
+
+// Formats `batch` in chunks of rows and calls emit(columns, first, count)
+// for each chunk (columns[c].get(i) is row first + i of column c). Errors name
+// the column with `what` ("CSV", "JSON Lines").
+Status FormatBatchInChunks(
+    const RecordBatch& batch, TextEscape escape, const CsvEscape& csv, std::string_view null_text,
+    const char* what,
+    const std::function<Status(const std::vector<ColumnText>&, int64_t)>& emit);
+
+// A table's columns combined into one batch (writers take batches).
+Result<RecordBatchPtr> TableAsBatch(const Table& table);
 
 // Appends `s` as a JSON string (quotes included), escaping as RFC 8259 asks.
 void AppendJsonString(std::string* out, std::string_view s);

@@ -82,6 +82,15 @@ class SpecialScanner {
 #endif
 };
 
+std::string Excerpt(const char* p, int64_t n) {
+  constexpr int64_t kMax = 40;
+  std::string s(p, static_cast<size_t>(std::min(n, kMax)));
+  if (n > kMax) s += "...";
+  return s;
+}
+
+}  // namespace
+
 int64_t CountLineFeeds(const char* p, int64_t n) {
   int64_t count = 0;
   const char* end = p + n;
@@ -93,15 +102,6 @@ int64_t CountLineFeeds(const char* p, int64_t n) {
   }
   return count;
 }
-
-std::string Excerpt(const char* p, int64_t n) {
-  constexpr int64_t kMax = 40;
-  std::string s(p, static_cast<size_t>(std::min(n, kMax)));
-  if (n > kMax) s += "...";
-  return s;
-}
-
-}  // namespace
 
 bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptions& options,
               int64_t max_rows, Tokens* out, BlockError* error) {

@@ -74,6 +74,9 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
 int64_t FindLastRecordEnd(const char* data, int64_t from, int64_t size, char quote,
                           bool* in_quote, bool lone_cr = true);
 
+// Number of '\n' bytes in p[0, n).
+int64_t CountLineFeeds(const char* p, int64_t n);
+
 // Copies the field text with doubled quotes collapsed.
 void Unescape(const char* text, uint32_t length, char quote, std::string* out);
 

@@ -59,46 +59,27 @@ Status Writer::WriteBatch(const RecordBatch& batch) {
   ALKAID_RETURN_NOT_OK(WriteHeader());
   text::CsvEscape esc{options_.delimiter, options_.quote, options_.null_text,
                       options_.quote_all_strings, &DefaultNullValues()};
-  // Bounded chunks keep the formatted text small whatever the batch size.
-  constexpr int64_t kChunkRows = 16384;
-  std::vector<text::ColumnText> cols(static_cast<size_t>(batch.num_columns()));
   std::string out;
-  for (int64_t start = 0; start < batch.num_rows(); start += kChunkRows) {
-    int64_t n = std::min(kChunkRows, batch.num_rows() - start);
-    size_t total = 0;
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      auto& col = cols[static_cast<size_t>(c)];
-      col.clear();
-      Status st = text::FormatColumn(*batch.column_data(c), start, n, text::TextEscape::kCsv, esc,
-                                     options_.null_text, &col);
-      if (!st.ok()) return st.WithContext("CSV column '" + batch.column_name(c) + "': ");
-      total += col.bytes.size();
-    }
-    out.clear();
-    out.reserve(total + static_cast<size_t>(n) * (cols.size() + options_.line_ending.size()));
-    for (int64_t r = 0; r < n; ++r) {
-      for (size_t c = 0; c < cols.size(); ++c) {
-        if (c > 0) out.push_back(options_.delimiter);
-        out.append(cols[c].get(r));
-      }
-      out.append(options_.line_ending);
-    }
-    ALKAID_RETURN_NOT_OK(sink_->Write(out.data(), static_cast<int64_t>(out.size())));
-  }
-  return Status::OK();
+  return text::FormatBatchInChunks(
+      batch, text::TextEscape::kCsv, esc, options_.null_text, "CSV",
+      [&](const std::vector<text::ColumnText>& cols, int64_t n) {
+        out.clear();
+        for (int64_t r = 0; r < n; ++r) {
+          for (size_t c = 0; c < cols.size(); ++c) {
+            if (c > 0) out.push_back(options_.delimiter);
+            out.append(cols[c].get(r));
+          }
+          out.append(options_.line_ending);
+        }
+        return sink_->Write(out.data(), static_cast<int64_t>(out.size()));
+      });
 }
 
 Status Writer::WriteTable(const Table& table) {
   ALKAID_RETURN_NOT_OK(WriteHeader());
-  ALKAID_ASSIGN_OR_RAISE(auto combined, table.CombineChunks());
-  ArrayDataVector cols;
-  for (int c = 0; c < combined->num_columns(); ++c) {
-    const auto& chunks = combined->column(c)->chunks();
-    if (chunks.empty()) return Status::OK();
-    cols.push_back(chunks[0]);
-  }
-  if (cols.empty()) return Status::OK();
-  return WriteBatch(*RecordBatch::Make(table.schema(), table.num_rows(), std::move(cols)));
+  if (table.num_columns() == 0) return Status::OK();
+  ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, text::TableAsBatch(table));
+  return WriteBatch(*batch);
 }
 
 Status Writer::Close() { return WriteHeader(); }

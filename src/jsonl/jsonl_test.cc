@@ -3,47 +3,26 @@
 
 #include "alkaid/ipc/reader.h"
 #include "alkaid/jsonl.h"
-#include "test_util/array_from_json.h"
-#include "test_util/test_data.h"
+#include "src/csv/text_test_helpers.h"
 
 namespace alkaid::jsonl {
 namespace {
 
 using ::alkaid::testing::ArrayFromJSON;
+using ::alkaid::testing::ExpectError;
+using ::alkaid::testing::ExpectTable;
+using ::alkaid::testing::ExpectTablesEqual;
+using ::alkaid::testing::MakeTable;
 using ::testing::HasSubstr;
 
-void ExpectTablesEqual(const Table& got, const Table& want) {
-  ASSERT_EQ(got.num_columns(), want.num_columns());
-  EXPECT_EQ(got.num_rows(), want.num_rows());
-  EXPECT_TRUE(got.schema()->Equals(*want.schema()))
-      << got.schema()->ToString() << "\nvs\n" << want.schema()->ToString();
-  for (int i = 0; i < got.num_columns(); ++i) {
-    EXPECT_TRUE(got.column(i)->Equals(*want.column(i), EqualOptions::Defaults().with_nans_equal()))
-        << "column " << i << " (" << want.schema()->field(i)->ToString() << ")\ngot "
-        << got.column(i)->ToString() << "\nwant " << want.column(i)->ToString();
-  }
-}
-
 TablePtr Read(std::string_view text, ReadOptions options = {}) {
-  auto r = ReadString(text, options);
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  return r.ok() ? *r : nullptr;
+  return ExpectTable(ReadString(text, options), text);
 }
 
 Status ReadError(std::string_view text, ReadOptions options = {}) {
-  auto r = ReadString(text, options);
-  EXPECT_FALSE(r.ok()) << "expected an error for: " << text;
-  return r.status();
+  return ExpectError(ReadString(text, options), text);
 }
 
-TablePtr MakeTable(const SchemaPtr& schema, const std::vector<std::string>& json) {
-  ArrayDataVector cols;
-  for (int i = 0; i < schema->num_fields(); ++i) {
-    cols.push_back(ArrayFromJSON(schema->field(i)->type(), json[static_cast<size_t>(i)]));
-  }
-  int64_t n = cols.empty() ? 0 : cols[0]->length;
-  return *Table::FromRecordBatches(schema, {RecordBatch::Make(schema, n, cols)});
-}
 
 TEST(JsonlReader, InfersNestedTypes) {
   auto t = Read(R"({"a": 1, "b": "x", "c": [1, 2], "d": {"e": true, "f": null}}
@@ -225,24 +204,11 @@ TEST(JsonlRoundTrip, EveryType) {
 
 void GoldRoundTrip(const std::string& name) {
   ALKAID_REQUIRE_TEST_DATA(dir);
-  auto path = dir + "/arrow-testing/integration/1.0.0-littleendian/" + name;
-  auto reader = ipc::FileReader::OpenMapped(path);
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  auto table = (*reader)->ToTable();
-  ASSERT_TRUE(table.ok());
-  FieldVector fields;
-  std::vector<ChunkedArrayPtr> cols;
-  for (int i = 0; i < (*table)->num_columns(); ++i) {
-    auto id = (*table)->schema()->field(i)->type()->id();
-    if (id == TypeId::kHalfFloat || id == TypeId::kDictionary || id == TypeId::kRunEndEncoded) {
-      continue;
-    }
-    // Unique names: JSON objects cannot hold a key twice.
-    fields.push_back((*table)->schema()->field(i)->WithName("c" + std::to_string(i)));
-    cols.push_back((*table)->column(i));
-  }
-  ASSERT_FALSE(cols.empty());
-  auto sub = std::make_shared<Table>(schema(fields), cols, (*table)->num_rows());
+  auto sub = ::alkaid::testing::GoldColumns(name, [](const DataType& t) {
+    return t.id() != TypeId::kHalfFloat && t.id() != TypeId::kDictionary &&
+           t.id() != TypeId::kRunEndEncoded;
+  });
+  ASSERT_NE(sub, nullptr);
   auto text = WriteToString(*sub);
   ASSERT_TRUE(text.ok()) << text.status().ToString();
   ReadOptions o;

@@ -9,7 +9,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "../csv/loader.h"
+#include "../csv/pipeline.h"
 #include "../csv/text_values.h"
 #include "alkaid/builder.h"
 #include "alkaid/decimal.h"
@@ -595,18 +595,6 @@ struct Block {
   const char* data() const { return reinterpret_cast<const char*>(raw.buffer->data()); }
 };
 
-int64_t CountLines(const char* p, int64_t n) {
-  int64_t count = 0;
-  const char* end = p + n;
-  while (p < end) {
-    const void* hit = std::memchr(p, '\n', static_cast<size_t>(end - p));
-    if (hit == nullptr) break;
-    ++count;
-    p = static_cast<const char*>(hit) + 1;
-  }
-  return count;
-}
-
 class JsonlReader final : public RecordBatchReader {
  public:
   JsonlReader(std::shared_ptr<io::InputStream> input, const ReadOptions& options)
@@ -648,12 +636,12 @@ class JsonlReader final : public RecordBatchReader {
     bool whole = true;
     size_t i = 0;
     while (seen < options_.inference_rows) {
-      if (i == pending_.size()) {
+      if (i == pipeline_.pending().size()) {
         if (loader_.done()) break;
         ALKAID_RETURN_NOT_OK(LoadBlock());
         continue;
       }
-      Block& b = pending_[i++];
+      Block& b = pipeline_.pending()[i++];
       if (!b.raw.error.ok()) return Located(b.raw.error, line_base);
       Status st = ForEachLine(b.data(), b.raw.size, [&](int64_t line, int64_t s, int64_t e) {
         if (seen >= options_.inference_rows) {
@@ -678,9 +666,9 @@ class JsonlReader final : public RecordBatchReader {
         return Status::OK();
       });
       ALKAID_RETURN_NOT_OK(st);
-      line_base += CountLines(b.data(), b.raw.size);
+      line_base += csv::internal::CountLineFeeds(b.data(), b.raw.size);
     }
-    if (!loader_.done() || i < pending_.size()) whole = false;
+    if (!loader_.done() || i < pipeline_.pending().size()) whole = false;
     FieldVector fields;
     for (const auto& [name, node] : root.fields) fields.push_back(field(name, node->Type(whole)));
     schema_ = alkaid::schema(std::move(fields));
@@ -688,38 +676,18 @@ class JsonlReader final : public RecordBatchReader {
   }
 
   Result<RecordBatchPtr> Next() override {
-    if (!error_.ok()) return error_;
-    while (ready_.empty()) {
-      if (pending_.empty() && loader_.done()) return RecordBatchPtr();
-      while (static_cast<int>(pending_.size()) < threads_ && !loader_.done()) {
-        ALKAID_RETURN_NOT_OK(Remember(LoadBlock()));
-      }
-      std::vector<Block*> work;
-      for (Block& b : pending_) work.push_back(&b);
-      std::vector<Status> statuses(work.size());
-      RunParallel(static_cast<int64_t>(work.size()), threads_, [&](int64_t i) {
-        statuses[static_cast<size_t>(i)] = ParseBlock(work[static_cast<size_t>(i)]);
-      });
-      for (const Status& st : statuses) {
-        Block& b = pending_.front();
-        ALKAID_RETURN_NOT_OK(Remember(st));
-        if (!b.raw.error.ok()) return Remember(Located(b.raw.error, next_line_));
-        if (!b.ok) return Remember(Located(b.error, next_line_ + b.error_line));
-        next_line_ += b.lines;
-        if (b.batch && b.batch->num_rows() > 0) ready_.push_back(std::move(b.batch));
-        pending_.pop_front();
-      }
-    }
-    RecordBatchPtr out = std::move(ready_.front());
-    ready_.pop_front();
-    return out;
+    return pipeline_.Next(
+        loader_, threads_, [this] { return LoadBlock(); },
+        [this](Block* b) { return ParseBlock(b); },
+        [this](Block& b) -> Result<RecordBatchPtr> {
+          if (!b.raw.error.ok()) return Located(b.raw.error, next_line_);
+          if (!b.ok) return Located(b.error, next_line_ + b.error_line);
+          next_line_ += b.lines;
+          return std::move(b.batch);
+        });
   }
 
  private:
-  Status Remember(Status st) {
-    if (!st.ok()) error_ = st;
-    return st;
-  }
   static Status Located(const Status& st, int64_t line) {
     return Status(st.code(), "JSON Lines line " + std::to_string(line) + ": " + st.message());
   }
@@ -728,7 +696,7 @@ class JsonlReader final : public RecordBatchReader {
     if (raw.buffer == nullptr && raw.error.ok()) return Status::OK();
     Block b;
     b.raw = std::move(raw);
-    pending_.push_back(std::move(b));
+    pipeline_.pending().push_back(std::move(b));
     return Status::OK();
   }
 
@@ -761,7 +729,7 @@ class JsonlReader final : public RecordBatchReader {
       b->error = Status::Invalid(message);
       return Status::Invalid("stop");
     });
-    b->lines = CountLines(b->data(), b->raw.size);
+    b->lines = csv::internal::CountLineFeeds(b->data(), b->raw.size);
     if (!b->ok) return Status::OK();
     ALKAID_RETURN_NOT_OK(st);
     ArrayDataVector columns;
@@ -778,20 +746,15 @@ class JsonlReader final : public RecordBatchReader {
   Loader loader_;
   int threads_ = 1;
   SchemaPtr schema_;
-  std::deque<Block> pending_;
-  std::deque<RecordBatchPtr> ready_;
+  csv::internal::BlockPipeline<Block> pipeline_;
   int64_t next_line_ = 1;
-  Status error_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
                                                       const ReadOptions& options) {
-  if (input == nullptr) return Status::Invalid("JSON Lines reader: no input");
-  auto reader = std::make_unique<JsonlReader>(std::move(input), options);
-  ALKAID_RETURN_NOT_OK(reader->Init());
-  return std::unique_ptr<RecordBatchReader>(std::move(reader));
+  return csv::internal::MakeTextReader<JsonlReader>(std::move(input), options);
 }
 
 Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
@@ -801,13 +764,11 @@ Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
 }
 
 Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) {
-  ALKAID_ASSIGN_OR_RAISE(auto reader, MakeReader(std::move(input), options));
-  return reader->ToTable();
+  return csv::internal::ReadTextTable<JsonlReader>(std::move(input), options);
 }
 
 Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {
-  auto buffer = Buffer::FromString(std::string(text));
-  return ReadTable(std::make_shared<io::BufferReader>(buffer), options);
+  return csv::internal::ReadTextString<JsonlReader>(text, options);
 }
 
 }  // namespace alkaid::jsonl

@@ -28,52 +28,34 @@ Status Writer::WriteBatch(const RecordBatch& batch) {
     return Status::Invalid("JSON Lines writer: batch schema ", batch.schema()->ToString(),
                            " differs from the writer's ", schema_->ToString());
   }
-  constexpr int64_t kChunkRows = 16384;
   text::CsvEscape unused;
-  std::vector<text::ColumnText> cols(static_cast<size_t>(batch.num_columns()));
   std::string out;
-  for (int64_t start = 0; start < batch.num_rows(); start += kChunkRows) {
-    int64_t n = std::min(kChunkRows, batch.num_rows() - start);
-    size_t total = 0;
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      auto& col = cols[static_cast<size_t>(c)];
-      col.clear();
-      Status st = text::FormatColumn(*batch.column_data(c), start, n, text::TextEscape::kJson,
-                                     unused, "null", &col);
-      if (!st.ok()) return st.WithContext("JSON Lines column '" + batch.column_name(c) + "': ");
-      total += col.bytes.size() + keys_[static_cast<size_t>(c)].size() * static_cast<size_t>(n);
-    }
-    out.clear();
-    out.reserve(total + static_cast<size_t>(n) * (cols.size() + 2));
-    for (int64_t r = 0; r < n; ++r) {
-      out.push_back('{');
-      for (size_t c = 0; c < cols.size(); ++c) {
-        if (c > 0) out.push_back(',');
-        out.append(keys_[c]);
-        out.append(cols[c].get(r));
-      }
-      out.append("}\n");
-    }
-    ALKAID_RETURN_NOT_OK(sink_->Write(out.data(), static_cast<int64_t>(out.size())));
-  }
-  return Status::OK();
+  return text::FormatBatchInChunks(
+      batch, text::TextEscape::kJson, unused, "null", "JSON Lines",
+      [&](const std::vector<text::ColumnText>& cols, int64_t n) {
+        out.clear();
+        for (int64_t r = 0; r < n; ++r) {
+          out.push_back('{');
+          for (size_t c = 0; c < cols.size(); ++c) {
+            if (c > 0) out.push_back(',');
+            out.append(keys_[c]);
+            out.append(cols[c].get(r));
+          }
+          out.append("}\n");
+        }
+        return sink_->Write(out.data(), static_cast<int64_t>(out.size()));
+      });
 }
 
 Status Writer::WriteTable(const Table& table) {
-  ALKAID_ASSIGN_OR_RAISE(auto combined, table.CombineChunks());
-  ArrayDataVector cols;
-  for (int c = 0; c < combined->num_columns(); ++c) {
-    const auto& chunks = combined->column(c)->chunks();
-    if (chunks.empty()) return Status::OK();
-    cols.push_back(chunks[0]);
-  }
-  if (cols.empty()) {
+  if (table.num_columns() == 0) {
     // No columns: one empty object per row.
     std::string out;
     for (int64_t r = 0; r < table.num_rows(); ++r) out.append("{}\n");
     return sink_->Write(out.data(), static_cast<int64_t>(out.size()));
   }
-  return WriteBatch(*RecordBatch::Make(table.schema(), table.num_rows(), std::move(cols)));
+  ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, text::TableAsBatch(table));
+  return WriteBatch(*batch);
 }
 
 Status WriteTable(const Table& table, io::OutputStream* sink) {
