@@ -112,8 +112,9 @@ struct NullMatcher {
       if (s.size() < 64) length_mask |= uint64_t{1} << s.size();
     }
   }
-  bool Match(const char* p, uint32_t n) const {
+  __attribute__((always_inline)) bool Match(const char* p, uint32_t n) const {
     if (n >= 64 || !(length_mask >> n & 1)) return false;
+    if (n == 0) return true;  // only "" has length 0
     for (const auto& s : values) {
       if (s.size() == n && std::memcmp(s.data(), p, n) == 0) return true;
     }
@@ -248,7 +249,7 @@ class ColumnConverter {
     }
     return std::string_view(p, f.length());
   }
-  bool IsNull(FieldRef f) const {
+  __attribute__((always_inline)) bool IsNull(FieldRef f) const {
     if (f.bits & FieldRef::kMissing) return true;
     if (f.bits & FieldRef::kQuoted) return false;
     return nulls_.Match(block_.data() + f.start, f.length());

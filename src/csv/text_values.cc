@@ -1,5 +1,6 @@
 #include "text_values.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -142,6 +143,13 @@ bool ParseUInt64(std::string_view s, uint64_t* out) {
   if (!s.empty() && s[0] == '+') p = 1;
   if (p == s.size()) return false;
   uint64_t v = 0;
+  // Up to 19 digits cannot overflow 64 bits: check only beyond that.
+  size_t fast_end = std::min(s.size(), p + 19);
+  for (; p < fast_end; ++p) {
+    unsigned d = static_cast<unsigned char>(s[p]) - '0';
+    if (d > 9) return false;
+    v = v * 10 + d;
+  }
   for (; p < s.size(); ++p) {
     unsigned d = static_cast<unsigned char>(s[p]) - '0';
     if (d > 9) return false;
