@@ -219,6 +219,11 @@ TEST(CsvReader, OptionsNamesSkipSelectTypes) {
   ExpectColumn(t, 0, int16(), "[7]");
   ExpectColumn(t, 1, large_utf8(), R"(["a,b"])");
 
+  ReadOptions not_null;
+  not_null.schema = schema({field("x", int16(), false), field("y", utf8())});
+  EXPECT_THAT(ReadString("x,y\n1,a\n,b\n", not_null).status().message(),
+              HasSubstr("CSV line 3: column 1 (x) is declared not nullable"));
+
   ReadOptions bad;
   bad.include_columns = {"nope"};
   EXPECT_TRUE(ReadString("a\n1\n", bad).status().IsKeyError());

@@ -152,6 +152,19 @@ class ColumnConverter {
   BlockError error;
   bool failed = false;
 
+  // For columns declared not nullable: the error for the first null.
+  void FailOnFirstNull() {
+    for (int64_t r = 0; r < tokens_.num_rows; ++r) {
+      FieldRef f = *Field(r);
+      if (!IsNull(f)) continue;
+      failed = true;
+      error.line_delta = tokens_.LineDelta(r);
+      error.status = Status::Invalid("column ", col_ + 1, " (", name_,
+                                     ") is declared not nullable but the value is null");
+      return;
+    }
+  }
+
   // Visitors -------------------------------------------------------------
   Status Visit(const NullType&) {
     return Each<NullBuilder>([&](NullBuilder*, std::string_view) { return false; });
@@ -537,9 +550,9 @@ class CsvReader final : public RecordBatchReader {
     FieldVector fields;
     for (int c : selected_) {
       // A given schema's fields are kept whole (nullability, metadata).
-      fields.push_back(options_.schema ? options_.schema->field(c)->WithType(types[static_cast<size_t>(c)])
-                                       : field(names[static_cast<size_t>(c)],
-                                               types[static_cast<size_t>(c)]));
+      const DataTypePtr& type = types[static_cast<size_t>(c)];
+      fields.push_back(options_.schema ? options_.schema->field(c)->WithType(type)
+                                       : field(names[static_cast<size_t>(c)], type));
     }
     types_ = std::move(types);
     schema_ = alkaid::schema(std::move(fields));
@@ -595,6 +608,10 @@ class CsvReader final : public RecordBatchReader {
       ColumnConverter conv(*b, c, names_[static_cast<size_t>(c)], options_, nulls_, utf8_ok,
                            inferred_[static_cast<size_t>(c)] ? hint_ : empty_hint_);
       ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr col, conv.Convert(types_[static_cast<size_t>(c)]));
+      if (!conv.failed && col->null_count != 0 &&
+          !schema_->field(static_cast<int>(columns.size()))->nullable()) {
+        conv.FailOnFirstNull();
+      }
       if (conv.failed) {
         b->ok = false;
         b->error = std::move(conv.error);

@@ -76,6 +76,14 @@ TEST(JsonlReader, ErrorsNameLineAndField) {
   auto t = Read("{\"a\": 1}\n{\"b\": 2}\n", o);
   ExpectTablesEqual(*t, *MakeTable(schema({field("a", int64())}), {"[1, null]"}));
 
+  ReadOptions strict;
+  strict.schema = schema(
+      {field("a", int64(), false), field("b", struct_({field("c", utf8(), false)}))});
+  st = ReadError("{\"a\": 1}\n{\"a\": 2, \"b\": {}}\n", strict);
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 2: field b.c: missing, but"));
+  st = ReadError("{\"a\": null}\n", strict);
+  EXPECT_THAT(st.message(), HasSubstr("field a: null, but"));
+
   st = ReadError("{\"a\": 1, \"a\": 2}\n", ReadOptions{.schema = schema({field("a", int64())})});
   EXPECT_THAT(st.message(), HasSubstr("twice"));
 }

@@ -213,6 +213,7 @@ bool DecodeHex(std::string_view s, std::string* out) {
 
 struct Node {
   const DataType* type = nullptr;
+  bool nullable = true;
   ArrayBuilder* builder = nullptr;
   std::vector<Node> children;
   // Structs (and the top level): field names, and which were set in the
@@ -245,9 +246,10 @@ struct Node {
   }
 };
 
-Node BuildNode(const DataType& type, ArrayBuilder* builder) {
+Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable = true) {
   Node n;
   n.type = &type;
+  n.nullable = nullable;
   n.builder = builder;
   if (type.id() == TypeId::kExtension) {
     n.children.push_back(BuildNode(*checked_cast<ExtensionType>(type).storage_type(),
@@ -256,7 +258,8 @@ Node BuildNode(const DataType& type, ArrayBuilder* builder) {
   }
   if (type.id() == TypeId::kDictionary || type.id() == TypeId::kRunEndEncoded) return n;
   for (int i = 0; i < type.num_fields(); ++i) {
-    n.children.push_back(BuildNode(*type.field(i)->type(), builder->child(i)));
+    n.children.push_back(
+        BuildNode(*type.field(i)->type(), builder->child(i), type.field(i)->nullable()));
   }
   if (type.id() == TypeId::kStruct) n.SetFields(type);
   return n;
@@ -296,7 +299,12 @@ class Converter {
     n->guess = 0;
     if (i != static_cast<int>(n->names.size())) {
       for (size_t k = 0; k < n->names.size(); ++k) {
-        if (n->stamp[k] != gen && !Ok(n->children[k].builder->AppendNull())) return false;
+        if (n->stamp[k] == gen) continue;
+        if (!Null(&n->children[k])) {
+          err.path = "." + n->names[k];
+          err.message = "missing, but the field is declared not nullable";
+          return false;
+        }
       }
     }
     return true;
@@ -311,6 +319,13 @@ class Converter {
     status = std::move(st);
     err.message = status.message();
     return false;
+  }
+  bool Null(Node* n) {
+    if (!n->nullable) {
+      err.message = "null, but the field is declared not nullable";
+      return false;
+    }
+    return Ok(n->builder->AppendNull());
   }
   bool Mismatch(const Node& n, dom::element e) {
     err.message = std::string(KindName(e.type())) + " where the column type " +
@@ -417,7 +432,7 @@ class Converter {
   }
 
   bool Value(Node* n, dom::element e) {
-    if (e.is_null()) return Ok(n->builder->AppendNull());
+    if (e.is_null()) return Null(n);
     switch (n->type->id()) {
       case TypeId::kNull: return Mismatch(*n, e);
       case TypeId::kBool: {
