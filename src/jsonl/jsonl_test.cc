@@ -154,6 +154,18 @@ TEST(JsonlWriter, Forms) {
             "{\"i\":null,\"s\":null,\"b\":null,\"ts\":null,\"d\":null,\"l\":null,\"st\":null}\n");
 }
 
+TEST(JsonlWriter, DictionaryAndRunEndEncodedAreDecoded) {
+  auto s = schema({field("d", dictionary(int8(), utf8())),
+                   field("r", run_end_encoded(int32(), int64()))});
+  auto t = MakeTable(s, {R"(["a", "b", null, "a"])", "[7, 7, null, 8]"});
+  EXPECT_EQ(*WriteToString(*t),
+            "{\"d\":\"a\",\"r\":7}\n{\"d\":\"b\",\"r\":7}\n{\"d\":null,\"r\":null}\n"
+            "{\"d\":\"a\",\"r\":8}\n");
+  // Sliced: the window's values only.
+  EXPECT_EQ(*WriteToString(*t->Slice(1, 2)),
+            "{\"d\":\"b\",\"r\":7}\n{\"d\":null,\"r\":null}\n");
+}
+
 TEST(JsonlRoundTrip, EveryType) {
   auto s = schema({
       field("null", null()), field("bool", boolean()), field("i8", int8()),
