@@ -1,0 +1,164 @@
+// Block loader shared by the CSV and JSON Lines readers (internal): reads the
+// input and cuts it after the last record end (a line feed outside quotes)
+// in each read, so every block holds whole records. Memory: the block being
+// filled plus the partial record carried into the next one; a record longer
+// than max_record_bytes is an error instead of unbounded buffering. Each byte
+// is scanned for quotes once, however many reads a record spans.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "alkaid/io/input.h"
+#include "alkaid/memory.h"
+#include "alkaid/status.h"
+#include "tokenizer.h"
+
+namespace alkaid::csv::internal {
+
+struct LoaderOptions {
+  char quote = '"';  // '\0': lines are records (JSON Lines)
+  int64_t block_size = 1 << 20;
+  int64_t max_record_bytes = 64 << 20;
+  int64_t skip_lines = 0;
+  bool lone_cr = true;  // a lone CR ends a record (CSV), or is whitespace (JSON)
+  MemoryPool* pool = default_memory_pool();
+};
+
+
+struct RawBlock {
+  std::shared_ptr<ResizableBuffer> buffer;  // capacity >= round_up(size, 64) + 64
+  int64_t size = 0;
+  Status error;  // a record longer than allowed
+};
+
+class Loader {
+ public:
+  Loader(std::shared_ptr<io::InputStream> input, const LoaderOptions& options)
+      : input_(std::move(input)), options_(options) {}
+
+  // Drops the BOM and skip_rows raw lines; returns how many lines were dropped.
+  Result<int64_t> Start() {
+    ALKAID_RETURN_NOT_OK(Fill(options_.block_size));
+    if (size_ >= 3 && std::memcmp(data(), "\xEF\xBB\xBF", 3) == 0) Consume(3);
+    int64_t skipped = 0;
+    while (skipped < options_.skip_lines) {
+      const void* nl = std::memchr(data(), '\n', static_cast<size_t>(size_));
+      if (nl != nullptr) {
+        Consume(static_cast<const char*>(nl) - data() + 1);
+        ++skipped;
+        continue;
+      }
+      if (eof_) {
+        if (size_ > 0) ++skipped;
+        Consume(size_);
+        break;
+      }
+      Consume(size_);
+      ALKAID_RETURN_NOT_OK(Fill(options_.block_size));
+    }
+    return skipped;
+  }
+
+  bool done() const { return eof_ && size_ == 0; }
+
+  // The next run of whole records, or an empty block at the end.
+  Result<RawBlock> Next() {
+    while (true) {
+      if (size_ < options_.block_size && !eof_) {
+        ALKAID_RETURN_NOT_OK(Fill(options_.block_size));
+      }
+      if (eof_ && size_ == 0) return RawBlock();
+      int64_t end = FindLastRecordEnd(data(), scanned_, size_, options_.quote, &in_quote_,
+                                      options_.lone_cr);
+      scanned_ = size_;
+      if (end > 0) best_ = end;
+      if (best_ > 0 && (!eof_ || best_ == size_)) return Cut(best_);
+      if (eof_) return Cut(size_);
+      if (size_ > options_.max_record_bytes + options_.block_size) {
+        RawBlock b;
+        b.error = Status::Invalid("a record is longer than max_record_bytes (",
+                                  options_.max_record_bytes,
+                                  " bytes); most likely a quote is never closed");
+        eof_ = true;
+        size_ = 0;
+        return b;
+      }
+      ALKAID_RETURN_NOT_OK(Fill(size_ + options_.block_size));
+    }
+  }
+
+ private:
+  const char* data() const { return reinterpret_cast<const char*>(buffer_->data()) + start_; }
+
+  void Consume(int64_t n) {
+    start_ += n;
+    size_ -= n;
+    scanned_ = std::max<int64_t>(0, scanned_ - n);
+  }
+
+  // Reads until size_ >= target or the input ends, into a buffer that keeps
+  // the unconsumed bytes at its front.
+  Status Fill(int64_t target) {
+    if (eof_) return Status::OK();
+    int64_t need = target + 128;
+    if (buffer_ == nullptr || start_ + need > buffer_->capacity()) {
+      auto fresh = std::make_shared<ResizableBuffer>(options_.pool);
+      ALKAID_RETURN_NOT_OK(fresh->Reserve(std::max(need, size_ * 2 + 128)));
+      if (size_ > 0) std::memcpy(fresh->mutable_data(), data(), static_cast<size_t>(size_));
+      buffer_ = std::move(fresh);
+      start_ = 0;
+    }
+    while (size_ < target) {
+      char* dst = reinterpret_cast<char*>(buffer_->mutable_data()) + start_ + size_;
+      ALKAID_ASSIGN_OR_RAISE(int64_t got, input_->Read(target - size_, dst));
+      if (got <= 0) {
+        eof_ = true;
+        break;
+      }
+      size_ += got;
+    }
+    return Status::OK();
+  }
+
+  // Hands out [0, n) as a block; the rest moves to a fresh buffer.
+  Result<RawBlock> Cut(int64_t n) {
+    RawBlock b;
+    int64_t rest = size_ - n;
+    std::shared_ptr<ResizableBuffer> next;
+    if (rest > 0 || !eof_) {
+      next = std::make_shared<ResizableBuffer>(options_.pool);
+      ALKAID_RETURN_NOT_OK(next->Reserve(options_.block_size + rest + 128));
+      if (rest > 0) std::memcpy(next->mutable_data(), data() + n, static_cast<size_t>(rest));
+    }
+    if (start_ != 0) {
+      // Only after Start() dropped a prefix: move the block to the front so
+      // the tokenizer's reads stay inside the allocation's padding.
+      std::memmove(buffer_->mutable_data(), data(), static_cast<size_t>(n));
+    }
+    b.buffer = std::move(buffer_);
+    b.size = n;
+    // The parity at the end of the scanned range stays valid for the rest:
+    // the cut was outside quotes.
+    buffer_ = std::move(next);
+    start_ = 0;
+    size_ = rest;
+    scanned_ = rest;
+    best_ = -1;
+    return b;
+  }
+
+  std::shared_ptr<io::InputStream> input_;
+  LoaderOptions options_;
+  std::shared_ptr<ResizableBuffer> buffer_;
+  int64_t start_ = 0;
+  int64_t size_ = 0;
+  int64_t scanned_ = 0;
+  int64_t best_ = -1;
+  bool in_quote_ = false;
+  bool eof_ = false;
+};
+
+
+}  // namespace alkaid::csv::internal

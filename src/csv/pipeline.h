@@ -1,0 +1,93 @@
+// The ordered parallel block pipeline and the entry points shared by the CSV
+// and JSON Lines readers (internal).
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "alkaid/io/input.h"
+#include "alkaid/record_batch_reader.h"
+#include "alkaid/table.h"
+#include "alkaid/thread_pool.h"
+#include "loader.h"
+
+namespace alkaid::csv::internal {
+
+// Blocks in flight and batches ready, in input order. Next() loads up to
+// `threads` blocks (serially: the loader must see the input in order),
+// parses them all on the thread pool, then hands each to `take` in input
+// order. Memory: `threads` blocks plus their batches. An error sticks: later
+// calls return it again.
+template <typename BlockT>
+class BlockPipeline {
+ public:
+  std::deque<BlockT>& pending() { return pending_; }
+
+  // load(): Status, appends at most one block to pending() (none at the end).
+  // parse(BlockT*): Status, called on any thread.
+  // take(BlockT&): Result<RecordBatchPtr>, in order; null for no batch.
+  template <typename Load, typename Parse, typename Take>
+  Result<RecordBatchPtr> Next(const Loader& loader, int threads, Load&& load, Parse&& parse,
+                              Take&& take) {
+    if (!error_.ok()) return error_;
+    while (ready_.empty()) {
+      if (pending_.empty() && loader.done()) return RecordBatchPtr();
+      while (static_cast<int>(pending_.size()) < threads && !loader.done()) {
+        ALKAID_RETURN_NOT_OK(Remember(load()));
+      }
+      std::vector<BlockT*> work;
+      for (BlockT& b : pending_) work.push_back(&b);
+      std::vector<Status> statuses(work.size());
+      RunParallel(static_cast<int64_t>(work.size()), threads, [&](int64_t i) {
+        statuses[static_cast<size_t>(i)] = parse(work[static_cast<size_t>(i)]);
+      });
+      for (Status& st : statuses) {
+        ALKAID_RETURN_NOT_OK(Remember(std::move(st)));
+        Result<RecordBatchPtr> batch = take(pending_.front());
+        if (!batch.ok()) return Remember(batch.status());
+        if (*batch != nullptr && (*batch)->num_rows() > 0) ready_.push_back(std::move(*batch));
+        pending_.pop_front();
+      }
+    }
+    RecordBatchPtr out = std::move(ready_.front());
+    ready_.pop_front();
+    return out;
+  }
+
+ private:
+  Status Remember(Status st) {
+    if (!st.ok()) error_ = st;
+    return st;
+  }
+
+  std::deque<BlockT> pending_;
+  std::deque<RecordBatchPtr> ready_;
+  Status error_;
+};
+
+// A ReaderT (constructed from input and options, then Init()) as a
+// RecordBatchReader.
+template <typename ReaderT, typename Options>
+Result<std::unique_ptr<RecordBatchReader>> MakeTextReader(std::shared_ptr<io::InputStream> input,
+                                                          const Options& options) {
+  if (input == nullptr) return Status::Invalid("text reader: no input");
+  auto reader = std::make_unique<ReaderT>(std::move(input), options);
+  ALKAID_RETURN_NOT_OK(reader->Init());
+  return std::unique_ptr<RecordBatchReader>(std::move(reader));
+}
+
+template <typename ReaderT, typename Options>
+Result<TablePtr> ReadTextTable(std::shared_ptr<io::InputStream> input, const Options& options) {
+  ALKAID_ASSIGN_OR_RAISE(auto reader, (MakeTextReader<ReaderT>(std::move(input), options)));
+  return reader->ToTable();
+}
+
+template <typename ReaderT, typename Options>
+Result<TablePtr> ReadTextString(std::string_view text, const Options& options) {
+  auto buffer = Buffer::FromString(std::string(text));
+  return ReadTextTable<ReaderT>(std::make_shared<io::BufferReader>(buffer), options);
+}
+
+}  // namespace alkaid::csv::internal

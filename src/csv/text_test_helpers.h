@@ -1,0 +1,73 @@
+// Test helpers shared by the CSV and JSON Lines tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "alkaid/ipc/reader.h"
+#include "alkaid/table.h"
+#include "test_util/array_from_json.h"
+#include "test_util/test_data.h"
+
+namespace alkaid::testing {
+
+// Column by column, so a failure names the column; NaNs compare equal.
+inline void ExpectTablesEqual(const Table& got, const Table& want) {
+  ASSERT_EQ(got.num_columns(), want.num_columns());
+  EXPECT_EQ(got.num_rows(), want.num_rows());
+  EXPECT_TRUE(got.schema()->Equals(*want.schema()))
+      << got.schema()->ToString() << "\nvs\n" << want.schema()->ToString();
+  for (int i = 0; i < got.num_columns(); ++i) {
+    EXPECT_TRUE(got.column(i)->Equals(*want.column(i), EqualOptions::Defaults().with_nans_equal()))
+        << "column " << i << " (" << want.schema()->field(i)->ToString() << ")\ngot "
+        << got.column(i)->ToString() << "\nwant " << want.column(i)->ToString();
+  }
+}
+
+inline TablePtr ExpectTable(Result<TablePtr> r, std::string_view input) {
+  EXPECT_TRUE(r.ok()) << r.status().ToString() << "\ninput: " << input.substr(0, 200);
+  return r.ok() ? *r : nullptr;
+}
+
+inline Status ExpectError(Result<TablePtr> r, std::string_view input) {
+  EXPECT_FALSE(r.ok()) << "expected an error for: " << input.substr(0, 200);
+  return r.status();
+}
+
+// One batch from per-column JSON literals.
+inline TablePtr MakeTable(const SchemaPtr& schema, const std::vector<std::string>& json) {
+  ArrayDataVector cols;
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    cols.push_back(ArrayFromJSON(schema->field(i)->type(), json[static_cast<size_t>(i)]));
+  }
+  int64_t n = cols.empty() ? 0 : cols[0]->length;
+  return *Table::FromRecordBatches(schema, {RecordBatch::Make(schema, n, cols)});
+}
+
+// The columns of a gold integration file that `keep` accepts, renamed c<i>
+// so names are unique. Null when the gold files are absent.
+inline TablePtr GoldColumns(const std::string& name, const std::function<bool(const DataType&)>& keep) {
+  std::string dir = TestDataDir();
+  if (dir.empty()) return nullptr;
+  auto reader =
+      ipc::FileReader::OpenMapped(dir + "/arrow-testing/integration/1.0.0-littleendian/" + name);
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  if (!reader.ok()) return nullptr;
+  auto table = (*reader)->ToTable();
+  EXPECT_TRUE(table.ok());
+  if (!table.ok()) return nullptr;
+  FieldVector fields;
+  std::vector<ChunkedArrayPtr> cols;
+  for (int i = 0; i < (*table)->num_columns(); ++i) {
+    if (!keep(*(*table)->schema()->field(i)->type())) continue;
+    fields.push_back((*table)->schema()->field(i)->WithName("c" + std::to_string(i)));
+    cols.push_back((*table)->column(i));
+  }
+  EXPECT_FALSE(cols.empty());
+  return std::make_shared<Table>(schema(fields), cols, (*table)->num_rows());
+}
+
+}  // namespace alkaid::testing

@@ -1,0 +1,915 @@
+#include "text_values.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "alkaid/array.h"
+#include "alkaid/builder.h"
+#include "alkaid/decimal.h"
+#include "alkaid/visit_type.h"
+
+namespace alkaid::text {
+namespace {
+
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Days since 1970-01-01 of a proleptic Gregorian date (era arithmetic: 400-year
+// cycles of 146097 days, years starting in March so leap days come last).
+int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t yoe = y - era * 400;
+  int64_t mp = (m + 9) % 12;
+  int64_t doy = (153 * mp + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+void CivilFromDays(int64_t z, int64_t* y, int* m, int* d) {
+  z += 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  *d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  *m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  *y = yoe + era * 400 + (*m <= 2);
+}
+
+bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+int DaysInMonth(int64_t y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
+}
+
+// Exactly `n` digits at s[*pos].
+bool Digits(std::string_view s, size_t* pos, int n, int64_t* out) {
+  if (*pos + static_cast<size_t>(n) > s.size()) return false;
+  int64_t v = 0;
+  for (int i = 0; i < n; ++i) {
+    char c = s[*pos + static_cast<size_t>(i)];
+    if (!IsDigit(c)) return false;
+    v = v * 10 + (c - '0');
+  }
+  *pos += static_cast<size_t>(n);
+  *out = v;
+  return true;
+}
+
+// YYYY-MM-DD (or signed expanded years) at the start of s; sets *pos past it.
+bool ParseDatePrefix(std::string_view s, size_t* pos, int64_t* days) {
+  size_t p = 0;
+  bool neg = false;
+  if (p < s.size() && (s[p] == '+' || s[p] == '-')) {
+    neg = s[p] == '-';
+    ++p;
+  }
+  size_t start = p;
+  int64_t year = 0;
+  while (p < s.size() && IsDigit(s[p])) {
+    if (p - start >= 12) return false;  // keeps the day count far from overflow
+    year = year * 10 + (s[p] - '0');
+    ++p;
+  }
+  if (p - start < 4 || (p - start > 4 && start == 0)) return false;
+  if (neg) year = -year;
+  int64_t month = 0, day = 0;
+  if (p >= s.size() || s[p] != '-') return false;
+  ++p;
+  if (!Digits(s, &p, 2, &month) || month < 1 || month > 12) return false;
+  if (p >= s.size() || s[p] != '-') return false;
+  ++p;
+  if (!Digits(s, &p, 2, &day) || day < 1 || day > DaysInMonth(year, static_cast<int>(month))) {
+    return false;
+  }
+  *days = DaysFromCivil(year, month, day);
+  *pos = p;
+  return true;
+}
+
+// HH:MM[:SS[.f]] at s[*pos]; nanos since midnight.
+bool ParseClock(std::string_view s, size_t* pos, bool seconds_required, int64_t* nanos,
+                int* frac_digits) {
+  size_t p = *pos;
+  int64_t h = 0, mi = 0, sec = 0, frac = 0;
+  int digits = 0;
+  if (!Digits(s, &p, 2, &h) || h > 23) return false;
+  if (p >= s.size() || s[p] != ':') return false;
+  ++p;
+  if (!Digits(s, &p, 2, &mi) || mi > 59) return false;
+  if (p < s.size() && s[p] == ':') {
+    ++p;
+    if (!Digits(s, &p, 2, &sec) || sec > 59) return false;
+    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+      ++p;
+      while (p < s.size() && IsDigit(s[p])) {
+        if (digits == 9) return false;
+        frac = frac * 10 + (s[p] - '0');
+        ++digits;
+        ++p;
+      }
+      if (digits == 0) return false;
+    }
+  } else if (seconds_required) {
+    return false;
+  }
+  for (int i = digits; i < 9; ++i) frac *= 10;
+  *nanos = ((h * 60 + mi) * 60 + sec) * 1'000'000'000 + frac;
+  *frac_digits = digits;
+  *pos = p;
+  return true;
+}
+
+}  // namespace
+
+bool ParseBool(std::string_view s, bool* out) {
+  if (s == "true" || s == "True" || s == "TRUE") {
+    *out = true;
+    return true;
+  }
+  if (s == "false" || s == "False" || s == "FALSE") {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+bool ParseUInt64(std::string_view s, uint64_t* out) {
+  size_t p = 0;
+  if (!s.empty() && s[0] == '+') p = 1;
+  if (p == s.size()) return false;
+  uint64_t v = 0;
+  // Up to 19 digits cannot overflow 64 bits: check only beyond that.
+  size_t fast_end = std::min(s.size(), p + 19);
+  for (; p < fast_end; ++p) {
+    unsigned d = static_cast<unsigned char>(s[p]) - '0';
+    if (d > 9) return false;
+    v = v * 10 + d;
+  }
+  for (; p < s.size(); ++p) {
+    unsigned d = static_cast<unsigned char>(s[p]) - '0';
+    if (d > 9) return false;
+    if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, d, &v)) return false;
+  }
+  *out = v;
+  return true;
+}
+
+bool ParseInt64(std::string_view s, int64_t* out) {
+  bool neg = !s.empty() && s[0] == '-';
+  uint64_t mag = 0;
+  if (neg) {
+    if (s.size() == 1 || s[1] == '+') return false;
+    if (!ParseUInt64(s.substr(1), &mag) || mag > uint64_t{1} << 63) return false;
+    *out = static_cast<int64_t>(0 - mag);
+    return true;
+  }
+  if (!ParseUInt64(s, &mag) || mag > static_cast<uint64_t>(INT64_MAX)) return false;
+  *out = static_cast<int64_t>(mag);
+  return true;
+}
+
+template <typename F>
+static bool ParseFloating(std::string_view s, F* out) {
+  if (!s.empty() && s[0] == '+') {
+    s.remove_prefix(1);
+    if (!s.empty() && s[0] == '-') return false;
+  }
+  if (s.empty()) return false;
+  // from_chars also takes "inf"/"nan"; a leading '.' or digit otherwise.
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  if (ec == std::errc::result_out_of_range) {
+    // Too large or too small for the type: strtod's answer (inf or 0) is the
+    // nearest value, which is what a reader of decimal text expects.
+    std::string copy(s);
+    char* e = nullptr;
+    double d = std::strtod(copy.c_str(), &e);
+    if (e != copy.c_str() + copy.size()) return false;
+    *out = static_cast<F>(d);
+    return true;
+  }
+  return ec == std::errc() && end == s.data() + s.size();
+}
+
+bool ParseDouble(std::string_view s, double* out) { return ParseFloating(s, out); }
+bool ParseFloat(std::string_view s, float* out) { return ParseFloating(s, out); }
+
+bool ParseDate(std::string_view s, int64_t* days) {
+  size_t pos = 0;
+  return ParseDatePrefix(s, &pos, days) && pos == s.size();
+}
+
+bool ParseTimestamp(std::string_view s, TimestampText* out) {
+  size_t p = 0;
+  int64_t days = 0;
+  if (!ParseDatePrefix(s, &p, &days)) return false;
+  TimestampText ts;
+  // 128-bit sums: an instant near the ends of the int64 range may need a
+  // day count whose seconds alone would overflow.
+  __int128 seconds = static_cast<__int128>(days) * 86400;
+  if (p == s.size()) {
+    ts.date_only = true;
+  } else {
+    if (s[p] != 'T' && s[p] != ' ' && s[p] != 't') return false;
+    ++p;
+    int64_t nanos = 0;
+    if (!ParseClock(s, &p, false, &nanos, &ts.frac_digits)) return false;
+    seconds += nanos / 1'000'000'000;
+    ts.nanos = static_cast<int32_t>(nanos % 1'000'000'000);
+    if (p < s.size()) {
+      if (s[p] == 'Z' || s[p] == 'z') {
+        ++p;
+      } else if (s[p] == '+' || s[p] == '-') {
+        int sign = s[p] == '-' ? -1 : 1;
+        ++p;
+        int64_t oh = 0, om = 0;
+        if (!Digits(s, &p, 2, &oh) || oh > 23) return false;
+        if (p < s.size() && s[p] == ':') ++p;
+        if (p < s.size() && (!Digits(s, &p, 2, &om) || om > 59)) return false;
+        // Local time minus its offset is UTC.
+        seconds -= sign * (oh * 3600 + om * 60);
+      } else {
+        return false;
+      }
+      if (p != s.size()) return false;
+      ts.has_zone = true;
+    }
+  }
+  ts.seconds128 = seconds;
+  if (seconds < INT64_MIN || seconds > INT64_MAX) {
+    ts.seconds = 0;
+  } else {
+    ts.seconds = static_cast<int64_t>(seconds);
+  }
+  *out = ts;
+  return true;
+}
+
+int64_t UnitsPerSecond(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kSecond: return 1;
+    case TimeUnit::kMilli: return 1000;
+    case TimeUnit::kMicro: return 1'000'000;
+    case TimeUnit::kNano: return 1'000'000'000;
+  }
+  return 1;
+}
+
+TimeUnit UnitForFractionDigits(int frac_digits) {
+  if (frac_digits == 0) return TimeUnit::kSecond;
+  if (frac_digits <= 3) return TimeUnit::kMilli;
+  if (frac_digits <= 6) return TimeUnit::kMicro;
+  return TimeUnit::kNano;
+}
+
+bool TimestampToUnit(const TimestampText& ts, TimeUnit unit, int64_t* out) {
+  int64_t per = UnitsPerSecond(unit);
+  int64_t nanos_per_unit = 1'000'000'000 / per;
+  if (ts.nanos % nanos_per_unit != 0) return false;
+  __int128 v = ts.seconds128 * per + ts.nanos / nanos_per_unit;
+  if (v < INT64_MIN || v > INT64_MAX) return false;
+  *out = static_cast<int64_t>(v);
+  return true;
+}
+
+bool ParseTimeOfDay(std::string_view s, int64_t* nanos, int* frac_digits) {
+  size_t p = 0;
+  return ParseClock(s, &p, true, nanos, frac_digits) && p == s.size();
+}
+
+bool ParseTemporal(std::string_view s, const DataType& type, int64_t* out) {
+  switch (type.id()) {
+    case TypeId::kDate32: {
+      int64_t days;
+      if (!ParseDate(s, &days) || days < INT32_MIN || days > INT32_MAX) return false;
+      *out = days;
+      return true;
+    }
+    case TypeId::kDate64: {
+      int64_t days;
+      if (ParseDate(s, &days)) return !__builtin_mul_overflow(days, 86'400'000, out);
+      TimestampText ts;
+      return ParseTimestamp(s, &ts) && !ts.has_zone && TimestampToUnit(ts, TimeUnit::kMilli, out);
+    }
+    case TypeId::kTimestamp: {
+      const auto& t = checked_cast<TimestampType>(type);
+      TimestampText ts;
+      return ParseTimestamp(s, &ts) && ts.has_zone == !t.timezone().empty() &&
+             TimestampToUnit(ts, t.unit(), out);
+    }
+    case TypeId::kTime32:
+    case TypeId::kTime64: {
+      TimeUnit unit = checked_cast<TemporalUnitType>(type).unit();
+      int64_t lo = type.id() == TypeId::kTime32 ? INT32_MIN : INT64_MIN;
+      int64_t hi = type.id() == TypeId::kTime32 ? INT32_MAX : INT64_MAX;
+      int64_t nanos;
+      int digits;
+      if (ParseTimeOfDay(s, &nanos, &digits)) {
+        int64_t div = 1'000'000'000 / UnitsPerSecond(unit);
+        if (nanos % div != 0) return false;
+        *out = nanos / div;
+        return true;
+      }
+      int64_t v;
+      if (!ParseInt64(s, &v) || v < lo || v > hi) return false;
+      *out = v;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+void AppendInt(std::string* out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, r.ptr);
+}
+void AppendUInt(std::string* out, uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, r.ptr);
+}
+void AppendDouble(std::string* out, double v) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, r.ptr);
+}
+void AppendFloat(std::string* out, float v) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, r.ptr);
+}
+
+static void AppendPadded(std::string* out, int64_t v, int width) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  for (int i = static_cast<int>(r.ptr - buf); i < width; ++i) out->push_back('0');
+  out->append(buf, r.ptr);
+}
+
+void AppendDate(std::string* out, int64_t days) {
+  int64_t y;
+  int m, d;
+  CivilFromDays(days, &y, &m, &d);
+  if (y < 0) {
+    out->push_back('-');
+    AppendPadded(out, -y, 5);
+  } else if (y > 9999) {
+    out->push_back('+');
+    AppendPadded(out, y, 5);
+  } else {
+    AppendPadded(out, y, 4);
+  }
+  out->push_back('-');
+  AppendPadded(out, m, 2);
+  out->push_back('-');
+  AppendPadded(out, d, 2);
+}
+
+// s, ms, us, ns are 10^0, 10^3, 10^6, 10^9 per second (the enum counts up).
+static int FractionDigits(TimeUnit unit) { return 3 * static_cast<int>(unit); }
+
+static void AppendClock(std::string* out, int64_t secs_of_day, int64_t sub, TimeUnit unit) {
+  AppendPadded(out, secs_of_day / 3600, 2);
+  out->push_back(':');
+  AppendPadded(out, secs_of_day / 60 % 60, 2);
+  out->push_back(':');
+  AppendPadded(out, secs_of_day % 60, 2);
+  int digits = FractionDigits(unit);
+  if (digits > 0) {
+    out->push_back('.');
+    AppendPadded(out, sub, digits);
+  }
+}
+
+void AppendTimestamp(std::string* out, int64_t v, TimeUnit unit, bool zone) {
+  int64_t per = UnitsPerSecond(unit);
+  // Floor division so instants before 1970 land on the right day.
+  int64_t secs = v / per, sub = v % per;
+  if (sub < 0) {
+    sub += per;
+    --secs;
+  }
+  int64_t days = secs / 86400, sod = secs % 86400;
+  if (sod < 0) {
+    sod += 86400;
+    --days;
+  }
+  AppendDate(out, days);
+  out->push_back('T');
+  AppendClock(out, sod, sub, unit);
+  if (zone) out->push_back('Z');
+}
+
+void AppendTimeOfDay(std::string* out, int64_t v, TimeUnit unit) {
+  int64_t per = UnitsPerSecond(unit);
+  int64_t secs = v / per, sub = v % per;
+  if (v < 0 || secs >= 86400) {
+    // Not a time of day (invalid data): print the raw count rather than lie.
+    AppendInt(out, v);
+    return;
+  }
+  AppendClock(out, secs, sub, unit);
+}
+
+void AppendJsonString(std::string* out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default:
+        out->append("\\u00");
+        out->push_back(kHex[c >> 4]);
+        out->push_back(kHex[c & 15]);
+    }
+  }
+  out->append(s.data() + run, s.size() - run);
+  out->push_back('"');
+}
+
+namespace {
+
+void AppendCsvField(std::string* out, std::string_view s, const CsvEscape& csv) {
+  bool needs = csv.quote_all_strings || s == csv.null_text || s.empty();
+  if (!needs && csv.reserved != nullptr) {
+    for (const auto& r : *csv.reserved) needs |= s == r;
+  }
+  if (!needs) {
+    for (char c : s) {
+      if (c == csv.delimiter || c == csv.quote || c == '\n' || c == '\r') {
+        needs = true;
+        break;
+      }
+    }
+    // Leading or trailing blanks survive any reader when quoted.
+    if (!needs && (s.front() == ' ' || s.back() == ' ' || s.front() == '\t' || s.back() == '\t')) {
+      needs = true;
+    }
+  }
+  if (!needs) {
+    out->append(s);
+    return;
+  }
+  out->push_back(csv.quote);
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != csv.quote) continue;
+    out->append(s.data() + run, i + 1 - run);
+    out->push_back(csv.quote);
+    run = i + 1;
+  }
+  out->append(s.data() + run, s.size() - run);
+  out->push_back(csv.quote);
+}
+
+void AppendHex(std::string* out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    out->push_back(kHex[c >> 4]);
+    out->push_back(kHex[c & 15]);
+  }
+  out->push_back('"');
+}
+
+// Formats one column slot range; see FormatColumn.
+struct Formatter {
+  const ArrayData& data;
+  int64_t offset;  // absolute (data.offset already added)
+  int64_t length;
+  TextEscape escape;
+  const CsvEscape& csv;
+  std::string_view null_text;
+  ColumnText* out;
+  int depth;
+
+  bool json() const { return escape == TextEscape::kJson; }
+  bool valid(int64_t abs) const {
+    const auto& b = data.buffers.empty() ? nullptr : data.buffers[0];
+    return b == nullptr || data.null_count == 0 || bit_util::GetBit(b->data(), abs);
+  }
+  template <typename Fn>
+  Status Each(Fn&& fn) {
+    for (int64_t i = offset; i < offset + length; ++i) {
+      if (!valid(i)) {
+        out->bytes.append(null_text);
+      } else {
+        ALKAID_RETURN_NOT_OK(fn(i));
+      }
+      out->end_slot();
+    }
+    return Status::OK();
+  }
+  // Quoted in JSON (temporal and decimal text is not a JSON number).
+  template <typename Fn>
+  Status EachQuoted(Fn&& fn) {
+    return Each([&](int64_t i) {
+      if (json()) out->bytes.push_back('"');
+      fn(i);
+      if (json()) out->bytes.push_back('"');
+      return Status::OK();
+    });
+  }
+  void Text(std::string_view s, bool is_binary) {
+    if (!json()) {
+      AppendCsvField(&out->bytes, s, csv);
+    } else if (is_binary) {
+      AppendHex(&out->bytes, s);
+    } else {
+      AppendJsonString(&out->bytes, s);
+    }
+  }
+  template <typename T>
+  const T* values() const { return reinterpret_cast<const T*>(data.buffers[1]->data()); }
+
+  Status Visit(const NullType&) {
+    for (int64_t i = 0; i < length; ++i) {
+      out->bytes.append(null_text);
+      out->end_slot();
+    }
+    return Status::OK();
+  }
+  Status Visit(const BooleanType&) {
+    const uint8_t* bits = data.buffers[1]->data();
+    return Each([&](int64_t i) {
+      out->bytes.append(bit_util::GetBit(bits, i) ? "true" : "false");
+      return Status::OK();
+    });
+  }
+  template <typename T>
+    requires(std::is_base_of_v<FixedWidthType, T> && std::is_integral_v<typename T::c_type> &&
+             !std::is_same_v<T, HalfFloatType> && !std::is_same_v<T, Date32Type> &&
+             !std::is_same_v<T, Date64Type> && !std::is_same_v<T, MonthIntervalType>)
+  Status Visit(const T& type) {
+    using C = typename T::c_type;
+    const C* v = values<C>();
+    if constexpr (std::is_same_v<T, TimestampType>) {
+      bool zone = !type.timezone().empty();
+      return EachQuoted([&](int64_t i) { AppendTimestamp(&out->bytes, v[i], type.unit(), zone); });
+    } else if constexpr (std::is_same_v<T, Time32Type> || std::is_same_v<T, Time64Type>) {
+      return EachQuoted([&](int64_t i) { AppendTimeOfDay(&out->bytes, v[i], type.unit()); });
+    } else if constexpr (std::is_signed_v<C>) {
+      return Each([&](int64_t i) {
+        AppendInt(&out->bytes, v[i]);
+        return Status::OK();
+      });
+    } else {
+      return Each([&](int64_t i) {
+        AppendUInt(&out->bytes, v[i]);
+        return Status::OK();
+      });
+    }
+  }
+  Status Visit(const Date32Type&) {
+    const int32_t* v = values<int32_t>();
+    return EachQuoted([&](int64_t i) { AppendDate(&out->bytes, v[i]); });
+  }
+  Status Visit(const Date64Type&) {
+    const int64_t* v = values<int64_t>();
+    return Each([&](int64_t i) {
+      // date64 counts milliseconds; whole days print as a date, anything else
+      // would lose its time of day, so it prints as a timestamp.
+      if (json()) out->bytes.push_back('"');
+      if (v[i] % 86'400'000 == 0) {
+        AppendDate(&out->bytes, v[i] / 86'400'000);
+      } else {
+        AppendTimestamp(&out->bytes, v[i], TimeUnit::kMilli, false);
+      }
+      if (json()) out->bytes.push_back('"');
+      return Status::OK();
+    });
+  }
+  template <typename F>
+  Status Floats(const F* v) {
+    return Each([&](int64_t i) {
+      F x = v[i];
+      if (std::isfinite(x)) {
+        if constexpr (std::is_same_v<F, float>) AppendFloat(&out->bytes, x);
+        else AppendDouble(&out->bytes, x);
+      } else {
+        const char* t = std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf";
+        if (json()) {
+          out->bytes.push_back('"');
+          out->bytes.append(t);
+          out->bytes.push_back('"');
+        } else {
+          out->bytes.append(t);
+        }
+      }
+      return Status::OK();
+    });
+  }
+  Status Visit(const FloatType&) { return Floats(values<float>()); }
+  Status Visit(const DoubleType&) { return Floats(values<double>()); }
+  Status Visit(const HalfFloatType&) {
+    return Status::NotImplemented("text output of halffloat columns");
+  }
+  Status Visit(const MonthIntervalType&) {
+    const int32_t* v = values<int32_t>();
+    return Each([&](int64_t i) {
+      AppendInt(&out->bytes, v[i]);
+      return Status::OK();
+    });
+  }
+  Status Visit(const DayTimeIntervalType&) {
+    if (!json()) return Status::NotImplemented("CSV output of day_time_interval columns");
+    const auto* v = values<DayTimeInterval>();
+    return Each([&](int64_t i) {
+      out->bytes.append("{\"days\":");
+      AppendInt(&out->bytes, v[i].days);
+      out->bytes.append(",\"milliseconds\":");
+      AppendInt(&out->bytes, v[i].milliseconds);
+      out->bytes.push_back('}');
+      return Status::OK();
+    });
+  }
+  Status Visit(const MonthDayNanoIntervalType&) {
+    if (!json()) return Status::NotImplemented("CSV output of month_day_nano_interval columns");
+    const auto* v = values<MonthDayNanoInterval>();
+    return Each([&](int64_t i) {
+      out->bytes.append("{\"months\":");
+      AppendInt(&out->bytes, v[i].months);
+      out->bytes.append(",\"days\":");
+      AppendInt(&out->bytes, v[i].days);
+      out->bytes.append(",\"nanoseconds\":");
+      AppendInt(&out->bytes, v[i].nanoseconds);
+      out->bytes.push_back('}');
+      return Status::OK();
+    });
+  }
+  Status Visit(const DecimalType& type) {
+    const uint8_t* v = data.buffers[1]->data();
+    int w = type.byte_width();
+    return EachQuoted([&](int64_t i) {
+      out->bytes.append(DecimalToString(v + i * w, w, type.scale()));
+    });
+  }
+  Status Visit(const FixedSizeBinaryType& type) {
+    const char* v = reinterpret_cast<const char*>(data.buffers[1]->data());
+    int w = type.byte_width();
+    return Each([&](int64_t i) {
+      Text(std::string_view(v + i * w, static_cast<size_t>(w)), true);
+      return Status::OK();
+    });
+  }
+  Status Visit(const BinaryType& t) { return Binary(t); }
+  Status Visit(const StringType& t) { return Binary(t); }
+  Status Visit(const LargeBinaryType& t) { return Binary(t); }
+  Status Visit(const LargeStringType& t) { return Binary(t); }
+  template <typename T>
+  Status Binary(const T& type) {
+    using O = typename T::offset_type;
+    const O* offs = values<O>();
+    const char* bytes = data.buffers[2] ? reinterpret_cast<const char*>(data.buffers[2]->data()) : "";
+    bool binary = !type.is_utf8();
+    return Each([&](int64_t i) {
+      Text(std::string_view(bytes + offs[i], static_cast<size_t>(offs[i + 1] - offs[i])), binary);
+      return Status::OK();
+    });
+  }
+  template <typename T>
+    requires(std::is_same_v<T, BinaryViewType> || std::is_same_v<T, StringViewType>)
+  Status Visit(const T& type) {
+    const auto* views = values<BinaryViewValue>();
+    bool binary = !type.is_utf8();
+    return Each([&](int64_t i) {
+      const BinaryViewValue& v = views[i];
+      std::string_view s;
+      if (v.is_inline()) {
+        s = std::string_view(reinterpret_cast<const char*>(v.inlined.data), v.size());
+      } else {
+        const auto& buf = data.buffers[static_cast<size_t>(2 + v.ref.buffer_index)];
+        s = std::string_view(reinterpret_cast<const char*>(buf->data()) + v.ref.offset, v.size());
+      }
+      Text(s, binary);
+      return Status::OK();
+    });
+  }
+
+  // Nested types (JSON only): format the children's slot ranges, then wrap.
+  Status Child(const ArrayData& child, int64_t off, int64_t len, ColumnText* text) const {
+    if (depth >= 64) return Status::NotImplemented("nesting deeper than 64 levels");
+    return FormatColumnAt(child, child.offset + off, len, escape, csv, "null", text, depth + 1);
+  }
+  Status NeedJson(const DataType& type) const {
+    if (json()) return Status::OK();
+    return Status::NotImplemented("CSV output of ", type.ToString(), " columns");
+  }
+  template <typename T>
+    requires(std::is_same_v<T, ListType> || std::is_same_v<T, LargeListType> ||
+             std::is_same_v<T, MapType>)
+  Status Visit(const T& type) {
+    ALKAID_RETURN_NOT_OK(NeedJson(type));
+    using O = typename T::offset_type;
+    const O* offs = values<O>();
+    if (length == 0) return Status::OK();
+    int64_t first = offs[offset], last = offs[offset + length];
+    ColumnText child;
+    ALKAID_RETURN_NOT_OK(Child(*data.child_data[0], first, last - first, &child));
+    return Each([&](int64_t i) {
+      out->bytes.push_back('[');
+      for (int64_t j = offs[i]; j < offs[i + 1]; ++j) {
+        if (j > offs[i]) out->bytes.push_back(',');
+        out->bytes.append(child.get(j - first));
+      }
+      out->bytes.push_back(']');
+      return Status::OK();
+    });
+  }
+  template <typename T>
+    requires(std::is_same_v<T, ListViewType> || std::is_same_v<T, LargeListViewType>)
+  Status Visit(const T& type) {
+    ALKAID_RETURN_NOT_OK(NeedJson(type));
+    using O = typename T::offset_type;
+    const O* offs = values<O>();
+    const O* sizes = reinterpret_cast<const O*>(data.buffers[2]->data());
+    return Each([&](int64_t i) {
+      ColumnText child;
+      ALKAID_RETURN_NOT_OK(Child(*data.child_data[0], offs[i], sizes[i], &child));
+      out->bytes.push_back('[');
+      for (int64_t j = 0; j < sizes[i]; ++j) {
+        if (j > 0) out->bytes.push_back(',');
+        out->bytes.append(child.get(j));
+      }
+      out->bytes.push_back(']');
+      return Status::OK();
+    });
+  }
+  Status Visit(const FixedSizeListType& type) {
+    ALKAID_RETURN_NOT_OK(NeedJson(type));
+    int64_t n = type.list_size();
+    ColumnText child;
+    ALKAID_RETURN_NOT_OK(Child(*data.child_data[0], offset * n, length * n, &child));
+    return Each([&](int64_t i) {
+      out->bytes.push_back('[');
+      for (int64_t j = 0; j < n; ++j) {
+        if (j > 0) out->bytes.push_back(',');
+        out->bytes.append(child.get((i - offset) * n + j));
+      }
+      out->bytes.push_back(']');
+      return Status::OK();
+    });
+  }
+  Status Visit(const StructType& type) {
+    ALKAID_RETURN_NOT_OK(NeedJson(type));
+    std::vector<ColumnText> children(static_cast<size_t>(type.num_fields()));
+    std::vector<std::string> keys;
+    for (int f = 0; f < type.num_fields(); ++f) {
+      ALKAID_RETURN_NOT_OK(Child(*data.child_data[static_cast<size_t>(f)], offset, length,
+                                 &children[static_cast<size_t>(f)]));
+      std::string key;
+      AppendJsonString(&key, type.field(f)->name());
+      key.push_back(':');
+      keys.push_back(std::move(key));
+    }
+    return Each([&](int64_t i) {
+      out->bytes.push_back('{');
+      for (size_t f = 0; f < children.size(); ++f) {
+        if (f > 0) out->bytes.push_back(',');
+        out->bytes.append(keys[f]);
+        out->bytes.append(children[f].get(i - offset));
+      }
+      out->bytes.push_back('}');
+      return Status::OK();
+    });
+  }
+  Status Visit(const UnionType& type) {
+    ALKAID_RETURN_NOT_OK(NeedJson(type));
+    // [type_code, value]: the code says which member the value belongs to.
+    const int8_t* codes = reinterpret_cast<const int8_t*>(data.buffers[0]->data());
+    bool dense = type.mode() == UnionMode::kDense;
+    const int32_t* offs = dense ? reinterpret_cast<const int32_t*>(data.buffers[1]->data()) : nullptr;
+    for (int64_t i = offset; i < offset + length; ++i) {
+      int child_index = type.child_index(codes[i]);
+      if (child_index < 0) return Status::Invalid("union slot ", i, " has an undeclared type code");
+      ColumnText child;
+      ALKAID_RETURN_NOT_OK(Child(*data.child_data[static_cast<size_t>(child_index)],
+                                 dense ? offs[i] : i, 1, &child));
+      out->bytes.push_back('[');
+      AppendInt(&out->bytes, codes[i]);
+      out->bytes.push_back(',');
+      out->bytes.append(child.get(0));
+      out->bytes.push_back(']');
+      out->end_slot();
+    }
+    return Status::OK();
+  }
+  Status Visit(const DictionaryType& type) {
+    // The decoded value of each slot.
+    const ArrayData& dict = *data.dictionary;
+    ColumnText values;
+    ALKAID_RETURN_NOT_OK(
+        FormatColumnAt(dict, dict.offset, dict.length, escape, csv, null_text, &values, depth + 1));
+    int w = type.index_type()->byte_width();
+    const uint8_t* idx = data.buffers[1]->data();
+    return Each([&](int64_t i) {
+      int64_t k = 0;
+      switch (w) {
+        case 1: k = reinterpret_cast<const int8_t*>(idx)[i]; break;
+        case 2: k = reinterpret_cast<const int16_t*>(idx)[i]; break;
+        case 4: k = reinterpret_cast<const int32_t*>(idx)[i]; break;
+        default: k = reinterpret_cast<const int64_t*>(idx)[i]; break;
+      }
+      if (k < 0 || k >= dict.length) return Status::Invalid("dictionary index ", k, " out of range");
+      out->bytes.append(values.get(k));
+      return Status::OK();
+    });
+  }
+  Status Visit(const RunEndEncodedType& type) {
+    // Expanded: one text per logical slot.
+    ArrayPtr arr = MakeArray(std::make_shared<ArrayData>(data));
+    const auto& ree = static_cast<const RunEndEncodedArray&>(*arr);
+    const ArrayData& vals = *data.child_data[1];
+    ColumnText values;
+    ALKAID_RETURN_NOT_OK(
+        FormatColumnAt(vals, vals.offset, vals.length, escape, csv, null_text, &values, depth + 1));
+    for (int64_t i = offset; i < offset + length; ++i) {
+      int64_t run = ree.FindPhysicalIndex(i - data.offset);
+      out->bytes.append(values.get(run));
+      out->end_slot();
+    }
+    return Status::OK();
+  }
+  Status Visit(const ExtensionType& type) {
+    auto storage = std::make_shared<ArrayData>(data);
+    storage->type = type.storage_type();
+    return FormatColumnAt(*storage, offset, length, escape, csv, null_text, out, depth + 1);
+  }
+
+  static Status FormatColumnAt(const ArrayData& data, int64_t abs_offset, int64_t length,
+                               TextEscape escape, const CsvEscape& csv, std::string_view null_text,
+                               ColumnText* out, int depth) {
+    Formatter f{data, abs_offset, length, escape, csv, null_text, out, depth};
+    return VisitTypeInline(*data.type, &f);
+  }
+};
+
+}  // namespace
+
+Status FormatColumn(const ArrayData& data, int64_t offset, int64_t length, TextEscape escape,
+                    const CsvEscape& csv, std::string_view null_text, ColumnText* out) {
+  if (offset < 0 || length < 0 || offset + length > data.length) {
+    return Status::IndexError("slots [", offset, ", ", offset + length, ") outside a column of ",
+                              data.length);
+  }
+  return Formatter::FormatColumnAt(data, data.offset + offset, length, escape, csv, null_text, out,
+                                   0);
+}
+
+Status FormatBatchInChunks(
+    const RecordBatch& batch, TextEscape escape, const CsvEscape& csv, std::string_view null_text,
+    const char* what,
+    const std::function<Status(const std::vector<ColumnText>&, int64_t)>& emit) {
+  // Bounded chunks keep the formatted text small whatever the batch size.
+  constexpr int64_t kChunkRows = 16384;
+  std::vector<ColumnText> cols(static_cast<size_t>(batch.num_columns()));
+  for (int64_t start = 0; start < batch.num_rows(); start += kChunkRows) {
+    int64_t n = std::min(kChunkRows, batch.num_rows() - start);
+    for (int c = 0; c < batch.num_columns(); ++c) {
+      auto& col = cols[static_cast<size_t>(c)];
+      col.clear();
+      Status st = FormatColumn(*batch.column_data(c), start, n, escape, csv, null_text, &col);
+      if (!st.ok()) {
+        return st.WithContext(std::string(what) + " column '" + batch.column_name(c) + "': ");
+      }
+    }
+    ALKAID_RETURN_NOT_OK(emit(cols, n));
+  }
+  return Status::OK();
+}
+
+Result<RecordBatchPtr> TableAsBatch(const Table& table) {
+  ALKAID_ASSIGN_OR_RAISE(auto combined, table.CombineChunks());
+  ArrayDataVector cols;
+  for (int c = 0; c < combined->num_columns(); ++c) {
+    const auto& chunks = combined->column(c)->chunks();
+    if (chunks.empty()) {
+      ALKAID_ASSIGN_OR_RAISE(auto empty, MakeBuilder(table.schema()->field(c)->type()));
+      ALKAID_ASSIGN_OR_RAISE(auto data, empty->Finish());
+      cols.push_back(std::move(data));
+    } else {
+      cols.push_back(chunks[0]);
+    }
+  }
+  return RecordBatch::Make(table.schema(), table.num_rows(), std::move(cols));
+}
+
+}  // namespace alkaid::text

@@ -1,0 +1,131 @@
+// Text <-> value conversions shared by the CSV and JSON Lines readers and
+// writers (internal; not installed). Parsers take the exact field text (no
+// surrounding blanks) and return false on anything they do not accept, so the
+// caller can say which line, column and text were at fault. Formatters append
+// to a std::string.
+//
+// Text forms (the ones the writers produce and the readers accept):
+//   bool       true / false (readers also accept True, TRUE, False, FALSE)
+//   integers   optional sign and decimal digits, range-checked for the type
+//   floats     shortest round-trip decimal; nan, inf, -inf
+//   date       YYYY-MM-DD; years outside 0000..9999 as +YYYYY / -YYYYY
+//   time       HH:MM:SS with 3, 6 or 9 fraction digits for ms, us, ns
+//   timestamp  date, then 'T' or ' ', then HH:MM[:SS[.fraction]] and an
+//              optional zone Z or +HH:MM / -HH:MM / +HHMM / +HH. A value with
+//              a zone is converted to UTC. Writers print the unit's fraction
+//              digits (so readers infer the same unit back) and 'Z' when the
+//              type has a time zone (values are stored in UTC).
+//   duration   the integer count of its unit
+//   decimal    exact decimal text at the type's scale
+// Thread-safe: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <functional>
+
+#include "alkaid/array_data.h"
+#include "alkaid/table.h"
+#include "alkaid/status.h"
+#include "alkaid/type.h"
+
+namespace alkaid::text {
+
+bool ParseBool(std::string_view s, bool* out);
+bool ParseInt64(std::string_view s, int64_t* out);
+bool ParseUInt64(std::string_view s, uint64_t* out);
+bool ParseDouble(std::string_view s, double* out);
+bool ParseFloat(std::string_view s, float* out);
+// Days since 1970-01-01.
+bool ParseDate(std::string_view s, int64_t* days);
+
+// A parsed timestamp before it is put in a unit.
+struct TimestampText {
+  int64_t seconds = 0;     // since the epoch, UTC when has_zone (0 if out of range)
+  __int128 seconds128 = 0;  // the same, never out of range
+  int32_t nanos = 0;       // 0..999'999'999
+  int frac_digits = 0;     // digits written after the decimal point
+  bool has_zone = false;   // Z or an offset was present
+  bool date_only = false;  // just YYYY-MM-DD
+};
+bool ParseTimestamp(std::string_view s, TimestampText* out);
+// The value in `unit`; false on overflow or when digits finer than the unit
+// would be dropped.
+bool TimestampToUnit(const TimestampText& ts, TimeUnit unit, int64_t* out);
+// The coarsest unit that holds `frac_digits` fraction digits exactly.
+TimeUnit UnitForFractionDigits(int frac_digits);
+// HH:MM:SS[.fraction] as nanoseconds since midnight.
+bool ParseTimeOfDay(std::string_view s, int64_t* nanos, int* frac_digits);
+
+int64_t UnitsPerSecond(TimeUnit unit);
+
+// Text of a date32 (days), date64 (milliseconds; a date or a zone-less
+// timestamp), timestamp (its unit; a zone is required exactly when the type
+// has one), time32 or time64 (a time of day, or an integer count of the unit
+// as writers put values that are not a time of day) value of `type`.
+bool ParseTemporal(std::string_view s, const DataType& type, int64_t* out);
+
+void AppendInt(std::string* out, int64_t v);
+void AppendUInt(std::string* out, uint64_t v);
+void AppendDouble(std::string* out, double v);
+void AppendFloat(std::string* out, float v);
+void AppendDate(std::string* out, int64_t days);
+void AppendTimestamp(std::string* out, int64_t v, TimeUnit unit, bool zone);
+void AppendTimeOfDay(std::string* out, int64_t v, TimeUnit unit);
+
+// Text of one slot of a column, a whole column at a time: the formatters
+// write every slot's text into `bytes` and its end into `ends`, so writers
+// can interleave columns row by row with plain copies (no per-value dispatch).
+struct ColumnText {
+  std::string bytes;
+  std::vector<int64_t> ends;
+  std::string_view get(int64_t i) const {
+    int64_t begin = i == 0 ? 0 : ends[static_cast<size_t>(i - 1)];
+    return std::string_view(bytes).substr(static_cast<size_t>(begin),
+                                          static_cast<size_t>(ends[static_cast<size_t>(i)] - begin));
+  }
+  void clear() { bytes.clear(); ends.clear(); }
+  void end_slot() { ends.push_back(static_cast<int64_t>(bytes.size())); }
+};
+
+// How text values (strings, binary) are written.
+enum class TextEscape : int8_t {
+  kCsv,   // as is, quoted (with doubled quotes) when needed; see CsvEscape
+  kJson,  // a JSON string; binary as a JSON string of lower-case hex digits
+};
+
+struct CsvEscape {
+  char delimiter = ',';
+  char quote = '"';
+  // Text written for nulls; strings equal to it are quoted so they read back
+  // as strings.
+  std::string null_text;
+  bool quote_all_strings = false;
+  // More texts that must be quoted to read back as strings (null spellings).
+  const std::vector<std::string>* reserved = nullptr;
+};
+
+// Formats slots [offset, offset + length) (relative to data.offset) of a
+// column of any non-nested type (dictionary and extension arrays through their
+// values / storage) into `out`, appending. Nulls become `null_text`. JSON mode
+// quotes temporal, decimal and non-finite float values as strings.
+Status FormatColumn(const ArrayData& data, int64_t offset, int64_t length, TextEscape escape,
+                    const CsvEscape& csv, std::string_view null_text, ColumnText* out);
+
+// Formats `batch` in chunks of rows and calls emit(columns, first, count)
+// for each chunk (columns[c].get(i) is row first + i of column c). Errors name
+// the column with `what` ("CSV", "JSON Lines").
+Status FormatBatchInChunks(
+    const RecordBatch& batch, TextEscape escape, const CsvEscape& csv, std::string_view null_text,
+    const char* what,
+    const std::function<Status(const std::vector<ColumnText>&, int64_t)>& emit);
+
+// A table's columns combined into one batch (writers take batches).
+Result<RecordBatchPtr> TableAsBatch(const Table& table);
+
+// Appends `s` as a JSON string (quotes included), escaping as RFC 8259 asks.
+void AppendJsonString(std::string* out, std::string_view s);
+
+}  // namespace alkaid::text

@@ -1,0 +1,83 @@
+// CSV block tokenizer and record-boundary finder (internal to src/csv).
+//
+// A block is a run of whole records. The loader finds where a block may end
+// with a quote-parity scan (memchr for quotes, memrchr for line feeds in the
+// stretches outside quotes), carrying the parity across reads so no byte is
+// scanned twice; the tokenizer then runs on each block independently, on any
+// thread, and records every field as (start, length, flags) into the block.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "alkaid/status.h"
+
+namespace alkaid::csv::internal {
+
+struct FieldRef {
+  static constexpr uint32_t kQuoted = 1u << 31;   // was quoted: never null
+  static constexpr uint32_t kEscaped = 1u << 30;  // holds doubled quotes
+  static constexpr uint32_t kMissing = 1u << 29;  // filled in for a short record
+  static constexpr uint32_t kLengthMask = kMissing - 1;
+  uint32_t start;
+  uint32_t bits;
+  uint32_t length() const { return bits & kLengthMask; }
+};
+
+// The largest block the tokenizer addresses (field offsets are 32-bit and
+// lengths 29-bit).
+inline constexpr int64_t kMaxBlockBytes = int64_t{1} << 29;
+
+struct TokenizeOptions {
+  char delimiter = ',';
+  char quote = '"';  // '\0': no quoting
+  bool ignore_empty_lines = true;
+  bool fill_missing = false;  // short records padded with kMissing fields
+};
+
+// A problem at a line relative to the block's first line; the reader adds the
+// block's line number when it reports it.
+struct BlockError {
+  int64_t line_delta = 0;
+  Status status;
+};
+
+struct Tokens {
+  int num_columns = -1;   // -1 before the first record fixes it
+  int64_t num_rows = 0;
+  int64_t end = 0;        // byte offset just past the last record consumed
+  int64_t lines = 0;      // line terminators consumed (quoted ones too)
+  std::vector<FieldRef> fields;  // num_rows * num_columns
+  // (row, extra lines before that row beyond one per earlier row): grows when
+  // records span lines or empty lines are skipped. Sorted by row.
+  std::vector<std::pair<int64_t, int64_t>> extra_lines;
+
+  // Lines between the block start and the start of `row`.
+  int64_t LineDelta(int64_t row) const;
+};
+
+// Tokenizes records of data[begin, size) (at most max_rows of them). The
+// bytes data[size, round_up(size, 64)) must be readable (any content).
+// `num_columns` in `out` may be preset; otherwise the first record sets it.
+// Returns false and fills `error` on malformed input.
+bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptions& options,
+              int64_t max_rows, Tokens* out, BlockError* error);
+
+// Quote-parity scan of data[from, size) starting outside quotes when
+// *in_quote is false. Returns the offset just past the last line feed (or
+// lone CR not at the very end) outside quotes, or -1; updates *in_quote to
+// the parity at `size`.
+// With `lone_cr`, a CR not followed by LF also ends a record (used only when
+// the range has no line feed outside quotes).
+int64_t FindLastRecordEnd(const char* data, int64_t from, int64_t size, char quote,
+                          bool* in_quote, bool lone_cr = true);
+
+// Number of '\n' bytes in p[0, n).
+int64_t CountLineFeeds(const char* p, int64_t n);
+
+// Copies the field text with doubled quotes collapsed.
+void Unescape(const char* text, uint32_t length, char quote, std::string* out);
+
+}  // namespace alkaid::csv::internal

@@ -1,0 +1,252 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "alkaid/ipc/reader.h"
+#include "alkaid/jsonl.h"
+#include "src/csv/text_test_helpers.h"
+
+namespace alkaid::jsonl {
+namespace {
+
+using ::alkaid::testing::ArrayFromJSON;
+using ::alkaid::testing::ExpectError;
+using ::alkaid::testing::ExpectTable;
+using ::alkaid::testing::ExpectTablesEqual;
+using ::alkaid::testing::MakeTable;
+using ::testing::HasSubstr;
+
+TablePtr Read(std::string_view text, ReadOptions options = {}) {
+  return ExpectTable(ReadString(text, options), text);
+}
+
+Status ReadError(std::string_view text, ReadOptions options = {}) {
+  return ExpectError(ReadString(text, options), text);
+}
+
+
+TEST(JsonlReader, InfersNestedTypes) {
+  auto t = Read(R"({"a": 1, "b": "x", "c": [1, 2], "d": {"e": true, "f": null}}
+{"a": 2.5, "c": [], "d": {"e": false, "f": [1.5]}, "g": null}
+
+  {"b": "y", "a": 9007199254740993}
+)");
+  ASSERT_NE(t, nullptr);
+  auto want = schema({field("a", float64()), field("b", utf8()), field("c", list(int64())),
+                      field("d", struct_({field("e", boolean()), field("f", list(float64()))})),
+                      field("g", null())});
+  EXPECT_TRUE(t->schema()->Equals(*want)) << t->schema()->ToString();
+  EXPECT_EQ(t->num_rows(), 3);
+}
+
+TEST(JsonlReader, Int64Exact) {
+  auto t = Read("{\"n\": 9223372036854775807}\n{\"n\": -9223372036854775808}\n{\"n\": 9007199254740993}\n");
+  auto want = MakeTable(schema({field("n", int64())}),
+                        {"[9223372036854775807, -9223372036854775808, 9007199254740993]"});
+  ExpectTablesEqual(*t, *want);
+  auto u = Read("{\"n\": 18446744073709551615}\n{\"n\": 1}\n");
+  ExpectTablesEqual(*u, *MakeTable(schema({field("n", uint64())}), {"[18446744073709551615, 1]"}));
+  Status st = ReadError("{\"n\": 18446744073709551615}\n{\"n\": -1}\n");
+  EXPECT_THAT(st.message(), HasSubstr("line 2"));
+  EXPECT_THAT(st.message(), HasSubstr("field n"));
+}
+
+TEST(JsonlReader, ErrorsNameLineAndField) {
+  Status st = ReadError("{\"a\": {\"b\": [1, 2]}}\n{\"a\": {\"b\": [1, \"x\"]}}\n");
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 2"));
+  EXPECT_THAT(st.message(), HasSubstr("field a.b[1]"));
+  EXPECT_THAT(st.message(), HasSubstr("a string where earlier lines have an integer"));
+
+  st = ReadError("{\"a\": 1}\n\n{\"a\": 1,}\n");
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 3"));
+  EXPECT_THAT(st.message(), HasSubstr("not valid JSON"));
+
+  st = ReadError("[1, 2]\n");
+  EXPECT_THAT(st.message(), HasSubstr("must hold a JSON object"));
+
+  // After the sample: errors come from conversion, same form.
+  ReadOptions o;
+  o.inference_rows = 1;
+  o.block_size = 16;
+  st = ReadError("{\"a\": 1}\n{\"a\": 2}\n{\"a\": {\"x\": 1}}\n", o);
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 3"));
+  EXPECT_THAT(st.message(), HasSubstr("field a"));
+  st = ReadError("{\"a\": 1}\n{\"b\": 2}\n", o);
+  EXPECT_THAT(st.message(), HasSubstr("field b: a field not in the schema"));
+  o.unexpected_fields = UnexpectedFields::kIgnore;
+  auto t = Read("{\"a\": 1}\n{\"b\": 2}\n", o);
+  ExpectTablesEqual(*t, *MakeTable(schema({field("a", int64())}), {"[1, null]"}));
+
+  ReadOptions strict;
+  strict.schema = schema(
+      {field("a", int64(), false), field("b", struct_({field("c", utf8(), false)}))});
+  st = ReadError("{\"a\": 1}\n{\"a\": 2, \"b\": {}}\n", strict);
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 2: field b.c: missing, but"));
+  st = ReadError("{\"a\": null}\n", strict);
+  EXPECT_THAT(st.message(), HasSubstr("field a: null, but"));
+
+  st = ReadError("{\"a\": 1, \"a\": 2}\n", ReadOptions{.schema = schema({field("a", int64())})});
+  EXPECT_THAT(st.message(), HasSubstr("twice"));
+}
+
+TEST(JsonlReader, DepthIsBounded) {
+  std::string deep(100, '[');
+  deep = "{\"a\": " + deep + std::string(100, ']') + "}\n";
+  Status st = ReadError(deep);
+  EXPECT_THAT(st.message(), HasSubstr("deeper than 64"));
+  ReadOptions o;
+  o.max_depth = 200;
+  auto t = Read(deep, o);
+  ASSERT_NE(t, nullptr);
+}
+
+TEST(JsonlReader, EmptyAndBlankInput) {
+  auto t = Read("");
+  EXPECT_EQ(t->num_columns(), 0);
+  t = Read("\n  \n\r\n");
+  EXPECT_EQ(t->num_rows(), 0);
+  t = Read("{}\n{}\n");
+  EXPECT_EQ(t->num_columns(), 0);
+}
+
+TEST(JsonlReader, SmallBlocksAndThreadsSameTable) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    text += "{\"i\": " + std::to_string(i) + ", \"s\": \"v\\n" + std::to_string(i % 7) +
+            "\", \"l\": [" + std::to_string(i) + ", null], \"o\": {\"x\": " +
+            (i % 5 == 0 ? std::string("null") : std::to_string(i * 0.5)) + "}}" +
+            (i % 4 == 0 ? "\r\n" : "\n");
+  }
+  auto reference = Read(text);
+  ASSERT_EQ(reference->num_rows(), 3000);
+  for (int64_t block : {1, 100, 5000}) {
+    for (int threads : {1, 2, 3}) {
+      ReadOptions o;
+      o.block_size = block;
+      o.num_threads = threads;
+      o.inference_rows = 10;
+      auto t = Read(text, o);
+      ASSERT_NE(t, nullptr);
+      ExpectTablesEqual(*t, *reference);
+    }
+  }
+}
+
+TEST(JsonlReader, LongLineIsBounded) {
+  std::string text = "{\"a\": \"" + std::string(1 << 20, 'x');  // never ends
+  ReadOptions o;
+  o.block_size = 1024;
+  o.max_line_bytes = 4096;
+  Status st = ReadError(text, o);
+  EXPECT_THAT(st.message(), HasSubstr("max_record_bytes"));
+}
+
+TEST(JsonlWriter, Forms) {
+  auto s = schema({field("i", int64()), field("s", utf8()), field("b", binary()),
+                   field("ts", timestamp(TimeUnit::kMilli, "UTC")), field("d", decimal128(5, 2)),
+                   field("l", list(int32())), field("st", struct_({field("x", float64())}))});
+  auto t = MakeTable(s, {"[1, null]", R"(["a\"\n", null])", R"(["\u0001\u00ff", null])",
+                         "[1500, null]", R"(["-1.50", null])", "[[1, null], null]",
+                         R"([{"x": 0.5}, null])"});
+  auto text = *WriteToString(*t);
+  EXPECT_EQ(text,
+            "{\"i\":1,\"s\":\"a\\\"\\n\",\"b\":\"01c3bf\",\"ts\":\"1970-01-01T00:00:01.500Z\","
+            "\"d\":\"-1.50\",\"l\":[1,null],\"st\":{\"x\":0.5}}\n"
+            "{\"i\":null,\"s\":null,\"b\":null,\"ts\":null,\"d\":null,\"l\":null,\"st\":null}\n");
+}
+
+TEST(JsonlWriter, DictionaryAndRunEndEncodedAreDecoded) {
+  auto s = schema({field("d", dictionary(int8(), utf8())),
+                   field("r", run_end_encoded(int32(), int64()))});
+  auto t = MakeTable(s, {R"(["a", "b", null, "a"])", "[7, 7, null, 8]"});
+  EXPECT_EQ(*WriteToString(*t),
+            "{\"d\":\"a\",\"r\":7}\n{\"d\":\"b\",\"r\":7}\n{\"d\":null,\"r\":null}\n"
+            "{\"d\":\"a\",\"r\":8}\n");
+  // Sliced: the window's values only.
+  EXPECT_EQ(*WriteToString(*t->Slice(1, 2)),
+            "{\"d\":\"b\",\"r\":7}\n{\"d\":null,\"r\":null}\n");
+}
+
+TEST(JsonlRoundTrip, EveryType) {
+  auto s = schema({
+      field("null", null()), field("bool", boolean()), field("i8", int8()),
+      field("i64", int64()), field("u64", uint64()), field("f32", float32()),
+      field("f64", float64()), field("d32", decimal32(9, 2)), field("d256", decimal256(76, 5)),
+      field("date32", date32()), field("date64", date64()), field("t32", time32(TimeUnit::kMilli)),
+      field("t64", time64(TimeUnit::kNano)), field("ts", timestamp(TimeUnit::kMicro)),
+      field("tsz", timestamp(TimeUnit::kNano, "Europe/Paris")), field("dur", duration(TimeUnit::kSecond)),
+      field("mi", month_interval()), field("dti", day_time_interval()),
+      field("mdn", month_day_nano_interval()), field("utf8", utf8()), field("lutf8", large_utf8()),
+      field("sview", utf8_view()), field("bin", binary()), field("lbin", large_binary()),
+      field("bview", binary_view()), field("fsb", fixed_size_binary(2)),
+      field("list", list(int16())), field("llist", large_list(utf8())),
+      field("lview", list_view(int32())), field("fsl", fixed_size_list(float64(), 2)),
+      field("struct", struct_({field("a", int32()), field("b", list(struct_({field("c", utf8())})))})),
+      field("map", map(utf8(), int64())),
+      field("sunion", sparse_union({field("i", int32()), field("s", utf8())}, {3, 7})),
+      field("dunion", dense_union({field("i", int32()), field("s", utf8())}, {0, 1})),
+  });
+  auto t = MakeTable(
+      s, {"[null, null, null]", "[true, null, false]", "[-128, null, 127]",
+          "[-9223372036854775808, null, 9223372036854775807]", "[18446744073709551615, null, 0]",
+          "[1.5, null, \"NaN\"]", "[1e308, null, \"-Inf\"]", R"(["1.25", null, "-9999999.99"])",
+          R"(["1234567890123456789012345678901234567890.12345", null, "0"])",
+          "[-1, null, 2932896]", "[86400000, null, 1]", "[0, null, 86399999]",
+          "[1, null, 86399999999999]", "[-1, null, 1700000000000000]",
+          "[-9223372036854775807, null, 9223372036854775807]", "[-5, null, 5]",
+          "[12, null, -1]", "[[1, -2], null, [0, 0]]", "[[1, 2, -3], null, [0, 0, 0]]",
+          R"(["ü\"\\\n\t\u0001", null, ""])", R"(["x", null, ""])",
+          R"(["a string longer than twelve bytes", null, "s"])", R"(["\u0000\u00ff", null, ""])",
+          R"(["b", null, ""])", R"(["a binary view longer than 12", null, "v"])",
+          R"(["ab", null, "\u0000\u0001"])", "[[1, null], null, []]", R"([["a"], null, [null]])",
+          "[[1, 2], null, []]", "[[1.5, null], null, [0, 1]]",
+          R"([{"a": 1, "b": [{"c": "x"}, null]}, null, {"a": null, "b": null}])",
+          R"([[["k", 1], ["l", null]], null, []])", R"([[3, 1], [7, "x"], [3, null]])",
+          R"([[0, 1], [1, "x"], [1, null]])"});
+  auto text = WriteToString(*t);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  ReadOptions o;
+  o.schema = s;
+  auto back = ReadString(*text, o);
+  ASSERT_TRUE(back.ok()) << back.status().ToString() << "\n" << *text;
+  ExpectTablesEqual(**back, *t);
+
+  // The inferable subset comes back with inference alone.
+  auto inferable = schema({field("bool", boolean()), field("i64", int64()), field("f", float64()),
+                           field("s", utf8()), field("l", list(int64())),
+                           field("st", struct_({field("a", int64()), field("b", list(utf8()))}))});
+  auto t2 = MakeTable(inferable, {"[true, null]", "[-9223372036854775808, null]", "[0.5, null]",
+                                  R"(["x", null])", "[[1, null], null]",
+                                  R"([{"a": 1, "b": ["y"]}, null])"});
+  auto back2 = ReadString(*WriteToString(*t2));
+  ASSERT_TRUE(back2.ok()) << back2.status().ToString();
+  ExpectTablesEqual(**back2, *t2);
+}
+
+void GoldRoundTrip(const std::string& name) {
+  ALKAID_REQUIRE_TEST_DATA(dir);
+  auto sub = ::alkaid::testing::GoldColumns(name, [](const DataType& t) {
+    return t.id() != TypeId::kHalfFloat && t.id() != TypeId::kDictionary &&
+           t.id() != TypeId::kRunEndEncoded;
+  });
+  ASSERT_NE(sub, nullptr);
+  auto text = WriteToString(*sub);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  ReadOptions o;
+  o.schema = sub->schema();
+  o.block_size = 4096;
+  o.num_threads = 2;
+  auto back = ReadString(*text, o);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ExpectTablesEqual(**back, *sub);
+}
+
+TEST(JsonlRoundTrip, GoldPrimitive) { GoldRoundTrip("generated_primitive.arrow_file"); }
+TEST(JsonlRoundTrip, GoldDatetime) { GoldRoundTrip("generated_datetime.arrow_file"); }
+TEST(JsonlRoundTrip, GoldDecimal) { GoldRoundTrip("generated_decimal.arrow_file"); }
+TEST(JsonlRoundTrip, GoldNested) { GoldRoundTrip("generated_nested.arrow_file"); }
+TEST(JsonlRoundTrip, GoldMap) { GoldRoundTrip("generated_map.arrow_file"); }
+TEST(JsonlRoundTrip, GoldInterval) { GoldRoundTrip("generated_interval.arrow_file"); }
+TEST(JsonlRoundTrip, GoldUnion) { GoldRoundTrip("generated_union.arrow_file"); }
+
+}  // namespace
+}  // namespace alkaid::jsonl

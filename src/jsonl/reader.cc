@@ -1,0 +1,789 @@
+// JSON Lines reader: blocks of whole lines (the CSV loader with quoting off),
+// each line parsed with simdjson's DOM parser (one per thread) and appended
+// to the column builders through a tree of converters made once per block.
+// See include/alkaid/jsonl.h for the behaviour.
+#include <simdjson.h>
+
+#include <algorithm>
+#include <deque>
+#include <thread>
+#include <unordered_map>
+
+#include "../csv/pipeline.h"
+#include "../csv/text_values.h"
+#include "alkaid/builder.h"
+#include "alkaid/decimal.h"
+#include "alkaid/jsonl.h"
+#include "alkaid/thread_pool.h"
+
+namespace alkaid::jsonl {
+namespace {
+
+namespace dom = simdjson::dom;
+using csv::internal::Loader;
+using csv::internal::RawBlock;
+
+// A failure deep in a value: the message, and the field path built while
+// the recursion unwinds.
+struct PathError {
+  std::string path;
+  std::string message;
+};
+
+const char* KindName(dom::element_type t) {
+  switch (t) {
+    case dom::element_type::ARRAY: return "an array";
+    case dom::element_type::OBJECT: return "an object";
+    case dom::element_type::INT64:
+    case dom::element_type::UINT64: return "an integer";
+    case dom::element_type::DOUBLE: return "a number";
+    case dom::element_type::STRING: return "a string";
+    case dom::element_type::BOOL: return "a boolean";
+    case dom::element_type::NULL_VALUE: return "null";
+  }
+  return "a value";
+}
+
+// Parses one line with this thread's parser.
+simdjson::error_code ParseLine(const char* p, size_t n, int max_depth, dom::element* out) {
+  thread_local dom::parser parser;
+  if (parser.capacity() < n || parser.max_depth() != static_cast<size_t>(max_depth)) {
+    auto err = parser.allocate(std::max<size_t>(n, 1 << 16), static_cast<size_t>(max_depth));
+    if (err) return err;
+  }
+  return parser.parse(p, n, false).get(*out);
+}
+
+std::string DescribeParseError(simdjson::error_code err, int max_depth) {
+  if (err == simdjson::DEPTH_ERROR) {
+    return "nesting deeper than " + std::to_string(max_depth) + " levels";
+  }
+  if (err == simdjson::NUMBER_ERROR || err == simdjson::NUMBER_OUT_OF_RANGE) {
+    return std::string("a number that is not a valid 64-bit integer or double (") +
+           simdjson::error_message(err) + ")";
+  }
+  return std::string("not valid JSON: ") + simdjson::error_message(err);
+}
+
+// Calls fn(line_index, begin, end) for every line of data[0, size) that is
+// not blank; stops at the first non-OK status.
+template <typename Fn>
+Status ForEachLine(const char* data, int64_t size, Fn&& fn) {
+  int64_t p = 0, line = 0;
+  while (p < size) {
+    const void* nl = std::memchr(data + p, '\n', static_cast<size_t>(size - p));
+    int64_t end = nl ? static_cast<const char*>(nl) - data : size;
+    int64_t b = p, e = end;
+    while (b < e && (data[b] == ' ' || data[b] == '\t' || data[b] == '\r')) ++b;
+    while (e > b && (data[e - 1] == ' ' || data[e - 1] == '\t' || data[e - 1] == '\r')) --e;
+    if (e > b) ALKAID_RETURN_NOT_OK(fn(line, b, e));
+    ++line;
+    p = end + 1;
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// Inference
+
+struct InferNode {
+  enum Kind : int8_t { kNull, kBool, kInt, kUInt, kFloat, kString, kList, kStruct };
+  Kind kind = kNull;
+  bool negative = false;
+  std::unique_ptr<InferNode> item;
+  std::vector<std::pair<std::string, std::unique_ptr<InferNode>>> fields;
+  std::unordered_map<std::string, size_t> index;
+
+  static const char* Name(Kind k) {
+    static constexpr const char* kNames[] = {"null", "a boolean", "an integer", "an integer",
+                                             "a number", "a string", "an array", "an object"};
+    return kNames[k];
+  }
+
+  bool Add(dom::element e, int depth, PathError* err) {
+    Kind k;
+    switch (e.type()) {
+      case dom::element_type::NULL_VALUE: return true;
+      case dom::element_type::BOOL: k = kBool; break;
+      case dom::element_type::INT64: {
+        k = kInt;
+        int64_t v = 0;
+        if (e.get_int64().get(v)) v = 0;
+        negative |= v < 0;
+        break;
+      }
+      case dom::element_type::UINT64: k = kUInt; break;
+      case dom::element_type::DOUBLE: k = kFloat; break;
+      case dom::element_type::STRING: k = kString; break;
+      case dom::element_type::ARRAY: k = kList; break;
+      case dom::element_type::OBJECT: k = kStruct; break;
+      default: k = kString;
+    }
+    auto numeric = [](Kind x) { return x == kInt || x == kUInt || x == kFloat; };
+    if (kind == kNull) {
+      kind = k;
+    } else if (kind != k) {
+      if (numeric(kind) && numeric(k)) {
+        kind = (kind == kFloat || k == kFloat) ? kFloat : kUInt;
+      } else {
+        err->message = std::string(Name(k)) + " where earlier lines have " + Name(kind) +
+                       " (give a schema to read it)";
+        return false;
+      }
+    }
+    if (kind == kUInt && negative) {
+      err->message = "negative integers and integers above 2^63-1 in one field (give a schema, "
+                     "e.g. float64 or decimal128)";
+      return false;
+    }
+    if (k == kList) {
+      if (!item) item = std::make_unique<InferNode>();
+      int64_t i = 0;
+      dom::array arr;
+      if (e.get_array().get(arr)) return true;
+      for (dom::element child : arr) {
+        if (!item->Add(child, depth + 1, err)) {
+          err->path.insert(0, "[" + std::to_string(i) + "]");
+          return false;
+        }
+        ++i;
+      }
+    } else if (k == kStruct) {
+      dom::object obj;
+      if (e.get_object().get(obj)) return true;
+      for (dom::key_value_pair kv : obj) {
+        auto it = index.find(std::string(kv.key));
+        InferNode* child;
+        if (it == index.end()) {
+          index.emplace(std::string(kv.key), fields.size());
+          fields.emplace_back(std::string(kv.key), std::make_unique<InferNode>());
+          child = fields.back().second.get();
+        } else {
+          child = fields[it->second].second.get();
+        }
+        if (!child->Add(kv.value, depth + 1, err)) {
+          err->path.insert(0, "." + std::string(kv.key));
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  DataTypePtr Type(bool whole_input) const {
+    switch (kind) {
+      case kNull: return whole_input ? null() : utf8();
+      case kBool: return boolean();
+      case kInt: return int64();
+      case kUInt: return uint64();
+      case kFloat: return float64();
+      case kString: return utf8();
+      case kList: return list(item ? item->Type(whole_input) : null());
+      case kStruct: {
+        FieldVector f;
+        for (const auto& [name, node] : fields) f.push_back(field(name, node->Type(whole_input)));
+        return struct_(std::move(f));
+      }
+    }
+    return utf8();
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Conversion
+
+bool HexValue(char c, int* v) {
+  if (c >= '0' && c <= '9') *v = c - '0';
+  else if (c >= 'a' && c <= 'f') *v = c - 'a' + 10;
+  else if (c >= 'A' && c <= 'F') *v = c - 'A' + 10;
+  else return false;
+  return true;
+}
+
+bool DecodeHex(std::string_view s, std::string* out) {
+  if (s.size() % 2 != 0) return false;
+  out->resize(s.size() / 2);
+  for (size_t i = 0; i < out->size(); ++i) {
+    int hi, lo;
+    if (!HexValue(s[2 * i], &hi) || !HexValue(s[2 * i + 1], &lo)) return false;
+    (*out)[i] = static_cast<char>(hi << 4 | lo);
+  }
+  return true;
+}
+
+struct Node {
+  const DataType* type = nullptr;
+  bool nullable = true;
+  ArrayBuilder* builder = nullptr;
+  std::vector<Node> children;
+  // Structs (and the top level): field names, and which were set in the
+  // object being read (stamp == gen).
+  std::vector<std::string> names;
+  std::unordered_map<std::string_view, int> by_name;  // for wide structs
+  std::vector<uint64_t> stamp;
+  uint64_t gen = 0;
+  int guess = 0;
+  std::string scratch;
+
+  int Find(std::string_view key) {
+    int n = static_cast<int>(names.size());
+    if (guess < n && names[static_cast<size_t>(guess)] == key) return guess;
+    if (n > 16) {
+      auto it = by_name.find(key);
+      return it == by_name.end() ? -1 : it->second;
+    }
+    for (int i = 0; i < n; ++i) {
+      if (names[static_cast<size_t>(i)] == key) return i;
+    }
+    return -1;
+  }
+  void SetFields(const DataType& struct_type) {
+    for (const auto& f : struct_type.fields()) names.push_back(f->name());
+    stamp.assign(names.size(), 0);
+    if (names.size() > 16) {
+      for (size_t i = 0; i < names.size(); ++i) by_name.emplace(names[i], static_cast<int>(i));
+    }
+  }
+};
+
+Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable = true) {
+  Node n;
+  n.type = &type;
+  n.nullable = nullable;
+  n.builder = builder;
+  if (type.id() == TypeId::kExtension) {
+    n.children.push_back(BuildNode(*checked_cast<ExtensionType>(type).storage_type(),
+                                   builder->child(0)));
+    return n;
+  }
+  if (type.id() == TypeId::kDictionary || type.id() == TypeId::kRunEndEncoded) return n;
+  for (int i = 0; i < type.num_fields(); ++i) {
+    n.children.push_back(
+        BuildNode(*type.field(i)->type(), builder->child(i), type.field(i)->nullable()));
+  }
+  if (type.id() == TypeId::kStruct) n.SetFields(type);
+  return n;
+}
+
+class Converter {
+ public:
+  Converter(const ReadOptions& options) : options_(options) {}
+
+  // One top-level object into the column builders of `root`.
+  bool Object(Node* n, dom::object obj) {
+    uint64_t gen = ++n->gen;
+    int i = 0;
+    for (dom::key_value_pair kv : obj) {
+      int idx = n->Find(kv.key);
+      if (idx < 0) {
+        if (options_.unexpected_fields == UnexpectedFields::kIgnore) continue;
+        err.path = "." + std::string(kv.key);
+        err.message = "a field not in the schema (use a schema that has it, or ignore unexpected "
+                      "fields)";
+        return false;
+      }
+      n->guess = idx + 1;
+      auto& st = n->stamp[static_cast<size_t>(idx)];
+      if (st == gen) {
+        err.path = "." + std::string(kv.key);
+        err.message = "the key appears twice in one object";
+        return false;
+      }
+      st = gen;
+      if (!Value(&n->children[static_cast<size_t>(idx)], kv.value)) {
+        err.path.insert(0, "." + std::string(kv.key));
+        return false;
+      }
+      ++i;
+    }
+    n->guess = 0;
+    if (i != static_cast<int>(n->names.size())) {
+      for (size_t k = 0; k < n->names.size(); ++k) {
+        if (n->stamp[k] == gen) continue;
+        if (!Null(&n->children[k])) {
+          err.path = "." + n->names[k];
+          err.message = "missing, but the field is declared not nullable";
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  PathError err;
+  Status status;  // a builder failure (out of memory, capacity)
+
+ private:
+  bool Ok(Status st) {
+    if (st.ok()) return true;
+    status = std::move(st);
+    err.message = status.message();
+    return false;
+  }
+  bool Null(Node* n) {
+    if (!n->nullable) {
+      err.message = "null, but the field is declared not nullable";
+      return false;
+    }
+    return Ok(n->builder->AppendNull());
+  }
+  bool Mismatch(const Node& n, dom::element e) {
+    err.message = std::string(KindName(e.type())) + " where the column type " +
+                  n.type->ToString() + " expects " + Expected(*n.type);
+    return false;
+  }
+  static const char* Expected(const DataType& t) {
+    switch (t.id()) {
+      case TypeId::kNull: return "null";
+      case TypeId::kBool: return "true or false";
+      case TypeId::kList: case TypeId::kLargeList: case TypeId::kListView:
+      case TypeId::kLargeListView: case TypeId::kFixedSizeList: case TypeId::kMap:
+        return "an array";
+      case TypeId::kStruct: case TypeId::kIntervalDayTime: case TypeId::kIntervalMonthDayNano:
+        return "an object";
+      case TypeId::kSparseUnion: case TypeId::kDenseUnion: return "[type_code, value]";
+      case TypeId::kFloat: case TypeId::kDouble: return "a number";
+      default:
+        if (t.is_integer()) return "an integer in range";
+        return "a string (or integer) of the right form";
+    }
+  }
+
+  template <typename B, typename C>
+  bool Signed(Node* n, dom::element e) {
+    int64_t v;
+    if (e.get_int64().get(v) || v < std::numeric_limits<C>::min() ||
+        v > std::numeric_limits<C>::max()) {
+      return Mismatch(*n, e);
+    }
+    return Ok(static_cast<B*>(n->builder)->Append(static_cast<C>(v)));
+  }
+  template <typename B, typename C>
+  bool Unsigned(Node* n, dom::element e) {
+    uint64_t v;
+    if (e.get_uint64().get(v) || v > std::numeric_limits<C>::max()) return Mismatch(*n, e);
+    return Ok(static_cast<B*>(n->builder)->Append(static_cast<C>(v)));
+  }
+  template <typename B, typename C>
+  bool Floating(Node* n, dom::element e) {
+    double v;
+    if (e.get_double().get(v)) {
+      std::string_view s;
+      if (e.get_string().get(s)) return Mismatch(*n, e);
+      if (s == "nan") v = std::numeric_limits<double>::quiet_NaN();
+      else if (s == "inf") v = std::numeric_limits<double>::infinity();
+      else if (s == "-inf") v = -std::numeric_limits<double>::infinity();
+      else return Mismatch(*n, e);
+    }
+    return Ok(static_cast<B*>(n->builder)->Append(static_cast<C>(v)));
+  }
+  template <typename B, typename C>
+  bool Temporal(Node* n, dom::element e) {
+    int64_t v;
+    std::string_view s;
+    if (e.get_int64().get(v) == simdjson::SUCCESS) {
+      if (v < std::numeric_limits<C>::min() || v > std::numeric_limits<C>::max()) {
+        return Mismatch(*n, e);
+      }
+    } else if (e.get_string().get(s) || !text::ParseTemporal(s, *n->type, &v)) {
+      return Mismatch(*n, e);
+    }
+    return Ok(static_cast<B*>(n->builder)->Append(static_cast<C>(v)));
+  }
+  template <typename B>
+  bool Bytes(Node* n, dom::element e, bool hex) {
+    std::string_view s;
+    if (e.get_string().get(s)) return Mismatch(*n, e);
+    if (hex) {
+      if (!DecodeHex(s, &n->scratch)) {
+        err.message = "binary values are strings of hex digits";
+        return false;
+      }
+      s = n->scratch;
+    }
+    return Ok(static_cast<B*>(n->builder)->Append(s));
+  }
+  template <typename B>
+  bool List(Node* n, dom::element e) {
+    dom::array arr;
+    if (e.get_array().get(arr)) return Mismatch(*n, e);
+    if (!Ok(static_cast<B*>(n->builder)->Append(true))) return false;
+    return Items(n, arr);
+  }
+  bool Items(Node* n, dom::array arr) {
+    int64_t i = 0;
+    for (dom::element child : arr) {
+      if (!Value(&n->children[0], child)) {
+        err.path.insert(0, "[" + std::to_string(i) + "]");
+        return false;
+      }
+      ++i;
+    }
+    return true;
+  }
+  bool Int32Member(dom::object obj, const char* key, int64_t lo, int64_t hi, int64_t* out) {
+    int64_t v;
+    if (obj[key].get_int64().get(v) || v < lo || v > hi) {
+      err.message = std::string("an interval object needs an integer \"") + key + "\"";
+      return false;
+    }
+    *out = v;
+    return true;
+  }
+
+  bool Value(Node* n, dom::element e) {
+    if (e.is_null()) return Null(n);
+    switch (n->type->id()) {
+      case TypeId::kNull: return Mismatch(*n, e);
+      case TypeId::kBool: {
+        bool v;
+        if (e.get_bool().get(v)) return Mismatch(*n, e);
+        return Ok(static_cast<BooleanBuilder*>(n->builder)->Append(v));
+      }
+      case TypeId::kInt8: return Signed<Int8Builder, int8_t>(n, e);
+      case TypeId::kInt16: return Signed<Int16Builder, int16_t>(n, e);
+      case TypeId::kInt32: return Signed<Int32Builder, int32_t>(n, e);
+      case TypeId::kInt64: return Signed<Int64Builder, int64_t>(n, e);
+      case TypeId::kUInt8: return Unsigned<UInt8Builder, uint8_t>(n, e);
+      case TypeId::kUInt16: return Unsigned<UInt16Builder, uint16_t>(n, e);
+      case TypeId::kUInt32: return Unsigned<UInt32Builder, uint32_t>(n, e);
+      case TypeId::kUInt64: return Unsigned<UInt64Builder, uint64_t>(n, e);
+      case TypeId::kFloat: return Floating<FloatBuilder, float>(n, e);
+      case TypeId::kDouble: return Floating<DoubleBuilder, double>(n, e);
+      case TypeId::kDuration: return Signed<DurationBuilder, int64_t>(n, e);
+      case TypeId::kIntervalMonths: return Signed<MonthIntervalBuilder, int32_t>(n, e);
+      case TypeId::kDate32: return Temporal<Date32Builder, int32_t>(n, e);
+      case TypeId::kDate64: return Temporal<Date64Builder, int64_t>(n, e);
+      case TypeId::kTimestamp: return Temporal<TimestampBuilder, int64_t>(n, e);
+      case TypeId::kTime32: return Temporal<Time32Builder, int32_t>(n, e);
+      case TypeId::kTime64: return Temporal<Time64Builder, int64_t>(n, e);
+      case TypeId::kIntervalDayTime: {
+        dom::object obj;
+        int64_t d, ms;
+        if (e.get_object().get(obj)) return Mismatch(*n, e);
+        if (!Int32Member(obj, "days", INT32_MIN, INT32_MAX, &d) ||
+            !Int32Member(obj, "milliseconds", INT32_MIN, INT32_MAX, &ms)) {
+          return false;
+        }
+        DayTimeInterval v{static_cast<int32_t>(d), static_cast<int32_t>(ms)};
+        return Ok(static_cast<DayTimeIntervalBuilder*>(n->builder)->Append(v));
+      }
+      case TypeId::kIntervalMonthDayNano: {
+        dom::object obj;
+        int64_t m, d, ns;
+        if (e.get_object().get(obj)) return Mismatch(*n, e);
+        if (!Int32Member(obj, "months", INT32_MIN, INT32_MAX, &m) ||
+            !Int32Member(obj, "days", INT32_MIN, INT32_MAX, &d) ||
+            !Int32Member(obj, "nanoseconds", INT64_MIN, INT64_MAX, &ns)) {
+          return false;
+        }
+        MonthDayNanoInterval v{static_cast<int32_t>(m), static_cast<int32_t>(d), ns};
+        return Ok(static_cast<MonthDayNanoIntervalBuilder*>(n->builder)->Append(v));
+      }
+      case TypeId::kDecimal32:
+      case TypeId::kDecimal64:
+      case TypeId::kDecimal128:
+      case TypeId::kDecimal256: {
+        const auto& dt = checked_cast<DecimalType>(*n->type);
+        std::string_view s;
+        int64_t i;
+        uint64_t u;
+        std::string digits;
+        if (e.get_string().get(s) == simdjson::SUCCESS) {
+        } else if (e.get_int64().get(i) == simdjson::SUCCESS) {
+          digits = std::to_string(i);
+          s = digits;
+        } else if (e.get_uint64().get(u) == simdjson::SUCCESS) {
+          digits = std::to_string(u);
+          s = digits;
+        } else {
+          return Mismatch(*n, e);
+        }
+        uint8_t bytes[32];
+        Status st = DecimalFromString(s, dt.byte_width(), dt.scale(), bytes);
+        if (!st.ok()) {
+          err.message = st.message();
+          return false;
+        }
+        return Ok(static_cast<DecimalBuilder*>(n->builder)->AppendValueBytes(
+            std::string_view(reinterpret_cast<const char*>(bytes),
+                             static_cast<size_t>(dt.byte_width()))));
+      }
+      case TypeId::kString: return Bytes<StringBuilder>(n, e, false);
+      case TypeId::kLargeString: return Bytes<LargeStringBuilder>(n, e, false);
+      case TypeId::kStringView: return Bytes<BinaryViewBuilder>(n, e, false);
+      case TypeId::kBinary: return Bytes<BinaryBuilder>(n, e, true);
+      case TypeId::kLargeBinary: return Bytes<LargeBinaryBuilder>(n, e, true);
+      case TypeId::kBinaryView: return Bytes<BinaryViewBuilder>(n, e, true);
+      case TypeId::kFixedSizeBinary: return Bytes<FixedSizeBinaryBuilder>(n, e, true);
+      case TypeId::kList: return List<ListBuilder>(n, e);
+      case TypeId::kLargeList: return List<LargeListBuilder>(n, e);
+      case TypeId::kListView: return List<ListViewBuilder>(n, e);
+      case TypeId::kLargeListView: return List<LargeListViewBuilder>(n, e);
+      case TypeId::kFixedSizeList: {
+        dom::array arr;
+        if (e.get_array().get(arr)) return Mismatch(*n, e);
+        int32_t size = checked_cast<FixedSizeListType>(*n->type).list_size();
+        if (static_cast<int64_t>(arr.size()) != size) {
+          err.message = "an array of " + std::to_string(arr.size()) + " values where " +
+                        n->type->ToString() + " holds " + std::to_string(size);
+          return false;
+        }
+        if (!Ok(static_cast<FixedSizeListBuilder*>(n->builder)->Append(true))) return false;
+        return Items(n, arr);
+      }
+      case TypeId::kStruct: {
+        dom::object obj;
+        if (e.get_object().get(obj)) return Mismatch(*n, e);
+        if (!Ok(static_cast<StructBuilder*>(n->builder)->Append(true))) return false;
+        return Object(n, obj);
+      }
+      case TypeId::kMap: {
+        dom::array arr;
+        if (e.get_array().get(arr)) return Mismatch(*n, e);
+        if (!Ok(static_cast<MapBuilder*>(n->builder)->Append(true))) return false;
+        Node& entries = n->children[0];
+        int64_t i = 0;
+        for (dom::element entry : arr) {
+          dom::object obj;
+          bool ok = entry.get_object().get(obj) == simdjson::SUCCESS;
+          dom::element key, value;
+          if (ok) {
+            ok = obj[entries.names[0]].get(key) == simdjson::SUCCESS &&
+                 obj[entries.names[1]].get(value) == simdjson::SUCCESS && !key.is_null();
+          }
+          if (!ok) {
+            err.path = "[" + std::to_string(i) + "]";
+            err.message = "a map entry is an object with a non-null \"" + entries.names[0] +
+                          "\" and a \"" + entries.names[1] + "\"";
+            return false;
+          }
+          if (!Value(&entries.children[0], key) || !Value(&entries.children[1], value)) {
+            err.path.insert(0, "[" + std::to_string(i) + "]");
+            return false;
+          }
+          ++i;
+        }
+        return true;
+      }
+      case TypeId::kSparseUnion:
+      case TypeId::kDenseUnion: {
+        dom::array arr;
+        int64_t code;
+        if (e.get_array().get(arr) || arr.size() != 2 || arr.at(0).get_int64().get(code)) {
+          return Mismatch(*n, e);
+        }
+        const auto& ut = checked_cast<UnionType>(*n->type);
+        int index = code < INT8_MIN || code > INT8_MAX ? -1 : ut.child_index(static_cast<int8_t>(code));
+        if (index < 0) {
+          err.message = "type code " + std::to_string(code) + " is not a member of " +
+                        n->type->ToString();
+          return false;
+        }
+        Status st = n->type->id() == TypeId::kSparseUnion
+                        ? static_cast<SparseUnionBuilder*>(n->builder)->Append(static_cast<int8_t>(code))
+                        : static_cast<DenseUnionBuilder*>(n->builder)->Append(static_cast<int8_t>(code));
+        if (!Ok(std::move(st))) return false;
+        dom::element value;
+        if (arr.at(1).get(value)) return Mismatch(*n, e);
+        return Value(&n->children[static_cast<size_t>(index)], value);
+      }
+      case TypeId::kExtension: return Value(&n->children[0], e);
+      default:
+        err.message = "reading JSON Lines into " + n->type->ToString() + " is not implemented";
+        return false;
+    }
+  }
+
+  const ReadOptions& options_;
+};
+
+// ---------------------------------------------------------------------------
+
+struct Block {
+  RawBlock raw;
+  bool ok = true;
+  int64_t lines = 0;
+  int64_t error_line = 0;
+  Status error;
+  RecordBatchPtr batch;
+  const char* data() const { return reinterpret_cast<const char*>(raw.buffer->data()); }
+};
+
+class JsonlReader final : public RecordBatchReader {
+ public:
+  JsonlReader(std::shared_ptr<io::InputStream> input, const ReadOptions& options)
+      : options_(options), loader_(std::move(input), ToLoaderOptions(options)) {
+    threads_ = options.num_threads > 0
+                   ? options.num_threads
+                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  }
+
+  static csv::internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
+    csv::internal::LoaderOptions l;
+    l.quote = '\0';
+    l.lone_cr = false;
+    l.block_size = o.block_size;
+    l.max_record_bytes = o.max_line_bytes;
+    l.pool = o.pool;
+    return l;
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+
+  Status Init() {
+    if (options_.block_size < 1 || options_.max_line_bytes < 1 || options_.max_depth < 1 ||
+        options_.block_size + options_.max_line_bytes + 256 > csv::internal::kMaxBlockBytes) {
+      return Status::Invalid("JSON Lines: block_size, max_line_bytes and max_depth must be "
+                             "positive and the byte sizes sum to less than ",
+                             csv::internal::kMaxBlockBytes);
+    }
+    ALKAID_RETURN_NOT_OK(loader_.Start());
+    if (options_.schema) {
+      schema_ = options_.schema;
+      return Status::OK();
+    }
+    // Inference over the first inference_rows lines.
+    InferNode root;
+    root.kind = InferNode::kStruct;
+    int64_t seen = 0;
+    int64_t line_base = 1;
+    bool whole = true;
+    size_t i = 0;
+    while (seen < options_.inference_rows) {
+      if (i == pipeline_.pending().size()) {
+        if (loader_.done()) break;
+        ALKAID_RETURN_NOT_OK(LoadBlock());
+        continue;
+      }
+      Block& b = pipeline_.pending()[i++];
+      if (!b.raw.error.ok()) return Located(b.raw.error, line_base);
+      Status st = ForEachLine(b.data(), b.raw.size, [&](int64_t line, int64_t s, int64_t e) {
+        if (seen >= options_.inference_rows) {
+          whole = false;
+          return Status::OK();
+        }
+        ++seen;
+        dom::element doc;
+        auto err = ParseLine(b.data() + s, static_cast<size_t>(e - s), options_.max_depth, &doc);
+        if (err) return Located(Status::Invalid(DescribeParseError(err, options_.max_depth)),
+                                line_base + line);
+        if (!doc.is_object()) {
+          return Located(Status::Invalid("a line must hold a JSON object, not ",
+                                         KindName(doc.type())),
+                         line_base + line);
+        }
+        PathError perr;
+        if (!root.Add(doc, 0, &perr)) {
+          return Located(Status::Invalid("field ", perr.path.substr(1), ": ", perr.message),
+                         line_base + line);
+        }
+        return Status::OK();
+      });
+      ALKAID_RETURN_NOT_OK(st);
+      line_base += csv::internal::CountLineFeeds(b.data(), b.raw.size);
+    }
+    if (!loader_.done() || i < pipeline_.pending().size()) whole = false;
+    FieldVector fields;
+    for (const auto& [name, node] : root.fields) fields.push_back(field(name, node->Type(whole)));
+    schema_ = alkaid::schema(std::move(fields));
+    return Status::OK();
+  }
+
+  Result<RecordBatchPtr> Next() override {
+    return pipeline_.Next(
+        loader_, threads_, [this] { return LoadBlock(); },
+        [this](Block* b) { return ParseBlock(b); },
+        [this](Block& b) -> Result<RecordBatchPtr> {
+          if (!b.raw.error.ok()) return Located(b.raw.error, next_line_);
+          if (!b.ok) return Located(b.error, next_line_ + b.error_line);
+          next_line_ += b.lines;
+          return std::move(b.batch);
+        });
+  }
+
+ private:
+  static Status Located(const Status& st, int64_t line) {
+    return Status(st.code(), "JSON Lines line " + std::to_string(line) + ": " + st.message());
+  }
+  Status LoadBlock() {
+    ALKAID_ASSIGN_OR_RAISE(RawBlock raw, loader_.Next());
+    if (raw.buffer == nullptr && raw.error.ok()) return Status::OK();
+    Block b;
+    b.raw = std::move(raw);
+    pipeline_.pending().push_back(std::move(b));
+    return Status::OK();
+  }
+
+  // Parses one block into a batch; runs on any thread.
+  Status ParseBlock(Block* b) {
+    if (!b->raw.error.ok()) return Status::OK();
+    auto struct_type = struct_(schema_->fields());
+    ALKAID_ASSIGN_OR_RAISE(ArrayBuilderPtr builder, MakeBuilder(struct_type, options_.pool));
+    Node root = BuildNode(*struct_type, builder.get());
+    Converter conv(options_);
+    int64_t rows = 0;
+    Status st = ForEachLine(b->data(), b->raw.size, [&](int64_t line, int64_t s, int64_t e) {
+      dom::element doc;
+      auto err = ParseLine(b->data() + s, static_cast<size_t>(e - s), options_.max_depth, &doc);
+      dom::object obj;
+      std::string message;
+      if (err) {
+        message = DescribeParseError(err, options_.max_depth);
+      } else if (doc.get_object().get(obj)) {
+        message = std::string("a line must hold a JSON object, not ") + KindName(doc.type());
+      } else if (!conv.Object(&root, obj)) {
+        if (!conv.status.ok() && !conv.status.IsInvalid()) return conv.status;
+        message = "field " + conv.err.path.substr(1) + ": " + conv.err.message;
+      } else {
+        ++rows;
+        return Status::OK();
+      }
+      b->ok = false;
+      b->error_line = line;
+      b->error = Status::Invalid(message);
+      return Status::Invalid("stop");
+    });
+    b->lines = csv::internal::CountLineFeeds(b->data(), b->raw.size);
+    if (!b->ok) return Status::OK();
+    ALKAID_RETURN_NOT_OK(st);
+    ArrayDataVector columns;
+    for (int i = 0; i < builder->num_children(); ++i) {
+      ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr col, builder->child(i)->Finish());
+      columns.push_back(std::move(col));
+    }
+    b->batch = RecordBatch::Make(schema_, rows, std::move(columns));
+    b->raw.buffer.reset();
+    return Status::OK();
+  }
+
+  ReadOptions options_;
+  Loader loader_;
+  int threads_ = 1;
+  SchemaPtr schema_;
+  csv::internal::BlockPipeline<Block> pipeline_;
+  int64_t next_line_ = 1;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
+                                                      const ReadOptions& options) {
+  return csv::internal::MakeTextReader<JsonlReader>(std::move(input), options);
+}
+
+Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
+                                                      const ReadOptions& options) {
+  ALKAID_ASSIGN_OR_RAISE(auto file, io::ReadableFile::Open(path, options.pool));
+  return MakeReader(std::move(file), options);
+}
+
+Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) {
+  return csv::internal::ReadTextTable<JsonlReader>(std::move(input), options);
+}
+
+Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {
+  return csv::internal::ReadTextString<JsonlReader>(text, options);
+}
+
+}  // namespace alkaid::jsonl
