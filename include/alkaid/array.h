@@ -3,8 +3,12 @@
 // ArrayData can be viewed through MakeArray().
 #pragma once
 
+#include <compare>
+#include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -54,6 +58,79 @@ class Array {
   ArrayDataPtr data_;
 };
 
+// --- STL-style iteration over typed arrays --------------------------------------------------
+//
+//   for (std::optional<int32_t> v : int32_array) ...
+//   for (std::optional<std::string_view> s : string_array) ...
+//   auto nulls = std::ranges::count(int32_array, std::optional<int32_t>());
+//
+// NumericArray, BooleanArray, the binary and string arrays (plain, large and view) and
+// FixedSizeBinaryArray have begin()/end() returning an ArrayIterator: a random-access const
+// iterator whose operator* yields std::optional of the value (Value(i)) or view (GetView(i)),
+// std::nullopt for a null slot. Slots are relative to the array's offset, like Value(i).
+// Dereferencing reads one validity bit and the value in place: no allocation, no virtual call.
+// Views point into the array's buffers and live as long as the array's data. The iterator
+// holds a pointer to the array, which must outlive it.
+namespace internal {
+
+template <typename ArrayT, typename ValueT>
+class ArrayIterator {
+ public:
+  using value_type = std::optional<ValueT>;
+  using difference_type = std::ptrdiff_t;
+  using reference = value_type;  // values are produced on the fly, not stored
+  using pointer = void;
+  using iterator_category = std::random_access_iterator_tag;
+  using iterator_concept = std::random_access_iterator_tag;
+
+  ArrayIterator() = default;
+  ArrayIterator(const ArrayT& array, int64_t index)
+      : array_(&array),
+        validity_(array.data()->validity()),
+        offset_(array.data()->offset),
+        index_(index) {}
+
+  value_type operator*() const {
+    if (validity_ != nullptr && !bit_util::GetBit(validity_, offset_ + index_)) return std::nullopt;
+    if constexpr (requires { array_->GetView(index_); }) {
+      return array_->GetView(index_);
+    } else {
+      return array_->Value(index_);
+    }
+  }
+  value_type operator[](difference_type n) const { return *(*this + n); }
+  int64_t index() const { return index_; }
+
+  ArrayIterator& operator++() { ++index_; return *this; }
+  ArrayIterator& operator--() { --index_; return *this; }
+  ArrayIterator operator++(int) { ArrayIterator old = *this; ++index_; return old; }
+  ArrayIterator operator--(int) { ArrayIterator old = *this; --index_; return old; }
+  ArrayIterator& operator+=(difference_type n) { index_ += n; return *this; }
+  ArrayIterator& operator-=(difference_type n) { index_ -= n; return *this; }
+  friend ArrayIterator operator+(ArrayIterator it, difference_type n) { return it += n; }
+  friend ArrayIterator operator+(difference_type n, ArrayIterator it) { return it += n; }
+  friend ArrayIterator operator-(ArrayIterator it, difference_type n) { return it -= n; }
+  friend difference_type operator-(const ArrayIterator& a, const ArrayIterator& b) {
+    return static_cast<difference_type>(a.index_ - b.index_);
+  }
+  // Iterators of different arrays do not compare meaningfully (as with containers).
+  friend bool operator==(const ArrayIterator& a, const ArrayIterator& b) {
+    return a.index_ == b.index_;
+  }
+  friend std::strong_ordering operator<=>(const ArrayIterator& a, const ArrayIterator& b) {
+    return a.index_ <=> b.index_;
+  }
+
+ private:
+  const ArrayT* array_ = nullptr;
+  const uint8_t* validity_ = nullptr;  // nullptr: no slot is null
+  int64_t offset_ = 0;
+  int64_t index_ = 0;
+};
+
+}  // namespace internal
+// --- end of the typed-array iterators ----------------------------------------------------------
+
 class NullArray final : public Array {
  public:
   using Array::Array;
@@ -67,6 +144,9 @@ class BooleanArray final : public Array {
   bool Value(int64_t i) const { return bit_util::GetBit(data_->buffers[1]->data(), data_->offset + i); }
   const uint8_t* values_bitmap() const { return data_->buffers[1]->data(); }
   int64_t true_count() const;  // among non-null slots
+  using iterator = internal::ArrayIterator<BooleanArray, bool>;
+  iterator begin() const { return {*this, 0}; }
+  iterator end() const { return {*this, length()}; }
 };
 
 // Every fixed-width type with a C value type: ints, floats (half floats as
@@ -79,6 +159,9 @@ class NumericArray final : public Array {
   using Array::Array;
   const value_type* raw_values() const { return data_->GetValues<value_type>(1); }
   value_type Value(int64_t i) const { return raw_values()[i]; }
+  using iterator = internal::ArrayIterator<NumericArray, value_type>;
+  iterator begin() const { return {*this, 0}; }
+  iterator end() const { return {*this, length()}; }
 };
 
 using Int8Array = NumericArray<Int8Type>;
@@ -114,6 +197,9 @@ class FixedSizeBinaryArray : public Array {
   std::string_view GetView(int64_t i) const {
     return {reinterpret_cast<const char*>(GetValue(i)), static_cast<size_t>(byte_width())};
   }
+  using iterator = internal::ArrayIterator<FixedSizeBinaryArray, std::string_view>;
+  iterator begin() const { return {*this, 0}; }
+  iterator end() const { return {*this, length()}; }
 };
 
 class DecimalArray final : public FixedSizeBinaryArray {
@@ -140,6 +226,9 @@ class BaseBinaryArray final : public Array {
             static_cast<size_t>(value_length(i))};
   }
   std::string GetString(int64_t i) const { return std::string(GetView(i)); }
+  using iterator = internal::ArrayIterator<BaseBinaryArray, std::string_view>;
+  iterator begin() const { return {*this, 0}; }
+  iterator end() const { return {*this, length()}; }
 };
 
 using BinaryArray = BaseBinaryArray<BinaryType>;
@@ -162,6 +251,9 @@ class BinaryViewArrayOf final : public Array {
     return {reinterpret_cast<const char*>(buf->data()) + v.ref.offset, static_cast<size_t>(v.size())};
   }
   std::string GetString(int64_t i) const { return std::string(GetView(i)); }
+  using iterator = internal::ArrayIterator<BinaryViewArrayOf, std::string_view>;
+  iterator begin() const { return {*this, 0}; }
+  iterator end() const { return {*this, length()}; }
 };
 using BinaryViewArray = BinaryViewArrayOf<BinaryViewType>;
 using StringViewArray = BinaryViewArrayOf<StringViewType>;

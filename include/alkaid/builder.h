@@ -15,12 +15,35 @@
 //   ALKAID_RETURN_NOT_OK(builder->Append());
 //   ALKAID_RETURN_NOT_OK(ints->Append(7));
 //   ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr data, builder->Finish());
+//
+// Results: ArrayData is the one physical representation; a typed Array is a
+// cheap view over it. A builder hands out either, whichever the caller wants:
+//
+//   ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr data, builder.Finish());      // the data
+//   ALKAID_ASSIGN_OR_RAISE(ArrayPtr array, builder.FinishArray());    // a typed view
+//   std::shared_ptr<Int32Array> ints;
+//   ALKAID_RETURN_NOT_OK(builder.Finish(&ints));                      // Arrow C++ style
+//
+// and RecordBatch, ChunkedArray and Table accept both ArrayPtr and ArrayDataPtr
+// columns (see alkaid/table.h).
+//
+// Every typed builder also takes std::optional values (std::nullopt appends a
+// null), and the binary-like builders take whole vectors of strings:
+//
+//   StringBuilder names;
+//   ALKAID_RETURN_NOT_OK(names.AppendValues({"ada", "bob"}));
+//   ALKAID_RETURN_NOT_OK(names.AppendValues(more_names, std::vector<bool>{true, false}));
+//   ALKAID_RETURN_NOT_OK(names.Append(std::optional<std::string>()));  // a null
+//
+// Threads: a builder is single-threaded; different builders are independent.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -95,6 +118,56 @@ class BufferBuilder {
   int64_t capacity_ = 0;
 };
 
+// Invalid unless a validity vector has one entry per value.
+Status CheckValidityLength(size_t values, size_t validity);
+
+// The AppendValues overloads of the binary-like builders (binary, utf8, their
+// large and view forms), written once. Derived provides
+// AppendStrings(const S* values, int64_t n, IsValid is_valid) for S =
+// std::string and std::string_view.
+template <typename Derived>
+class StringValuesAppender {
+ public:
+  // valid_bytes[i] == 0 marks slot i null; nullptr means all valid.
+  Status AppendValues(const std::vector<std::string>& values, const uint8_t* valid_bytes = nullptr) {
+    return self()->AppendStrings(values.data(), Size(values), ValidBytes{valid_bytes});
+  }
+  Status AppendValues(const std::vector<std::string_view>& values,
+                      const uint8_t* valid_bytes = nullptr) {
+    return self()->AppendStrings(values.data(), Size(values), ValidBytes{valid_bytes});
+  }
+  // is_valid[i] == false marks slot i null; the sizes must match.
+  Status AppendValues(const std::vector<std::string>& values, const std::vector<bool>& is_valid) {
+    ALKAID_RETURN_NOT_OK(CheckValidityLength(values.size(), is_valid.size()));
+    return self()->AppendStrings(values.data(), Size(values), ValidVector{is_valid});
+  }
+  Status AppendValues(const std::vector<std::string_view>& values,
+                      const std::vector<bool>& is_valid) {
+    ALKAID_RETURN_NOT_OK(CheckValidityLength(values.size(), is_valid.size()));
+    return self()->AppendStrings(values.data(), Size(values), ValidVector{is_valid});
+  }
+  // A braced list of literals: AppendValues({"a", "b"}).
+  Status AppendValues(std::initializer_list<std::string_view> values) {
+    return self()->AppendStrings(values.begin(), static_cast<int64_t>(values.size()),
+                                 ValidBytes{nullptr});
+  }
+
+ private:
+  struct ValidBytes {
+    const uint8_t* bytes;
+    bool operator()(int64_t i) const { return bytes == nullptr || bytes[i] != 0; }
+  };
+  struct ValidVector {
+    const std::vector<bool>& bits;
+    bool operator()(int64_t i) const { return bits[static_cast<size_t>(i)]; }
+  };
+  template <typename V>
+  static int64_t Size(const V& values) {
+    return static_cast<int64_t>(values.size());
+  }
+  Derived* self() { return static_cast<Derived*>(this); }
+};
+
 }  // namespace internal
 
 class ArrayBuilder;
@@ -139,7 +212,28 @@ class ArrayBuilder {
 
   // Returns everything appended so far and resets the builder to empty.
   Result<ArrayDataPtr> Finish();
+  // The same as a typed array view (MakeArray of the data).
   Result<ArrayPtr> FinishArray();
+  // Arrow C++ style: stores the finished array in *out, either as the generic
+  // ArrayPtr or as its typed class (std::shared_ptr<StringArray>, ...); a
+  // class that does not match the type is a TypeError (the builder is reset
+  // either way).
+  template <typename ArrayT>
+    requires std::is_base_of_v<Array, ArrayT>
+  Status Finish(std::shared_ptr<ArrayT>* out) {
+    ALKAID_ASSIGN_OR_RAISE(ArrayPtr array, FinishArray());
+    if constexpr (std::is_same_v<ArrayT, Array>) {
+      *out = std::move(array);
+    } else {
+      auto typed = std::dynamic_pointer_cast<ArrayT>(std::move(array));
+      if (typed == nullptr) {
+        return Status::TypeError("the finished ", type_->ToString(),
+                                 " array is not of the requested array class");
+      }
+      *out = std::move(typed);
+    }
+    return Status::OK();
+  }
   // Drops everything appended (children too).
   virtual void Reset();
 
@@ -231,12 +325,22 @@ class BooleanBuilder final : public ArrayBuilder {
     UnsafeAppend(value);
     return Status::OK();
   }
+  // An empty optional appends a null.
+  template <typename V>
+    requires std::is_convertible_v<const V&, bool>
+  Status Append(const std::optional<V>& value) {
+    return value.has_value() ? Append(static_cast<bool>(*value)) : AppendNull();
+  }
+  Status Append(std::nullopt_t) { return AppendNull(); }
   void UnsafeAppend(bool value) {
     if (value) bit_util::SetBit(values_.mutable_data(), length_);
     UnsafeAppendValid();
   }
   // valid_bytes[i] == 0 marks slot i null; nullptr means all valid.
   Status AppendValues(const bool* values, int64_t n, const uint8_t* valid_bytes = nullptr);
+  Status AppendValues(const std::vector<bool>& values);
+  // is_valid[i] == false marks slot i null; the sizes must match.
+  Status AppendValues(const std::vector<bool>& values, const std::vector<bool>& is_valid);
   Status AppendNulls(int64_t n) override;
   Status AppendEmptyValues(int64_t n) override;
   Status AppendValueBytes(std::string_view bytes) override;
@@ -272,6 +376,13 @@ class NumericBuilder final : public ArrayBuilder {
     UnsafeAppend(value);
     return Status::OK();
   }
+  // An empty optional appends a null.
+  template <typename V>
+    requires std::is_convertible_v<const V&, value_type>
+  Status Append(const std::optional<V>& value) {
+    return value.has_value() ? Append(static_cast<value_type>(*value)) : AppendNull();
+  }
+  Status Append(std::nullopt_t) { return AppendNull(); }
   void UnsafeAppend(value_type value) {
     std::memcpy(values_.mutable_data() + length_ * kWidth, &value, sizeof(value_type));
     UnsafeAppendValid();
@@ -291,6 +402,18 @@ class NumericBuilder final : public ArrayBuilder {
   }
   Status AppendValues(const std::vector<value_type>& values) {
     return AppendValues(values.data(), static_cast<int64_t>(values.size()));
+  }
+  // is_valid[i] == false marks slot i null; the sizes must match.
+  Status AppendValues(const std::vector<value_type>& values, const std::vector<bool>& is_valid) {
+    ALKAID_RETURN_NOT_OK(internal::CheckValidityLength(values.size(), is_valid.size()));
+    const auto n = static_cast<int64_t>(values.size());
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    if (n > 0) {
+      std::memcpy(values_.mutable_data() + length_ * kWidth, values.data(),
+                  static_cast<size_t>(n * kWidth));
+    }
+    for (size_t i = 0; i < is_valid.size(); ++i) ALKAID_RETURN_NOT_OK(AppendValidity(is_valid[i]));
+    return Status::OK();
   }
   Status AppendNulls(int64_t n) override {
     ALKAID_RETURN_NOT_OK(Reserve(n));
@@ -371,6 +494,13 @@ class FixedSizeBinaryBuilder : public ArrayBuilder {
     UnsafeAppend(reinterpret_cast<const uint8_t*>(value.data()));
     return Status::OK();
   }
+  // An empty optional appends a null; a value must be byte_width() bytes.
+  template <typename V>
+    requires std::is_convertible_v<const V&, std::string_view>
+  Status Append(const std::optional<V>& value) {
+    return value.has_value() ? Append(std::string_view(*value)) : AppendNull();
+  }
+  Status Append(std::nullopt_t) { return AppendNull(); }
   // Appends byte_width() bytes from `value`.
   void UnsafeAppend(const uint8_t* value) {
     std::memcpy(values_.mutable_data() + length_ * width_, value, static_cast<size_t>(width_));
@@ -401,6 +531,18 @@ class DecimalBuilder final : public FixedSizeBinaryBuilder {
   // Parses decimal text such as "-12.34", "5", "1.5e3" at the type's scale.
   // Fails when digits would be lost or the value exceeds the precision.
   Status AppendString(std::string_view text);
+  // Optional forms: an empty optional appends a null. (Append(optional), from
+  // FixedSizeBinaryBuilder, takes the raw little-endian bytes.)
+  template <typename V>
+    requires std::is_convertible_v<const V&, int64_t>
+  Status AppendUnscaled(const std::optional<V>& unscaled) {
+    return unscaled.has_value() ? AppendUnscaled(static_cast<int64_t>(*unscaled)) : AppendNull();
+  }
+  template <typename V>
+    requires std::is_convertible_v<const V&, std::string_view>
+  Status AppendString(const std::optional<V>& text) {
+    return text.has_value() ? AppendString(std::string_view(*text)) : AppendNull();
+  }
 
   int32_t precision() const { return precision_; }
   int32_t scale() const { return scale_; }
@@ -418,8 +560,10 @@ Status ParseDecimal(std::string_view text, int32_t precision, int32_t scale, int
 
 // binary, utf8, large_binary, large_utf8.
 template <typename T>
-class BaseBinaryBuilder final : public ArrayBuilder {
+class BaseBinaryBuilder final : public ArrayBuilder,
+                                public internal::StringValuesAppender<BaseBinaryBuilder<T>> {
  public:
+  using internal::StringValuesAppender<BaseBinaryBuilder<T>>::AppendValues;
   using TypeClass = T;
   using offset_type = typename T::offset_type;
   static constexpr int64_t kMaxDataSize = std::numeric_limits<offset_type>::max();
@@ -438,6 +582,13 @@ class BaseBinaryBuilder final : public ArrayBuilder {
   Status Append(const uint8_t* value, int64_t n) {
     return Append(std::string_view(reinterpret_cast<const char*>(value), static_cast<size_t>(n)));
   }
+  // An empty optional appends a null.
+  template <typename V>
+    requires std::is_convertible_v<const V&, std::string_view>
+  Status Append(const std::optional<V>& value) {
+    return value.has_value() ? Append(std::string_view(*value)) : AppendNull();
+  }
+  Status Append(std::nullopt_t) { return AppendNull(); }
   // Slot and data capacity must have been reserved.
   void UnsafeAppend(std::string_view value) {
     WriteOffset();
@@ -467,6 +618,26 @@ class BaseBinaryBuilder final : public ArrayBuilder {
     ArrayBuilder::Reset();
     offsets_.Reset();
     data_.Reset();
+  }
+  // Used by the AppendValues overloads: n values, slot i null unless
+  // is_valid(i). Slots and value bytes are reserved once.
+  template <typename S, typename IsValid>
+  Status AppendStrings(const S* values, int64_t n, IsValid is_valid) {
+    int64_t bytes = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (is_valid(i)) bytes += static_cast<int64_t>(std::string_view(values[i]).size());
+    }
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    ALKAID_RETURN_NOT_OK(ReserveData(bytes));
+    for (int64_t i = 0; i < n; ++i) {
+      if (is_valid(i)) {
+        UnsafeAppend(std::string_view(values[i]));
+      } else {
+        WriteOffset();
+        ALKAID_RETURN_NOT_OK(AppendNullBits(1));
+      }
+    }
+    return Status::OK();
   }
 
  protected:
@@ -510,8 +681,10 @@ using LargeStringBuilder = BaseBinaryBuilder<LargeStringType>;
 // binary_view and utf8_view. Values of up to 12 bytes live inside their view;
 // longer ones are copied into data blocks that start at 32 KiB and double
 // (up to 2 MiB) each time a block fills up.
-class BinaryViewBuilder final : public ArrayBuilder {
+class BinaryViewBuilder final : public ArrayBuilder,
+                                public internal::StringValuesAppender<BinaryViewBuilder> {
  public:
+  using internal::StringValuesAppender<BinaryViewBuilder>::AppendValues;
   static constexpr int64_t kInitialBlockSize = 32 * 1024;
   static constexpr int64_t kMaxBlockSize = 2 * 1024 * 1024;
 
@@ -529,6 +702,22 @@ class BinaryViewBuilder final : public ArrayBuilder {
     }
     std::memcpy(views_.mutable_data() + length_ * sizeof(BinaryViewValue), &view, sizeof(view));
     UnsafeAppendValid();
+    return Status::OK();
+  }
+  // An empty optional appends a null.
+  template <typename V>
+    requires std::is_convertible_v<const V&, std::string_view>
+  Status Append(const std::optional<V>& value) {
+    return value.has_value() ? Append(std::string_view(*value)) : AppendNull();
+  }
+  Status Append(std::nullopt_t) { return AppendNull(); }
+  // Used by the AppendValues overloads: n values, slot i null unless is_valid(i).
+  template <typename S, typename IsValid>
+  Status AppendStrings(const S* values, int64_t n, IsValid is_valid) {
+    ALKAID_RETURN_NOT_OK(Reserve(n));
+    for (int64_t i = 0; i < n; ++i) {
+      ALKAID_RETURN_NOT_OK(is_valid(i) ? Append(std::string_view(values[i])) : AppendNull());
+    }
     return Status::OK();
   }
   Status AppendNulls(int64_t n) override;

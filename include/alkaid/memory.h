@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "alkaid/status.h"
@@ -96,6 +97,46 @@ class Buffer {
   // Copies `size` bytes into a fresh padded pool allocation.
   static Result<std::shared_ptr<Buffer>> Copy(const uint8_t* data, int64_t size,
                                               MemoryPool* pool = default_memory_pool());
+
+  // --- Buffers over memory that did not come from a pool ----------------------------------
+  // FromVector takes ownership of a vector (moved, no copy of the elements); Wrap borrows
+  // memory the caller keeps alive, or that `keep_alive` keeps alive. Unlike pool buffers these
+  // are exactly size() bytes long: not padded to 64 bytes and aligned only as the source is (a
+  // std::vector<T> is aligned for T). That is enough for every reader in alkaid: validation,
+  // the typed arrays, bitmap word loops and the IPC writer never read past size() (the writer
+  // emits its alignment padding from a zero block, and buffers read from files are unpadded
+  // too), so no copy is made. Counts are in elements of T.
+  template <typename T>
+    requires(std::is_trivially_copyable_v<T> && !std::is_same_v<T, bool>)
+  static std::shared_ptr<Buffer> FromVector(std::vector<T> values) {
+    auto holder = std::make_shared<std::vector<T>>(std::move(values));
+    const auto* data = reinterpret_cast<const uint8_t*>(holder->data());
+    auto size = static_cast<int64_t>(holder->size() * sizeof(T));
+    return std::make_shared<Buffer>(data, size, std::move(holder));
+  }
+  // Borrows `count` elements at `data`; the caller keeps them alive and unchanged for as long
+  // as the buffer (and every array built on it) lives.
+  template <typename T>
+    requires std::is_trivially_copyable_v<T>
+  static std::shared_ptr<Buffer> Wrap(const T* data, int64_t count) {
+    return std::make_shared<Buffer>(reinterpret_cast<const uint8_t*>(data),
+                                    count * static_cast<int64_t>(sizeof(T)));
+  }
+  template <typename T>
+    requires(std::is_trivially_copyable_v<T> && !std::is_same_v<T, bool>)
+  static std::shared_ptr<Buffer> Wrap(const std::vector<T>& values) {
+    return Wrap(values.data(), static_cast<int64_t>(values.size()));
+  }
+  // Borrows `count` elements at `data` and holds `keep_alive` (any shared owner, such as a
+  // std::shared_ptr<void> from another library) until the buffer is destroyed.
+  template <typename T>
+    requires std::is_trivially_copyable_v<T>
+  static std::shared_ptr<Buffer> Wrap(const T* data, int64_t count,
+                                      std::shared_ptr<const void> keep_alive) {
+    return std::make_shared<Buffer>(reinterpret_cast<const uint8_t*>(data),
+                                    count * static_cast<int64_t>(sizeof(T)), std::move(keep_alive));
+  }
+  // --- end of the non-pool buffer factories -----------------------------------------------
 
   const uint8_t* data() const { return data_; }
   uint8_t* mutable_data() const { return mutable_data_; }

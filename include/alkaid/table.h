@@ -1,6 +1,21 @@
 // RecordBatch (equal-length columns under a schema), ChunkedArray (one logical
 // column split into chunks) and Table (a schema over chunked columns).
+//
+// Arrays and ArrayData: ArrayData is the one physical representation and what
+// these classes store; an Array (ArrayPtr) is a typed view over one ArrayData
+// (array->data() one way, MakeArray(data) the other, both O(1)). Every
+// constructor and factory here takes either form: RecordBatch::Make(schema, n,
+// {int_array, string_array}) with ArrayPtr columns works as well as with
+// ArrayDataPtr columns, and accessors come in both forms as well
+// (RecordBatch::column(i) -> ArrayPtr, column_data(i) -> ArrayDataPtr;
+// ChunkedArray::chunk(i) -> ArrayPtr, chunks() -> ArrayDataVector).
+//
+// Threads: all three classes are immutable after construction; any method may
+// be called from several threads at once.
 #pragma once
+
+#include <initializer_list>
+#include <string_view>
 
 #include <memory>
 #include <string>
@@ -19,12 +34,32 @@ class RecordBatch {
  public:
   RecordBatch(SchemaPtr schema, int64_t num_rows, ArrayDataVector columns)
       : schema_(std::move(schema)), num_rows_(num_rows), columns_(std::move(columns)) {}
+  // Make trusts the caller; MakeChecked checks that column count, lengths and
+  // types match the schema. The ArrayVector and braced-list forms take typed
+  // arrays (a null ArrayPtr becomes a missing column, which MakeChecked reports).
   static RecordBatchPtr Make(SchemaPtr schema, int64_t num_rows, ArrayDataVector columns) {
     return std::make_shared<RecordBatch>(std::move(schema), num_rows, std::move(columns));
   }
-  // Checks that column count, lengths and types match the schema.
+  static RecordBatchPtr Make(SchemaPtr schema, int64_t num_rows, const ArrayVector& columns) {
+    return Make(std::move(schema), num_rows, ToArrayData(columns));
+  }
+  // `{}` picks this form: an empty column list.
+  static RecordBatchPtr Make(SchemaPtr schema, int64_t num_rows,
+                             std::initializer_list<ArrayPtr> columns) {
+    return Make(std::move(schema), num_rows, ArrayVector(columns));
+  }
   static Result<RecordBatchPtr> MakeChecked(SchemaPtr schema, int64_t num_rows,
                                             ArrayDataVector columns);
+  static Result<RecordBatchPtr> MakeChecked(SchemaPtr schema, int64_t num_rows,
+                                            const ArrayVector& columns) {
+    return MakeChecked(std::move(schema), num_rows, ToArrayData(columns));
+  }
+  static Result<RecordBatchPtr> MakeChecked(SchemaPtr schema, int64_t num_rows,
+                                            std::initializer_list<ArrayPtr> columns) {
+    return MakeChecked(std::move(schema), num_rows, ArrayVector(columns));
+  }
+  // The ArrayData of each array, in order (nullptr for a null ArrayPtr).
+  static ArrayDataVector ToArrayData(const ArrayVector& arrays);
 
   const SchemaPtr& schema() const { return schema_; }
   int64_t num_rows() const { return num_rows_; }
@@ -33,6 +68,9 @@ class RecordBatch {
   const ArrayDataPtr& column_data(int i) const { return columns_[static_cast<size_t>(i)]; }
   ArrayPtr column(int i) const { return MakeArray(column_data(i)); }
   const std::string& column_name(int i) const { return schema_->field(i)->name(); }
+  // The first column whose field is called `name` (as Schema::GetFieldIndex);
+  // nullptr when there is none.
+  ArrayPtr GetColumnByName(std::string_view name) const;
 
   RecordBatchPtr Slice(int64_t offset, int64_t length) const;
   RecordBatchPtr Slice(int64_t offset) const { return Slice(offset, num_rows_ - offset); }
@@ -57,9 +95,19 @@ class ChunkedArray {
  public:
   ChunkedArray(ArrayDataVector chunks, DataTypePtr type)
       : chunks_(std::move(chunks)), type_(std::move(type)) {}
+  ChunkedArray(const ArrayVector& chunks, DataTypePtr type)
+      : ChunkedArray(RecordBatch::ToArrayData(chunks), std::move(type)) {}
+  // `{}` picks this form: no chunks.
+  ChunkedArray(std::initializer_list<ArrayPtr> chunks, DataTypePtr type)
+      : ChunkedArray(ArrayVector(chunks), std::move(type)) {}
+  // Checks that every chunk is non-null and has `type`; a null `type` is
+  // taken from the first chunk (an error when there are no chunks).
+  static Result<std::shared_ptr<ChunkedArray>> Make(ArrayVector chunks, DataTypePtr type = nullptr);
   const DataTypePtr& type() const { return type_; }
   int num_chunks() const { return static_cast<int>(chunks_.size()); }
   const ArrayDataVector& chunks() const { return chunks_; }
+  // Chunk i as a typed array (0 <= i < num_chunks()).
+  ArrayPtr chunk(int i) const { return MakeArray(chunks_[static_cast<size_t>(i)]); }
   int64_t length() const;
   int64_t null_count() const;
   std::shared_ptr<ChunkedArray> Slice(int64_t offset, int64_t length) const;
@@ -79,12 +127,36 @@ class Table {
  public:
   Table(SchemaPtr schema, std::vector<ChunkedArrayPtr> columns, int64_t num_rows)
       : schema_(std::move(schema)), columns_(std::move(columns)), num_rows_(num_rows) {}
+  // Checks column count, types and lengths against `schema`. num_rows < 0
+  // takes the length of the first column (0 when there are none).
+  static Result<std::shared_ptr<Table>> Make(SchemaPtr schema, std::vector<ChunkedArrayPtr> columns,
+                                             int64_t num_rows = -1);
+  // One single-chunk column per array.
+  static Result<std::shared_ptr<Table>> Make(SchemaPtr schema, const ArrayVector& arrays,
+                                             int64_t num_rows = -1);
+  // `{}` picks this form: no columns.
+  static Result<std::shared_ptr<Table>> Make(SchemaPtr schema, std::initializer_list<ArrayPtr> arrays,
+                                             int64_t num_rows = -1) {
+    return Make(std::move(schema), ArrayVector(arrays), num_rows);
+  }
+  // The batches become the chunks of each column (zero-copy). Every batch must
+  // have `schema`; the second form takes the schema of the first batch and
+  // fails on an empty list (use the first form for an empty table).
   static Result<std::shared_ptr<Table>> FromRecordBatches(SchemaPtr schema,
                                                           const std::vector<RecordBatchPtr>& batches);
+  static Result<std::shared_ptr<Table>> FromRecordBatches(const std::vector<RecordBatchPtr>& batches);
   const SchemaPtr& schema() const { return schema_; }
   int64_t num_rows() const { return num_rows_; }
   int num_columns() const { return static_cast<int>(columns_.size()); }
   const ChunkedArrayPtr& column(int i) const { return columns_[static_cast<size_t>(i)]; }
+  const std::vector<ChunkedArrayPtr>& columns() const { return columns_; }
+  // The first column whose field is called `name` (as Schema::GetFieldIndex);
+  // nullptr when there is none.
+  ChunkedArrayPtr GetColumnByName(std::string_view name) const;
+  // A table of the chosen columns in the given order (zero-copy); IndexError
+  // for an index out of range, KeyError for an unknown name.
+  Result<std::shared_ptr<Table>> SelectColumns(const std::vector<int>& indices) const;
+  Result<std::shared_ptr<Table>> SelectColumnsByName(const std::vector<std::string>& names) const;
   std::shared_ptr<Table> Slice(int64_t offset, int64_t length) const;
   // One chunk per column.
   Result<std::shared_ptr<Table>> CombineChunks(MemoryPool* pool = default_memory_pool()) const;

@@ -18,6 +18,12 @@ Status BufferBuilder::GrowTo(int64_t total_bytes) {
   return Status::OK();
 }
 
+Status CheckValidityLength(size_t values, size_t validity) {
+  if (values == validity) return Status::OK();
+  return Status::Invalid("the validity vector has ", validity, " entries for ", values,
+                         " values");
+}
+
 Result<BufferPtr> BufferBuilder::FinishWithSize(int64_t size) {
   ALKAID_RETURN_NOT_OK(EnsureCapacity(size));
   // The pool buffer's own size is still 0, so this only records the size.
@@ -115,6 +121,24 @@ Status BooleanBuilder::AppendValues(const bool* values, int64_t n, const uint8_t
   for (int64_t i = 0; i < n; ++i) {
     if (values[i]) bit_util::SetBit(values_.mutable_data(), length_);
     ALKAID_RETURN_NOT_OK(AppendValidity(valid_bytes == nullptr || valid_bytes[i] != 0));
+  }
+  return Status::OK();
+}
+
+Status BooleanBuilder::AppendValues(const std::vector<bool>& values) {
+  const auto n = static_cast<int64_t>(values.size());
+  ALKAID_RETURN_NOT_OK(Reserve(n));
+  for (int64_t i = 0; i < n; ++i) UnsafeAppend(values[static_cast<size_t>(i)]);
+  return Status::OK();
+}
+
+Status BooleanBuilder::AppendValues(const std::vector<bool>& values,
+                                    const std::vector<bool>& is_valid) {
+  ALKAID_RETURN_NOT_OK(internal::CheckValidityLength(values.size(), is_valid.size()));
+  ALKAID_RETURN_NOT_OK(Reserve(static_cast<int64_t>(values.size())));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i]) bit_util::SetBit(values_.mutable_data(), length_);
+    ALKAID_RETURN_NOT_OK(AppendValidity(is_valid[i]));
   }
   return Status::OK();
 }

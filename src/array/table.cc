@@ -42,6 +42,23 @@ Status CheckColumnsMatch(const Schema& schema, int64_t num_rows, const ArrayData
   return Status::OK();
 }
 
+// The columns `get(i)` for i in `indices` (each checked against
+// num_columns) and the schema of those fields, for SelectColumns.
+template <typename Column, typename Get>
+Status PickColumns(const Schema& schema, int num_columns, const std::vector<int>& indices,
+                   const char* holder, Get get, std::vector<Column>* columns,
+                   SchemaPtr* projected) {
+  columns->reserve(indices.size());
+  for (int index : indices) {
+    if (index < 0 || index >= num_columns)
+      return Status::IndexError("column index ", index, " is out of range for a ", holder,
+                                " of ", num_columns, " columns");
+    columns->push_back(get(index));
+  }
+  ALKAID_ASSIGN_OR_RAISE(*projected, schema.Project(indices));
+  return Status::OK();
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -55,6 +72,18 @@ Result<RecordBatchPtr> RecordBatch::MakeChecked(SchemaPtr schema, int64_t num_ro
   return Make(std::move(schema), num_rows, std::move(columns));
 }
 
+ArrayDataVector RecordBatch::ToArrayData(const ArrayVector& arrays) {
+  ArrayDataVector data;
+  data.reserve(arrays.size());
+  for (const auto& array : arrays) data.push_back(array ? array->data() : nullptr);
+  return data;
+}
+
+ArrayPtr RecordBatch::GetColumnByName(std::string_view name) const {
+  const int i = schema_->GetFieldIndex(name);
+  return i < 0 || i >= num_columns() ? nullptr : column(i);
+}
+
 RecordBatchPtr RecordBatch::Slice(int64_t offset, int64_t length) const {
   ClampRange(num_rows_, &offset, &length);
   ArrayDataVector sliced;
@@ -65,13 +94,9 @@ RecordBatchPtr RecordBatch::Slice(int64_t offset, int64_t length) const {
 
 Result<RecordBatchPtr> RecordBatch::SelectColumns(const std::vector<int>& indices) const {
   ArrayDataVector selected;
-  for (int index : indices) {
-    if (index < 0 || index >= num_columns())
-      return Status::IndexError("column index ", index, " is out of range for a batch of ",
-                                num_columns(), " columns");
-    selected.push_back(column_data(index));
-  }
-  ALKAID_ASSIGN_OR_RAISE(auto projected, schema_->Project(indices));
+  SchemaPtr projected;
+  ALKAID_RETURN_NOT_OK(PickColumns(*schema_, num_columns(), indices, "batch",
+                                   [this](int i) { return column_data(i); }, &selected, &projected));
   return Make(std::move(projected), num_rows_, std::move(selected));
 }
 
@@ -118,6 +143,22 @@ std::string RecordBatch::ToString() const {
 
 // ---------------------------------------------------------------------------
 // ChunkedArray
+
+Result<ChunkedArrayPtr> ChunkedArray::Make(ArrayVector chunks, DataTypePtr type) {
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    if (chunks[c] == nullptr) return Status::Invalid("chunk ", c, " is null");
+  }
+  if (type == nullptr) {
+    if (chunks.empty()) return Status::Invalid("a chunked array without chunks needs a type");
+    type = chunks[0]->type();
+  }
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    if (!chunks[c]->type()->Equals(*type))
+      return Status::TypeError("chunk ", c, " has type ", chunks[c]->type()->ToString(),
+                               " but the chunked array has ", type->ToString());
+  }
+  return std::make_shared<ChunkedArray>(chunks, std::move(type));
+}
 
 int64_t ChunkedArray::length() const {
   int64_t total = 0;
@@ -215,6 +256,71 @@ Result<TablePtr> Table::FromRecordBatches(SchemaPtr schema,
     columns.push_back(std::make_shared<ChunkedArray>(std::move(chunks), schema->field(i)->type()));
   }
   return std::make_shared<Table>(std::move(schema), std::move(columns), num_rows);
+}
+
+Result<TablePtr> Table::FromRecordBatches(const std::vector<RecordBatchPtr>& batches) {
+  if (batches.empty())
+    return Status::Invalid("a table from no record batches needs an explicit schema");
+  if (batches[0] == nullptr) return Status::Invalid("record batch 0 is null");
+  return FromRecordBatches(batches[0]->schema(), batches);
+}
+
+Result<TablePtr> Table::Make(SchemaPtr schema, std::vector<ChunkedArrayPtr> columns,
+                             int64_t num_rows) {
+  if (schema == nullptr) return Status::Invalid("table needs a schema");
+  if (static_cast<int>(columns.size()) != schema->num_fields())
+    return Status::Invalid("table has ", columns.size(), " columns but its schema has ",
+                           schema->num_fields(), " fields");
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    if (columns[static_cast<size_t>(i)] == nullptr)
+      return Status::Invalid(ColumnContext(*schema, i), ": column is missing");
+  }
+  if (num_rows < 0) num_rows = columns.empty() ? 0 : columns[0]->length();
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    const ChunkedArray& column = *columns[static_cast<size_t>(i)];
+    if (!column.type()->Equals(*schema->field(i)->type()))
+      return Status::TypeError(ColumnContext(*schema, i), ": type ", column.type()->ToString(),
+                               " differs from the schema's ", schema->field(i)->type()->ToString());
+    if (column.length() != num_rows)
+      return Status::Invalid(ColumnContext(*schema, i), ": length ", column.length(),
+                             " differs from the table's ", num_rows, " rows");
+  }
+  return std::make_shared<Table>(std::move(schema), std::move(columns), num_rows);
+}
+
+Result<TablePtr> Table::Make(SchemaPtr schema, const ArrayVector& arrays, int64_t num_rows) {
+  std::vector<ChunkedArrayPtr> columns;
+  columns.reserve(arrays.size());
+  for (const auto& array : arrays) {
+    columns.push_back(array == nullptr ? nullptr
+                                       : std::make_shared<ChunkedArray>(ArrayDataVector{array->data()},
+                                                                        array->type()));
+  }
+  return Make(std::move(schema), std::move(columns), num_rows);
+}
+
+ChunkedArrayPtr Table::GetColumnByName(std::string_view name) const {
+  const int i = schema_->GetFieldIndex(name);
+  return i < 0 || i >= num_columns() ? nullptr : column(i);
+}
+
+Result<TablePtr> Table::SelectColumns(const std::vector<int>& indices) const {
+  std::vector<ChunkedArrayPtr> selected;
+  SchemaPtr projected;
+  ALKAID_RETURN_NOT_OK(PickColumns(*schema_, num_columns(), indices, "table",
+                                   [this](int i) { return column(i); }, &selected, &projected));
+  return std::make_shared<Table>(std::move(projected), std::move(selected), num_rows_);
+}
+
+Result<TablePtr> Table::SelectColumnsByName(const std::vector<std::string>& names) const {
+  std::vector<int> indices;
+  indices.reserve(names.size());
+  for (const auto& name : names) {
+    const int i = schema_->GetFieldIndex(name);
+    if (i < 0) return Status::KeyError("table has no column named '", name, "'");
+    indices.push_back(i);
+  }
+  return SelectColumns(indices);
 }
 
 TablePtr Table::Slice(int64_t offset, int64_t length) const {
