@@ -874,8 +874,13 @@ Status ReadDictionaryBatchHeader(const fb::DictionaryBatch* batch, int64_t body_
 // ---------------------------------------------------------------------------
 // Messages and framing
 
+int VerifierDepth(int max_recursion_depth) {
+  const int depth = std::clamp(max_recursion_depth, 1, 1 << 20);
+  return 2 * depth + 16;
+}
+
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
-                                         std::string_view where) {
+                                         std::string_view where, int max_depth) {
   if (data == nullptr || size <= 0) {
     return Status::SerializationError(where, ": metadata flatbuffer is empty");
   }
@@ -885,7 +890,7 @@ Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
   }
   // Depth counts tables: two per field level (Field, its type) plus slack.
   flatbuffers::Verifier verifier(data, static_cast<size_t>(size),
-                                 /*max_depth=*/2 * kDefaultMaxRecursionDepth + 16,
+                                 /*max_depth=*/VerifierDepth(max_depth),
                                  /*max_tables=*/1000000);
   if (!fb::VerifyMessageBuffer(verifier)) {
     return Status::SerializationError(where, ": metadata flatbuffer of ", size,

@@ -186,10 +186,15 @@ Result<CompressionType> FromFlatbuffer(fb::CompressionType codec);
 // ---------------------------------------------------------------------------
 // Messages
 
+// Flatbuffers verifier depth for a type nesting of `max_recursion_depth`
+// levels: two tables per level (Field and its type) plus slack.
+int VerifierDepth(int max_recursion_depth);
+
 // Runs the Flatbuffers verifier over [data, data + size) and returns the
 // root Message. Errors are SerializationError naming `where`.
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
-                                         std::string_view where = "message");
+                                         std::string_view where = "message",
+                                         int max_depth = kDefaultMaxRecursionDepth);
 // Fails unless the version is V4 or V5.
 Status CheckMetadataVersion(fb::MetadataVersion version, std::string_view where = "message");
 

@@ -607,9 +607,11 @@ TEST_P(CompressionTest, MessageWideCapApplies) {
   b.AddSchema();
   b.AddRecordBatch(meta, body);
   IpcReadOptions options;
-  options.max_allocation_floor = 1000;
-  options.max_allocation_ratio = 1.0;
-  EXPECT_FALSE(ReadStream(b.FinishStream(), options).ok());
+  options.max_decompressed_message_bytes = 1000;
+  Result<std::vector<RecordBatchPtr>> refused = ReadStream(b.FinishStream(), options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("max_decompressed_message_bytes"), std::string::npos)
+      << refused.status();
   EXPECT_TRUE(ReadStream(b.FinishStream()).ok());
 }
 
