@@ -959,7 +959,8 @@ Status WriteZeroPadding(io::OutputStream* out, int64_t n) {
 Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
                    const DictionaryIds& ids, IpcDialect dialect,
                    std::span<const FileBlock> dictionaries,
-                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata) {
+                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata,
+                   fb::MetadataVersion version) {
   fbb->Clear();
   ALKAID_ASSIGN_OR_RAISE(auto schema_offset, WriteSchema(fbb, schema, ids, dialect));
   auto write_blocks = [&](std::span<const FileBlock> blocks) {
@@ -973,7 +974,7 @@ Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
   auto dict_offset = write_blocks(dictionaries);
   auto batch_offset = write_blocks(record_batches);
   auto metadata_offset = WriteKeyValueMetadata(fbb, metadata);
-  fbb->Finish(fb::CreateFooter(*fbb, kCurrentMetadataVersion, schema_offset, dict_offset,
+  fbb->Finish(fb::CreateFooter(*fbb, version, schema_offset, dict_offset,
                                batch_offset, metadata_offset));
   return Status::OK();
 }

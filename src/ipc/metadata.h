@@ -238,7 +238,8 @@ struct FileBlock {
 Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
                    const DictionaryIds& ids, IpcDialect dialect,
                    std::span<const FileBlock> dictionaries,
-                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata);
+                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata,
+                   fb::MetadataVersion version = kCurrentMetadataVersion);
 
 // Copies the blocks of a verified footer vector (null vector: none), checking
 // offsets >= 0, metadata_length > 0 and body_length >= 0. `what` names the

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <mutex>
 
 #include "reader_internal.h"
@@ -304,6 +305,13 @@ struct FileReader::State {
   // (or makes one) and puts it back, so a serial reader reuses one.
   std::mutex scratch_mutex;
   std::vector<std::unique_ptr<internal::BatchScratch>> free_scratch;
+  // Record batch blocks the footer lists more than once (never in files a
+  // writer made; a way to multiply work and memory in crafted ones): their
+  // batch is decoded once and kept, so every listing returns the same
+  // immutable batch and costs nothing more. Keyed by the whole block.
+  using BlockKey = std::tuple<int64_t, int32_t, int64_t>;
+  std::mutex repeated_mutex;
+  std::map<BlockKey, RecordBatchPtr> repeated_batches;  // null until first read
 };
 
 FileReader::FileReader() : state_(std::make_unique<State>()) {}
@@ -488,6 +496,11 @@ Status FileReader::ReadFooter() {
   };
   ALKAID_RETURN_NOT_OK(check_blocks(s.dictionary_blocks, "dictionary block"));
   ALKAID_RETURN_NOT_OK(check_blocks(s.batch_blocks, "record batch block"));
+  std::map<State::BlockKey, int> listings;
+  for (const auto& b : s.batch_blocks) ++listings[{b.offset, b.metadata_length, b.body_length}];
+  for (const auto& [key, count] : listings) {
+    if (count > 1) s.repeated_batches.emplace(key, nullptr);
+  }
   return Status::OK();
 }
 
@@ -627,6 +640,27 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatch(int i) {
                               s.batch_blocks.size());
   }
   ALKAID_RETURN_NOT_OK(LoadDictionaries());
+  const auto& block = s.batch_blocks[static_cast<size_t>(i)];
+  RecordBatchPtr* repeated = nullptr;
+  if (!s.repeated_batches.empty()) {
+    auto it = s.repeated_batches.find({block.offset, block.metadata_length, block.body_length});
+    if (it != s.repeated_batches.end()) {
+      repeated = &it->second;
+      std::lock_guard<std::mutex> lock(s.repeated_mutex);
+      if (*repeated != nullptr) return *repeated;
+    }
+  }
+  ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, ReadRecordBatchBlock(i));
+  if (repeated != nullptr) {
+    std::lock_guard<std::mutex> lock(s.repeated_mutex);
+    if (*repeated == nullptr) *repeated = batch;
+    return *repeated;
+  }
+  return batch;
+}
+
+Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
+  State& s = *state_;
   const auto& block = s.batch_blocks[static_cast<size_t>(i)];
   MessageLocation where{"record batch block", i, block.offset};
   FramedMessage message;

@@ -410,8 +410,8 @@ Status ReaderCore::ApplyDictionary(const DecodedDictionary& dict, const MessageL
     stats_.num_replaced_dictionaries.fetch_add(1, std::memory_order_relaxed);
   }
   Status st = memo_.Apply(dict.id, dict.is_delta, dict.values, budget_, options_.pool);
-  return AtLocation(
-      st.WithContext("appending delta to dictionary id " + std::to_string(dict.id)), where);
+  if (st.ok()) return st;
+  return AtLocation(st.WithContext("dictionary id " + std::to_string(dict.id)), where);
 }
 
 Status ReaderCore::ReadDictionaryBatch(const fb::Message& message, const MessageBody& body,

@@ -23,17 +23,11 @@ using testing::CollectingListener;
 using testing::IpcBuilder;
 using testing::ReadFile;
 using testing::ReadStream;
+using testing::Utf8DictBody;
 using internal::BufferMeta;
 using internal::FileBlock;
 using internal::RecordBatchMeta;
 namespace fb = internal::fb;
-
-#define EXPECT_ERROR_CONTAINS(expr, text)                                           \
-  do {                                                                              \
-    auto _st = ::alkaid::internal::GenericToStatus(expr);                           \
-    EXPECT_FALSE(_st.ok()) << "expected an error containing '" << (text) << "'";    \
-    EXPECT_NE(_st.message().find(text), std::string::npos) << _st.ToString();       \
-  } while (false)
 
 bool IsInside(const uint8_t* p, const Buffer& region) {
   return p >= region.data() && p < region.data() + region.size();
@@ -645,23 +639,6 @@ INSTANTIATE_TEST_SUITE_P(Codecs, CompressionTest,
 
 SchemaPtr DictSchema() { return schema({field("d", dictionary(int8(), utf8()))}); }
 
-// Dictionary batch body for utf8 values.
-std::string Utf8DictBody(const std::vector<std::string>& values, int64_t id, bool delta,
-                         testing::DictionaryBatchMeta* meta) {
-  BodyBuilder body;
-  std::vector<int32_t> offsets{0};
-  std::string data;
-  for (const auto& v : values) {
-    data += v;
-    offsets.push_back(static_cast<int32_t>(data.size()));
-  }
-  meta->id = id;
-  meta->is_delta = delta;
-  meta->data.length = static_cast<int64_t>(values.size());
-  meta->data.nodes = {{meta->data.length, 0}};
-  meta->data.buffers = {body.Absent(), body.AddValues(offsets), body.Add(data)};
-  return body.bytes();
-}
 
 std::string Int8IndicesBody(const std::vector<int8_t>& indices, RecordBatchMeta* meta) {
   BodyBuilder body;
