@@ -8,6 +8,19 @@
 
 namespace {
 
+// Default options except smaller memory bounds, so that inputs the reader
+// legitimately accepts stay inside libFuzzer's -rss_limit_mb=1024 under ASan.
+alkaid::ipc::IpcReadOptions FuzzOptions() {
+  alkaid::ipc::IpcReadOptions options;
+  options.max_decompressed_message_bytes = int64_t{128} << 20;
+  options.memory_budget = int64_t{384} << 20;
+  return options;
+}
+
+}  // namespace
+
+namespace {
+
 struct Validating : alkaid::ipc::StreamDecoder::Listener {
   alkaid::Status OnRecordBatch(alkaid::RecordBatchPtr batch) override {
     if (!batch->ValidateFull().ok()) std::abort();
@@ -25,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int64_t chunk = static_cast<int64_t>(data[0]) + 1;
   ++data;
   --size;
-  ipc::StreamDecoder decoder(std::make_shared<Validating>());
+  ipc::StreamDecoder decoder(std::make_shared<Validating>(), FuzzOptions());
   for (size_t pos = 0; pos < size;) {
     int64_t n = std::min<int64_t>(chunk, static_cast<int64_t>(size - pos));
     if (!decoder.Consume(data + pos, n).ok()) break;

@@ -4,10 +4,23 @@
 
 #include "alkaid/ipc/reader.h"
 
+namespace {
+
+// Default options except smaller memory bounds, so that inputs the reader
+// legitimately accepts stay inside libFuzzer's -rss_limit_mb=1024 under ASan.
+alkaid::ipc::IpcReadOptions FuzzOptions() {
+  alkaid::ipc::IpcReadOptions options;
+  options.max_decompressed_message_bytes = int64_t{128} << 20;
+  options.memory_budget = int64_t{384} << 20;
+  return options;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace alkaid;
   auto bytes = std::make_shared<Buffer>(data, static_cast<int64_t>(size));
-  auto reader = ipc::FileReader::Open(bytes);
+  auto reader = ipc::FileReader::Open(bytes, FuzzOptions());
   if (!reader.ok()) return 0;
   for (int i = 0; i < (*reader)->num_record_batches(); ++i) {
     auto batch = (*reader)->ReadRecordBatch(i);
