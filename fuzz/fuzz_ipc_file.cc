@@ -3,19 +3,8 @@
 #include <cstdlib>
 
 #include "alkaid/ipc/reader.h"
+#include "fuzz_options.h"
 
-namespace {
-
-// Default options except smaller memory bounds, so that inputs the reader
-// legitimately accepts stay inside libFuzzer's -rss_limit_mb=1024 under ASan.
-alkaid::ipc::IpcReadOptions FuzzOptions() {
-  alkaid::ipc::IpcReadOptions options;
-  options.max_decompressed_message_bytes = int64_t{128} << 20;
-  options.memory_budget = int64_t{384} << 20;
-  return options;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace alkaid;
