@@ -7,7 +7,6 @@
 #include "alkaid/ipc/reader.h"
 #include "fuzz_options.h"
 
-
 namespace {
 
 struct Validating : alkaid::ipc::StreamDecoder::Listener {

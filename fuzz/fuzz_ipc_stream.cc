@@ -5,7 +5,6 @@
 #include "alkaid/ipc/reader.h"
 #include "fuzz_options.h"
 
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace alkaid;
   auto bytes = std::make_shared<Buffer>(data, static_cast<int64_t>(size));

@@ -140,6 +140,8 @@ class FileReader : public RecordBatchReader {
   const MetadataPtr& metadata() const;
   IpcDialect dialect() const;
 
+  // Batch i. A block the footer lists several times is decoded once: every
+  // listing returns the same batch.
   Result<RecordBatchPtr> ReadRecordBatch(int i);
   // RecordBatchReader: the batches in file order, starting at batch 0; each
   // call advances a cursor of its own (independent of ReadRecordBatch).
@@ -155,6 +157,7 @@ class FileReader : public RecordBatchReader {
   Status ReadFooter();
   Status LoadDictionaries();
   Status LoadDictionariesLocked();
+  Result<RecordBatchPtr> ReadRecordBatchBlock(int i);
 
   struct State;
   std::unique_ptr<State> state_;
