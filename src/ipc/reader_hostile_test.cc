@@ -372,7 +372,9 @@ TEST(HostileDeltas, StreamOfManyTinyDeltasIsLinear) {
   auto read = reader->ReadAll();
   const double seconds = SecondsSince(start);
   ASSERT_TRUE(read.ok()) << read.status();
-  EXPECT_LT(seconds, 2.0);
+  // Each of the 100,000 messages is decoded and validated (~0.3 s in
+  // release); re-concatenating per delta would copy ~5e9 values instead.
+  EXPECT_LT(seconds, 5.0);
   ASSERT_EQ(read->size(), 3u);
   auto strings = [](const RecordBatch& batch) {
     DictionaryArray array(batch.column_data(0));
