@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "alkaid/ipc/reader.h"
+#include "fuzz_options.h"
 
 namespace {
 
@@ -25,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int64_t chunk = static_cast<int64_t>(data[0]) + 1;
   ++data;
   --size;
-  ipc::StreamDecoder decoder(std::make_shared<Validating>());
+  ipc::StreamDecoder decoder(std::make_shared<Validating>(), FuzzOptions());
   for (size_t pos = 0; pos < size;) {
     int64_t n = std::min<int64_t>(chunk, static_cast<int64_t>(size - pos));
     if (!decoder.Consume(data + pos, n).ok()) break;

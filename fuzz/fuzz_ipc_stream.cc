@@ -3,11 +3,12 @@
 #include <cstdlib>
 
 #include "alkaid/ipc/reader.h"
+#include "fuzz_options.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace alkaid;
   auto bytes = std::make_shared<Buffer>(data, static_cast<int64_t>(size));
-  auto reader = ipc::StreamReader::Open(bytes);
+  auto reader = ipc::StreamReader::Open(bytes, FuzzOptions());
   if (!reader.ok()) return 0;
   while (true) {
     auto batch = (*reader)->Next();

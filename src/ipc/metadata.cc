@@ -874,8 +874,13 @@ Status ReadDictionaryBatchHeader(const fb::DictionaryBatch* batch, int64_t body_
 // ---------------------------------------------------------------------------
 // Messages and framing
 
+int VerifierDepth(int max_recursion_depth) {
+  const int depth = std::clamp(max_recursion_depth, 1, 1 << 20);
+  return 2 * depth + 16;
+}
+
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
-                                         std::string_view where) {
+                                         std::string_view where, int max_depth) {
   if (data == nullptr || size <= 0) {
     return Status::SerializationError(where, ": metadata flatbuffer is empty");
   }
@@ -885,7 +890,7 @@ Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
   }
   // Depth counts tables: two per field level (Field, its type) plus slack.
   flatbuffers::Verifier verifier(data, static_cast<size_t>(size),
-                                 /*max_depth=*/2 * kDefaultMaxRecursionDepth + 16,
+                                 /*max_depth=*/VerifierDepth(max_depth),
                                  /*max_tables=*/1000000);
   if (!fb::VerifyMessageBuffer(verifier)) {
     return Status::SerializationError(where, ": metadata flatbuffer of ", size,
@@ -954,7 +959,8 @@ Status WriteZeroPadding(io::OutputStream* out, int64_t n) {
 Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
                    const DictionaryIds& ids, IpcDialect dialect,
                    std::span<const FileBlock> dictionaries,
-                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata) {
+                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata,
+                   fb::MetadataVersion version) {
   fbb->Clear();
   ALKAID_ASSIGN_OR_RAISE(auto schema_offset, WriteSchema(fbb, schema, ids, dialect));
   auto write_blocks = [&](std::span<const FileBlock> blocks) {
@@ -968,7 +974,7 @@ Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
   auto dict_offset = write_blocks(dictionaries);
   auto batch_offset = write_blocks(record_batches);
   auto metadata_offset = WriteKeyValueMetadata(fbb, metadata);
-  fbb->Finish(fb::CreateFooter(*fbb, kCurrentMetadataVersion, schema_offset, dict_offset,
+  fbb->Finish(fb::CreateFooter(*fbb, version, schema_offset, dict_offset,
                                batch_offset, metadata_offset));
   return Status::OK();
 }

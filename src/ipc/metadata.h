@@ -186,10 +186,15 @@ Result<CompressionType> FromFlatbuffer(fb::CompressionType codec);
 // ---------------------------------------------------------------------------
 // Messages
 
+// Flatbuffers verifier depth for a type nesting of `max_recursion_depth`
+// levels: two tables per level (Field and its type) plus slack.
+int VerifierDepth(int max_recursion_depth);
+
 // Runs the Flatbuffers verifier over [data, data + size) and returns the
 // root Message. Errors are SerializationError naming `where`.
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
-                                         std::string_view where = "message");
+                                         std::string_view where = "message",
+                                         int max_depth = kDefaultMaxRecursionDepth);
 // Fails unless the version is V4 or V5.
 Status CheckMetadataVersion(fb::MetadataVersion version, std::string_view where = "message");
 
@@ -233,7 +238,8 @@ struct FileBlock {
 Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
                    const DictionaryIds& ids, IpcDialect dialect,
                    std::span<const FileBlock> dictionaries,
-                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata);
+                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata,
+                   fb::MetadataVersion version = kCurrentMetadataVersion);
 
 // Copies the blocks of a verified footer vector (null vector: none), checking
 // offsets >= 0, metadata_length > 0 and body_length >= 0. `what` names the

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <tuple>
+#include <mutex>
 
 #include "reader_internal.h"
 
@@ -90,8 +93,9 @@ class MemorySource {
 // Reads the next framed message. Returns false at the end-of-stream marker
 // or when the input ends cleanly between messages.
 template <typename Source>
-Result<bool> ReadFramedMessage(Source& in, MemoryPool* pool, FramedMessage* out,
+Result<bool> ReadFramedMessage(Source& in, const IpcReadOptions& options, FramedMessage* out,
                                int64_t* position) {
+  MemoryPool* pool = options.pool;
   uint8_t word[4];
   ALKAID_ASSIGN_OR_RAISE(int64_t n, in.ReadInto(4, word));
   if (n == 0) return false;
@@ -136,7 +140,8 @@ Result<bool> ReadFramedMessage(Source& in, MemoryPool* pool, FramedMessage* out,
     }
   }
   *position += metadata_length;
-  ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(&out->metadata, pool));
+  ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(
+                                            &out->metadata, pool, options.max_recursion_depth));
   const int64_t body_length = out->message->bodyLength();
   if (body_length == 0) {
     out->body = internal::MessageBody{};
@@ -215,10 +220,10 @@ Result<bool> StreamReader::ReadOneMessage() {
   Result<bool> got = false;
   if (s.memory != nullptr) {
     MemorySource source(s.memory, &s.memory_position);
-    got = ReadFramedMessage(source, s.options.pool, &s.message, &s.position);
+    got = ReadFramedMessage(source, s.options, &s.message, &s.position);
   } else {
     StreamSource source(s.stream);
-    got = ReadFramedMessage(source, s.options.pool, &s.message, &s.position);
+    got = ReadFramedMessage(source, s.options, &s.message, &s.position);
   }
   if (!got.ok()) return internal::AtLocation(got.status(), where);
   if (*got) ++s.message_index;
@@ -237,8 +242,11 @@ Status StreamReader::ReadSchema() {
                         internal::fb::EnumNameMessageHeader(message.header_type())),
         where);
   }
+  ALKAID_RETURN_NOT_OK(
+      internal::AtLocation(s.core.Init(message.header_as_Schema(), s.options, false), where));
   ++s.core.stats().num_messages;
-  return internal::AtLocation(s.core.Init(message.header_as_Schema(), s.options, false), where);
+  s.core.budget()->AddInput(s.message.wire_size);
+  return Status::OK();
 }
 
 Result<RecordBatchPtr> StreamReader::Next() {
@@ -271,7 +279,7 @@ Result<std::vector<RecordBatchPtr>> StreamReader::ReadAll() {
 
 const SchemaPtr& StreamReader::schema() const { return state_->core.schema(); }
 const DictionaryIds& StreamReader::dictionary_ids() const { return state_->core.dictionary_ids(); }
-const ReadStats& StreamReader::stats() const { return state_->core.stats(); }
+ReadStats StreamReader::stats() const { return state_->core.stats_snapshot(); }
 
 // ---------------------------------------------------------------------------
 // FileReader
@@ -288,8 +296,22 @@ struct FileReader::State {
   std::vector<internal::FileBlock> dictionary_blocks;
   std::vector<internal::FileBlock> batch_blocks;
   MetadataPtr metadata;
-  bool dictionaries_loaded = false;
+  // Dictionaries are loaded once, by whichever ReadRecordBatch comes first;
+  // the others wait on the mutex. After that the memo is only read.
+  std::mutex dictionary_mutex;
+  std::atomic<bool> dictionaries_loaded{false};
   Status dictionary_status;
+  // Loader scratch for concurrent ReadRecordBatch calls: each call takes one
+  // (or makes one) and puts it back, so a serial reader reuses one.
+  std::mutex scratch_mutex;
+  std::vector<std::unique_ptr<internal::BatchScratch>> free_scratch;
+  // Record batch blocks the footer lists more than once (never in files a
+  // writer made; a way to multiply work and memory in crafted ones): their
+  // batch is decoded once and kept, so every listing returns the same
+  // immutable batch and costs nothing more. Keyed by the whole block.
+  using BlockKey = std::tuple<int64_t, int32_t, int64_t>;
+  std::mutex repeated_mutex;
+  std::map<BlockKey, RecordBatchPtr> repeated_batches;  // null until first read
 };
 
 FileReader::FileReader() : state_(std::make_unique<State>()) {}
@@ -353,6 +375,43 @@ bool StartsWith(const BufferPtr& b, std::string_view prefix, int64_t at = 0) {
 
 }  // namespace
 
+namespace {
+
+// Files written by Arrow releases around 0.14 carry a V1 footer around V4
+// messages. The footer's own version is then meaningless: what matters is
+// the version of the messages, which each one states (and which is checked
+// whenever one is read). For such footers the schema message that opens
+// the file must be V4 or V5, so that a genuinely old file is still refused.
+Status CheckOldFooter(io::RandomAccessFile* file, int64_t footer_offset,
+                      internal::fb::MetadataVersion footer_version,
+                      const IpcReadOptions& options) {
+  const int64_t start = internal::kFileHeaderSize;
+  const int64_t available = footer_offset - start;
+  Status refused = Status::Invalid(
+      "file footer: metadata version ", static_cast<int>(footer_version) + 1,
+      " is not supported (only V4 and V5, or an older footer around V4/V5 messages)");
+  if (available < 8) return refused;
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr prefix, file->ReadAt(start, 8));
+  if (prefix->size() < 8) return refused;
+  int64_t metadata_start = start + 4;
+  uint32_t value = LoadLE32(prefix->data());
+  if (value == internal::kContinuationMarker) {
+    value = LoadLE32(prefix->data() + 4);
+    metadata_start += 4;
+  }
+  const auto length = static_cast<int32_t>(value);
+  if (length <= 0 || length > footer_offset - metadata_start) return refused;
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr metadata, file->ReadAt(metadata_start, length));
+  if (metadata->size() < length) return refused;
+  Result<const Message*> message =
+      internal::DecodeMessageMetadata(&metadata, options.pool, options.max_recursion_depth);
+  if (!message.ok()) return refused.WithContext(message.status().message());
+  if ((*message)->header_type() != internal::fb::MessageHeader::Schema) return refused;
+  return Status::OK();
+}
+
+}  // namespace
+
 Status FileReader::ReadFooter() {
   State& s = *state_;
   ALKAID_ASSIGN_OR_RAISE(s.file_size, s.file->GetSize());
@@ -398,17 +457,22 @@ Status FileReader::ReadFooter() {
   }
   flatbuffers::Verifier verifier(s.footer_buffer->data(),
                                  static_cast<size_t>(s.footer_buffer->size()),
-                                 /*max_depth=*/2 * kDefaultMaxRecursionDepth + 16,
+                                 /*max_depth=*/internal::VerifierDepth(s.options.max_recursion_depth),
                                  /*max_tables=*/1000000);
   if (!internal::fb::VerifyFooterBuffer(verifier)) {
     return Status::SerializationError("footer flatbuffer of ", footer_length, " bytes at offset ",
                                       s.footer_offset, " failed verification");
   }
   const internal::fb::Footer* footer = internal::fb::GetFooter(s.footer_buffer->data());
-  ALKAID_RETURN_NOT_OK(internal::CheckMetadataVersion(footer->version(), "file footer"));
   if (footer->schema() == nullptr) return Status::Invalid("file footer has no schema");
+  if (footer->version() < internal::fb::MetadataVersion::V4) {
+    ALKAID_RETURN_NOT_OK(CheckOldFooter(s.file, s.footer_offset, footer->version(), s.options));
+  } else {
+    ALKAID_RETURN_NOT_OK(internal::CheckMetadataVersion(footer->version(), "file footer"));
+  }
   ALKAID_RETURN_NOT_OK(s.core.Init(footer->schema(), s.options, /*is_file=*/true)
                            .WithContext("file footer schema"));
+  s.core.budget()->SetInput(s.file_size);
   ALKAID_RETURN_NOT_OK(
       internal::ReadFileBlocks(footer->dictionaries(), "dictionary block", &s.dictionary_blocks));
   ALKAID_RETURN_NOT_OK(
@@ -432,15 +496,22 @@ Status FileReader::ReadFooter() {
   };
   ALKAID_RETURN_NOT_OK(check_blocks(s.dictionary_blocks, "dictionary block"));
   ALKAID_RETURN_NOT_OK(check_blocks(s.batch_blocks, "record batch block"));
+  std::map<State::BlockKey, int> listings;
+  for (const auto& b : s.batch_blocks) ++listings[{b.offset, b.metadata_length, b.body_length}];
+  for (const auto& [key, count] : listings) {
+    if (count > 1) s.repeated_batches.emplace(key, nullptr);
+  }
   return Status::OK();
 }
 
 namespace {
 
 // Reads and verifies the message a footer block points at. With
-// `skip_body` the body is left unread (out->body stays null).
+// `skip_body` the body is left unread (out->body stays null). A body the
+// file had to copy (no zero-copy support) is charged to `budget`.
 Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& block,
-                        MemoryPool* pool, FramedMessage* out,
+                        const IpcReadOptions& options, const internal::ReadBudgetPtr& budget,
+                        FramedMessage* out,
                         bool (*skip_body)(const Message&, const void*) = nullptr,
                         const void* skip_arg = nullptr) {
   ALKAID_ASSIGN_OR_RAISE(BufferPtr framed,
@@ -460,20 +531,34 @@ Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& b
     return Status::Invalid("message metadata length ", length, " does not fit the block's ",
                            block.metadata_length, " metadata bytes");
   }
+  if (start + length != block.metadata_length) {
+    return Status::Invalid("the block's metadata length ", block.metadata_length,
+                           " disagrees with the message it points to (", start, "-byte prefix + ",
+                           length, " bytes of metadata)");
+  }
   out->metadata = SliceBuffer(framed, start, length);
-  ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(&out->metadata, pool));
+  ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(
+                                            &out->metadata, options.pool,
+                                            options.max_recursion_depth));
   const int64_t body_length = out->message->bodyLength();
-  if (body_length > block.body_length) {
-    return Status::Invalid("message body length ", body_length, " exceeds the block's ",
-                           block.body_length, " bytes");
+  if (body_length != block.body_length) {
+    return Status::Invalid("the block's body length ", block.body_length,
+                           " disagrees with the message's body length ", body_length);
   }
   out->wire_size = block.metadata_length + body_length;
   out->body = internal::MessageBody{};
+  out->body_buffer.reset();
   out->body_skipped = skip_body != nullptr && skip_body(*out->message, skip_arg);
   if (!out->body_skipped && body_length > 0) {
+    internal::Charge charge;
+    if (!file->supports_zero_copy()) {
+      ALKAID_ASSIGN_OR_RAISE(charge, internal::Charge::Take(budget, body_length,
+                                                            "reading a message body"));
+    }
     ALKAID_ASSIGN_OR_RAISE(out->body_buffer,
                            ReadExactlyAt(file, block.offset + block.metadata_length, body_length,
                                          "message body"));
+    out->body_buffer = internal::AttachCharge(std::move(out->body_buffer), std::move(charge));
     out->body = internal::MessageBody::Of(out->body_buffer);
   }
   return Status::OK();
@@ -495,35 +580,57 @@ bool IsUnneededDictionary(const Message& message, const void* memo) {
 
 Status FileReader::LoadDictionaries() {
   State& s = *state_;
-  if (s.dictionaries_loaded) return s.dictionary_status;
-  s.dictionaries_loaded = true;
+  if (s.dictionaries_loaded.load(std::memory_order_acquire)) return s.dictionary_status;
+  std::lock_guard<std::mutex> lock(s.dictionary_mutex);
+  if (s.dictionaries_loaded.load(std::memory_order_relaxed)) return s.dictionary_status;
+  s.dictionary_status = LoadDictionariesLocked();
+  s.dictionaries_loaded.store(true, std::memory_order_release);
+  return s.dictionary_status;
+}
+
+Status FileReader::LoadDictionariesLocked() {
+  State& s = *state_;
+  // A footer may list one block many times. A block is decoded once: later
+  // listings reuse the decoded values (which are immutable), so a delta
+  // listed N times costs its bytes N times in the final dictionary (what the
+  // format says it means) but is read, decompressed and validated only once.
+  // Dictionaries whose values hold other dictionaries are decoded each time,
+  // since they capture the nested dictionaries current at that point.
+  std::map<int64_t, internal::DecodedDictionary> decoded_blocks;
   FramedMessage message;
   for (size_t i = 0; i < s.dictionary_blocks.size(); ++i) {
     const auto& block = s.dictionary_blocks[i];
     MessageLocation where{"dictionary block", static_cast<int64_t>(i), block.offset};
-    Status st = ReadBlockMessage(s.file, block, s.options.pool, &message, IsUnneededDictionary,
-                                 &s.core.memo());
+    s.core.stats().num_messages.fetch_add(1, std::memory_order_relaxed);
+    auto cached = decoded_blocks.find(block.offset);
+    if (cached != decoded_blocks.end()) {
+      ALKAID_RETURN_NOT_OK(s.core.ApplyDictionary(cached->second, where));
+      continue;
+    }
+    Status st = ReadBlockMessage(s.file, block, s.options, s.core.budget(), &message,
+                                 IsUnneededDictionary, &s.core.memo());
     if (st.ok() &&
         message.message->header_type() != internal::fb::MessageHeader::DictionaryBatch) {
       st = Status::Invalid("expected a dictionary batch, found ",
                            internal::fb::EnumNameMessageHeader(message.message->header_type()));
     }
-    if (!st.ok()) {
-      s.dictionary_status = internal::AtLocation(st, where);
-      return s.dictionary_status;
-    }
-    ++s.core.stats().num_messages;
+    ALKAID_RETURN_NOT_OK(internal::AtLocation(st, where));
+    internal::DecodedDictionary dict;
     if (message.body_skipped) {
-      ++s.core.stats().num_dictionary_batches;
-      continue;
+      dict.id = message.message->header_as_DictionaryBatch()->id();
+      dict.is_delta = message.message->header_as_DictionaryBatch()->isDelta();
+      dict.skipped = true;
+    } else {
+      ALKAID_ASSIGN_OR_RAISE(dict, s.core.DecodeDictionaryBatch(*message.message, message.body,
+                                                                where));
     }
-    st = s.core.ReadDictionaryBatch(*message.message, message.body, message.wire_size, where);
-    if (!st.ok()) {
-      s.dictionary_status = st;
-      return st;
+    ALKAID_RETURN_NOT_OK(s.core.ApplyDictionary(dict, where));
+    const internal::DictionaryMemo::Entry* entry = s.core.memo().Find(dict.id);
+    if (entry != nullptr && entry->nested_ids.empty()) {
+      decoded_blocks.emplace(block.offset, std::move(dict));
     }
   }
-  return Status::OK();
+  return s.core.MaterializeDictionaries();
 }
 
 Result<RecordBatchPtr> FileReader::ReadRecordBatch(int i) {
@@ -534,16 +641,53 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatch(int i) {
   }
   ALKAID_RETURN_NOT_OK(LoadDictionaries());
   const auto& block = s.batch_blocks[static_cast<size_t>(i)];
+  RecordBatchPtr* repeated = nullptr;
+  if (!s.repeated_batches.empty()) {
+    auto it = s.repeated_batches.find({block.offset, block.metadata_length, block.body_length});
+    if (it != s.repeated_batches.end()) {
+      repeated = &it->second;
+      std::lock_guard<std::mutex> lock(s.repeated_mutex);
+      if (*repeated != nullptr) return *repeated;
+    }
+  }
+  ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, ReadRecordBatchBlock(i));
+  if (repeated != nullptr) {
+    std::lock_guard<std::mutex> lock(s.repeated_mutex);
+    if (*repeated == nullptr) *repeated = batch;
+    return *repeated;
+  }
+  return batch;
+}
+
+Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
+  State& s = *state_;
+  const auto& block = s.batch_blocks[static_cast<size_t>(i)];
   MessageLocation where{"record batch block", i, block.offset};
   FramedMessage message;
-  Status st = ReadBlockMessage(s.file, block, s.options.pool, &message);
+  Status st = ReadBlockMessage(s.file, block, s.options, s.core.budget(), &message);
   if (st.ok() && message.message->header_type() != internal::fb::MessageHeader::RecordBatch) {
     st = Status::Invalid("expected a record batch, found ",
                          internal::fb::EnumNameMessageHeader(message.message->header_type()));
   }
   ALKAID_RETURN_NOT_OK(internal::AtLocation(st, where));
-  ++s.core.stats().num_messages;
-  return s.core.ReadRecordBatch(*message.message, message.body, message.wire_size, where);
+  s.core.stats().num_messages.fetch_add(1, std::memory_order_relaxed);
+  // Per-call loader state, so that several threads may read batches at once.
+  std::unique_ptr<internal::BatchScratch> scratch;
+  {
+    std::lock_guard<std::mutex> lock(s.scratch_mutex);
+    if (!s.free_scratch.empty()) {
+      scratch = std::move(s.free_scratch.back());
+      s.free_scratch.pop_back();
+    }
+  }
+  if (scratch == nullptr) scratch = std::make_unique<internal::BatchScratch>();
+  Result<RecordBatchPtr> batch =
+      s.core.ReadRecordBatch(*message.message, message.body, where, scratch.get());
+  {
+    std::lock_guard<std::mutex> lock(s.scratch_mutex);
+    s.free_scratch.push_back(std::move(scratch));
+  }
+  return batch;
 }
 
 Result<RecordBatchPtr> FileReader::Next() {
@@ -567,7 +711,7 @@ int FileReader::num_record_batches() const { return static_cast<int>(state_->bat
 int FileReader::num_dictionaries() const { return static_cast<int>(state_->dictionary_blocks.size()); }
 const MetadataPtr& FileReader::metadata() const { return state_->metadata; }
 IpcDialect FileReader::dialect() const { return state_->dialect; }
-const ReadStats& FileReader::stats() const { return state_->core.stats(); }
+ReadStats FileReader::stats() const { return state_->core.stats_snapshot(); }
 
 // ---------------------------------------------------------------------------
 // StreamDecoder
@@ -590,10 +734,7 @@ const DictionaryIds& MessageDecoder::dictionary_ids() const {
   return core_ ? core_->dictionary_ids() : kNone;
 }
 
-const ReadStats& MessageDecoder::stats() const {
-  static const ReadStats kNone;
-  return core_ ? core_->stats() : kNone;
-}
+ReadStats MessageDecoder::stats() const { return core_ ? core_->stats_snapshot() : ReadStats(); }
 
 int64_t MessageDecoder::next_required_size() const {
   switch (state_) {
@@ -723,7 +864,8 @@ Status MessageDecoder::OnPart(BufferPtr part) {
   switch (state_) {
     case State::kMetadata: {
       metadata_ = std::move(part);
-      Result<const fb::Message*> message = DecodeMessageMetadata(&metadata_, options_.pool);
+      Result<const fb::Message*> message =
+          DecodeMessageMetadata(&metadata_, options_.pool, options_.max_recursion_depth);
       if (!message.ok()) return AtLocation(message.status(), where);
       message_ = *message;
       const int64_t body_length = message_->bodyLength();
@@ -753,6 +895,7 @@ Status MessageDecoder::OnMessage(BufferPtr body) {
     ALKAID_RETURN_NOT_OK(AtLocation(core->Init(message.header_as_Schema(), options_, false), where));
     core_ = std::move(core);
     ++core_->stats().num_messages;
+    core_->budget()->AddInput(wire_size);
     ALKAID_RETURN_NOT_OK(listener_->OnSchema(core_->schema()));
   } else {
     RecordBatchPtr batch;
@@ -790,6 +933,6 @@ int64_t StreamDecoder::next_required_size() const { return decoder_->next_requir
 const SchemaPtr& StreamDecoder::schema() const { return decoder_->schema(); }
 const DictionaryIds& StreamDecoder::dictionary_ids() const { return decoder_->dictionary_ids(); }
 bool StreamDecoder::finished() const { return decoder_->finished(); }
-const ReadStats& StreamDecoder::stats() const { return decoder_->stats(); }
+ReadStats StreamDecoder::stats() const { return decoder_->stats(); }
 
 }  // namespace alkaid::ipc

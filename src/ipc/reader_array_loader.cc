@@ -222,9 +222,13 @@ Status ArrayLoader::FixUpBuffer(int slot, int alignment, ByteSwap swap, size_t i
                          AllowedDecompressedSize(justified_size)});
     return Status::OK();
   }
-  // Typed access needs natural alignment; copy into an aligned pool buffer.
+  // Typed access needs natural alignment; copy into an aligned pool buffer
+  // (a copy the memory budget pays for).
   BufferPtr& target = out_->buffers[static_cast<size_t>(slot)];
+  ALKAID_ASSIGN_OR_RAISE(Charge charge, Charge::Take(*params_.budget, target->size(),
+                                                     "an aligned copy of a body buffer"));
   ALKAID_ASSIGN_OR_RAISE(target, Buffer::Copy(target->data(), target->size(), params_.options->pool));
+  target = AttachCharge(std::move(target), std::move(charge));
   return Status::OK();
 }
 
@@ -467,8 +471,13 @@ Status ArrayLoader::Finish() {
 
 Status ArrayLoader::FinishDeferred() {
   MemoryPool* pool = params_.options->pool;
+  const ReadBudgetPtr& budget = *params_.budget;
+  // What the decompressed buffers of this message will hold, taken from the
+  // budget before anything is allocated and handed to the buffers one by one.
+  Charge decompressed;
   if (params_.codec != nullptr) {
     encoded_scratch_.clear();
+    int64_t total = 0;
     for (const Deferred& d : deferred_) {
       const BufferPtr& encoded = d.target->buffers[static_cast<size_t>(d.slot)];
       Result<int64_t> declared = ReadBodyBufferPrefix({encoded->data(), encoded->size()});
@@ -480,8 +489,20 @@ Status ArrayLoader::FinishDeferred() {
                                " uncompressed bytes, more than the ", d.max_size,
                                " its field node's length justifies");
       }
+      if (*declared > 0) {
+        if (*declared > params_.max_decompressed_bytes - total) {
+          return Status::OutOfMemory(
+              "compressed buffer ", d.buffer_index, " declares ", *declared,
+              " uncompressed bytes; with the message's other buffers (", total,
+              " bytes) that exceeds the per-message limit of ", params_.max_decompressed_bytes,
+              " bytes (IpcReadOptions::max_decompressed_message_bytes)");
+        }
+        total += *declared;
+      }
       encoded_scratch_.push_back(encoded);
     }
+    ALKAID_ASSIGN_OR_RAISE(decompressed,
+                           Charge::Take(budget, total, "decompressing a message body"));
     ParallelOptions parallel;
     parallel.use_threads = params_.options->use_threads;
     parallel.num_threads = params_.options->num_threads;
@@ -489,20 +510,29 @@ Status ArrayLoader::FinishDeferred() {
     ALKAID_RETURN_NOT_OK(DecompressBodyBuffers(*params_.codec, encoded_scratch_, &decoded_scratch_,
                                                params_.max_decompressed_bytes, parallel, pool));
     for (size_t i = 0; i < deferred_.size(); ++i) {
-      deferred_[i].target->buffers[static_cast<size_t>(deferred_[i].slot)] =
-          std::move(decoded_scratch_[i]);
+      BufferPtr& target = deferred_[i].target->buffers[static_cast<size_t>(deferred_[i].slot)];
+      // Buffers stored raw come back as slices of the body: not charged.
+      deferred_[i].owned = decoded_scratch_[i] != nullptr && decoded_scratch_[i]->is_mutable() &&
+                           decoded_scratch_[i].use_count() == 1;
+      target = std::move(decoded_scratch_[i]);
     }
+    encoded_scratch_.clear();
   }
-  for (const Deferred& d : deferred_) {
+  for (Deferred& d : deferred_) {
     BufferPtr& buffer = d.target->buffers[static_cast<size_t>(d.slot)];
     bool swap = params_.swap_endian && d.swap.kind != ByteSwap::kNone;
     // Freshly decompressed buffers are private; slices of the input are
     // shared (and may be a read-only mapping), so those are copied first.
-    bool private_copy = buffer->is_mutable() && buffer.use_count() == 1;
+    bool private_copy = d.owned;
+    Charge charge = decompressed.Split(d.owned ? buffer->size() : 0);
     if ((swap && !private_copy) || !IsAligned(buffer->data(), d.alignment)) {
+      ALKAID_ASSIGN_OR_RAISE(Charge copy_charge,
+                             Charge::Take(budget, buffer->size(), "a copy of a body buffer"));
       ALKAID_ASSIGN_OR_RAISE(buffer, Buffer::Copy(buffer->data(), buffer->size(), pool));
+      charge = std::move(copy_charge);
     }
     if (swap) SwapBytesInPlace(buffer->mutable_data(), buffer->size(), d.swap);
+    buffer = AttachCharge(std::move(buffer), std::move(charge));
   }
   deferred_.clear();
   return Status::OK();

@@ -13,14 +13,6 @@ namespace {
 
 bool IsAligned8(const uint8_t* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; }
 
-// max(floor, ratio * wire_size), saturating.
-int64_t AllocationCap(const IpcReadOptions& options, int64_t wire_size) {
-  double scaled = options.max_allocation_ratio * static_cast<double>(std::max<int64_t>(wire_size, 0));
-  int64_t from_ratio =
-      scaled >= 9.0e18 || std::isnan(scaled) ? INT64_MAX : static_cast<int64_t>(scaled);
-  return std::max(options.max_allocation_floor, from_ratio);
-}
-
 }  // namespace
 
 std::string MessageLocation::ToString() const {
@@ -33,12 +25,121 @@ Status AtLocationSlow(const Status& st, const MessageLocation& where) {
   return st.WithContext(where.ToString());
 }
 
-Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool) {
+// ---------------------------------------------------------------------------
+// ReadBudget
+
+ReadBudget::ReadBudget(const IpcReadOptions& options)
+    : explicit_limit_(options.memory_budget),
+      floor_(options.memory_budget_floor),
+      ratio_(options.memory_budget_ratio) {}
+
+int64_t ReadBudget::limit() const {
+  if (explicit_limit_ > 0) return explicit_limit_;
+  const double scaled =
+      ratio_ * static_cast<double>(std::max<int64_t>(input_.load(std::memory_order_relaxed), 0));
+  const int64_t from_ratio =
+      !(scaled < 9.0e18) ? (std::isnan(scaled) ? 0 : INT64_MAX) : static_cast<int64_t>(scaled);
+  return std::max(floor_, from_ratio);
+}
+
+Status ReadBudget::Exceeded(int64_t bytes, std::string_view what) const {
+  const int64_t lim = limit();
+  return Status::OutOfMemory(
+      what, " needs ", bytes, " bytes but the reader already holds ", used(),
+      " bytes of its memory budget of ", lim,
+      " bytes (decompressed buffers, copies, dictionaries and arrays of batches still "
+      "referenced; ",
+      explicit_limit_ > 0 ? std::string("IpcReadOptions::memory_budget")
+                          : "max(IpcReadOptions::memory_budget_floor, "
+                            "IpcReadOptions::memory_budget_ratio x " +
+                                std::to_string(input_.load(std::memory_order_relaxed)) +
+                                " input bytes)",
+      "); release batches you no longer need or raise IpcReadOptions::memory_budget");
+}
+
+Status ReadBudget::Check(int64_t bytes, std::string_view what) const {
+  const int64_t lim = limit();
+  const int64_t held = used();
+  if (bytes < 0 || bytes > lim || held > lim - bytes) return Exceeded(bytes, what);
+  return Status::OK();
+}
+
+Status ReadBudget::Take(int64_t bytes, std::string_view what) {
+  if (bytes <= 0) return Status::OK();
+  const int64_t lim = limit();
+  int64_t held = used_.load(std::memory_order_relaxed);
+  do {
+    if (bytes > lim || held > lim - bytes) return Exceeded(bytes, what);
+  } while (!used_.compare_exchange_weak(held, held + bytes, std::memory_order_relaxed));
+  return Status::OK();
+}
+
+Result<Charge> Charge::Take(const ReadBudgetPtr& budget, int64_t bytes, std::string_view what) {
+  Charge out;
+  if (budget == nullptr || bytes <= 0) return out;
+  ALKAID_RETURN_NOT_OK(budget->Take(bytes, what));
+  out.budget_ = budget;
+  out.bytes_ = bytes;
+  return out;
+}
+
+Charge& Charge::operator=(Charge&& other) noexcept {
+  if (this != &other) {
+    Reset();
+    budget_ = std::move(other.budget_);
+    bytes_ = other.bytes_;
+    other.bytes_ = 0;
+  }
+  return *this;
+}
+
+void Charge::Reset() {
+  if (budget_ != nullptr && bytes_ > 0) budget_->Release(bytes_);
+  budget_.reset();
+  bytes_ = 0;
+}
+
+Charge Charge::Split(int64_t n) {
+  Charge out;
+  n = std::clamp<int64_t>(n, 0, bytes_);
+  if (n == 0) return out;
+  out.budget_ = budget_;
+  out.bytes_ = n;
+  bytes_ -= n;
+  return out;
+}
+
+int64_t BufferBytes(const ArrayData& data) {
+  int64_t total = 0;
+  for (const BufferPtr& b : data.buffers) {
+    if (b != nullptr) total += b->size();
+  }
+  for (const ArrayDataPtr& child : data.child_data) {
+    if (child != nullptr) total += BufferBytes(*child);
+  }
+  return total;
+}
+
+ReadStats AtomicStats::Snapshot() const {
+  ReadStats out;
+  out.num_messages = num_messages.load(std::memory_order_relaxed);
+  out.num_record_batches = num_record_batches.load(std::memory_order_relaxed);
+  out.num_dictionary_batches = num_dictionary_batches.load(std::memory_order_relaxed);
+  out.num_dictionary_deltas = num_dictionary_deltas.load(std::memory_order_relaxed);
+  out.num_replaced_dictionaries = num_replaced_dictionaries.load(std::memory_order_relaxed);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+
+Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool,
+                                                 int max_recursion_depth) {
   if (!IsAligned8((*metadata)->data())) {
     ALKAID_ASSIGN_OR_RAISE(*metadata, Buffer::Copy((*metadata)->data(), (*metadata)->size(), pool));
   }
   ALKAID_ASSIGN_OR_RAISE(const fb::Message* message,
-                         VerifyMessage((*metadata)->data(), (*metadata)->size(), "message metadata"));
+                         VerifyMessage((*metadata)->data(), (*metadata)->size(), "message metadata",
+                                       max_recursion_depth));
   ALKAID_RETURN_NOT_OK(CheckMetadataVersion(message->version(), "message"));
   if (message->bodyLength() < 0) {
     return Status::Invalid("message body length is negative (", message->bodyLength(), ")");
@@ -52,6 +153,10 @@ Status ReaderCore::Init(const fb::Schema* schema, const IpcReadOptions& options,
   options_ = options;
   if (options_.pool == nullptr) options_.pool = default_memory_pool();
   is_file_ = is_file;
+  budget_ = std::make_shared<ReadBudget>(options_);
+  for (CompressionType type : {CompressionType::kLz4Frame, CompressionType::kZstd}) {
+    ALKAID_ASSIGN_OR_RAISE(codecs_[static_cast<int>(type)], Codec::Create(type));
+  }
   if (schema == nullptr) return Status::Invalid("schema message has no schema table");
   ALKAID_ASSIGN_OR_RAISE(SchemaReadResult read, ReadSchema(schema, options_.max_recursion_depth));
   full_schema_ = std::move(read.schema);
@@ -96,29 +201,29 @@ Status ReaderCore::Init(const fb::Schema* schema, const IpcReadOptions& options,
   return memo_.Init(*full_schema_, full_ids_, selected);
 }
 
-Result<const Codec*> ReaderCore::GetCodec(CompressionType type) {
-  auto& slot = codecs_[static_cast<int>(type)];
-  if (!slot) {
-    ALKAID_ASSIGN_OR_RAISE(slot, Codec::Create(type));
-  }
-  return slot.get();
+const Codec* ReaderCore::GetCodec(CompressionType type) const {
+  return codecs_[static_cast<int>(type)].get();
 }
 
-Status ReaderCore::PrepareLoader(const RecordBatchMeta& meta, const MessageBody& body,
-                                 fb::MetadataVersion version, int64_t wire_size) {
+Status ReaderCore::PrepareLoader(ArrayLoader* loader, const RecordBatchMeta& meta,
+                                 const MessageBody& body, fb::MetadataVersion version) const {
   LoaderParams params;
   params.meta = &meta;
   params.body = &body;
   params.version = version;
   if (meta.compression != CompressionType::kNone) {
-    ALKAID_ASSIGN_OR_RAISE(params.codec, GetCodec(meta.compression));
+    params.codec = GetCodec(meta.compression);
+    if (params.codec == nullptr) {
+      return Status::Invalid("unknown body compression ", static_cast<int>(meta.compression));
+    }
   }
   params.swap_endian = swap_endian_;
   params.options = &options_;
-  params.max_decompressed_bytes = AllocationCap(options_, wire_size);
+  params.max_decompressed_bytes = std::max<int64_t>(options_.max_decompressed_message_bytes, 0);
+  params.budget = &budget_;
   params.memo = &memo_;
   params.ids = &full_ids_;
-  loader_.Reset(params);
+  loader->Reset(params);
   return Status::OK();
 }
 
@@ -127,6 +232,9 @@ Status ReaderCore::ValidateArrayOfSchema(const ArrayData& data) const {
   ValidateOptions validate;
   validate.full = options_.validate_full;
   validate.types_validated = true;
+  // TODO(merge): pass the reader's depth limit once ValidateOptions has it
+  // (the validation engineer adds `int max_recursion_depth`):
+  //   validate.max_recursion_depth = options_.max_recursion_depth;
   return ValidateArray(data, validate);
 }
 
@@ -137,129 +245,196 @@ Status ReaderCore::ValidateColumn(const ArrayData& column, int index) const {
                         out_schema_->field(index)->name() + "' failed validation");
 }
 
+namespace {
+
+// The ArrayData of the columns of one uncompressed batch, in one allocation
+// with the budget charge for their nodes.
+struct ColumnBlock {
+  explicit ColumnBlock(size_t n) : columns(n) {}
+  std::vector<ArrayData> columns;
+  Charge charge;
+};
+
+}  // namespace
+
 Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
-                                                   const MessageBody& body, int64_t wire_size,
-                                                   const MessageLocation& where) {
+                                                   const MessageBody& body,
+                                                   const MessageLocation& where,
+                                                   BatchScratch* scratch) {
+  if (scratch == nullptr) scratch = &scratch_;
+  RecordBatchMeta& batch_meta = scratch->meta;
+  ArrayLoader& loader = scratch->loader;
   const fb::RecordBatch* header = message.header_as_RecordBatch();
   if (header == nullptr) return AtLocation(Status::Invalid("not a record batch message"), where);
-  ALKAID_RETURN_NOT_OK(AtLocation(ReadRecordBatchHeader(header, body.size, &batch_meta_), where));
+  ALKAID_RETURN_NOT_OK(AtLocation(ReadRecordBatchHeader(header, body.size, &batch_meta), where));
   ALKAID_RETURN_NOT_OK(
-      AtLocation(PrepareLoader(batch_meta_, body, message.version(), wire_size), where));
+      AtLocation(PrepareLoader(&loader, batch_meta, body, message.version()), where));
+  // Every node becomes an ArrayData: charged before any is made.
+  const int64_t node_bytes = static_cast<int64_t>(batch_meta.nodes.size()) * kNodeCharge;
+  Result<Charge> taken = Charge::Take(budget_, node_bytes, "the field nodes of a record batch");
+  if (!taken.ok()) return AtLocation(taken.status(), where);
+  Charge node_charge = std::move(taken).MoveValueUnsafe();
 
   const size_t num_columns = static_cast<size_t>(out_schema_->num_fields());
   ArrayDataVector columns(num_columns);
   // When every buffer will be a slice of the body (no decompression, no byte
   // swapping), the columns' ArrayData live in one allocation: a batch of many
   // small columns then costs one malloc instead of one per column, and
-  // keeping one column alive retains nothing the body would not anyway.
+  // keeping one column alive retains nothing the body would not anyway. The
+  // block also carries the batch's node charge.
   ArrayData* block = nullptr;
-  if (batch_meta_.compression == CompressionType::kNone && !swap_endian_ && num_columns > 1) {
-    auto owner = std::make_shared<ArrayData[]>(num_columns);
-    block = owner.get();
+  if (batch_meta.compression == CompressionType::kNone && !swap_endian_ && num_columns > 0) {
+    auto owner = std::make_shared<ColumnBlock>(num_columns);
+    owner->charge = std::move(node_charge);
+    block = owner->columns.data();
     // The last column takes over the allocation's own reference: one atomic
     // increment fewer per batch.
     for (size_t c = 0; c + 1 < num_columns; ++c) columns[c] = ArrayDataPtr(owner, &block[c]);
     columns[num_columns - 1] = ArrayDataPtr(std::move(owner), &block[num_columns - 1]);
   }
-  FieldPath& path = top_path_;
+  FieldPath& path = scratch->path;
   path.resize(1);
+  std::vector<size_t> column_nodes;
+  if (!block) column_nodes.assign(num_columns, 0);
   for (int i = 0; i < full_schema_->num_fields(); ++i) {
     path[0] = i;
     const int pos = output_position_[static_cast<size_t>(i)];
     const FieldPtr& field = full_schema_->field(i);
     Status st;
+    const size_t nodes_before = loader.nodes_used();
     if (pos < 0) {
-      st = loader_.Skip(field, path);
+      st = loader.Skip(field, path);
     } else if (block) {
-      st = loader_.LoadInto(field, path, &block[static_cast<size_t>(pos)]);
+      st = loader.LoadInto(field, path, &block[static_cast<size_t>(pos)]);
     } else {
-      st = loader_.Load(field, path, &columns[static_cast<size_t>(pos)]);
+      st = loader.Load(field, path, &columns[static_cast<size_t>(pos)]);
+      column_nodes[static_cast<size_t>(pos)] = loader.nodes_used() - nodes_before;
     }
     ALKAID_RETURN_NOT_OK(AtLocation(st, where));
   }
-  ALKAID_RETURN_NOT_OK(AtLocation(loader_.Finish(), where));
+  ALKAID_RETURN_NOT_OK(AtLocation(loader.Finish(), where));
+  if (!block) {
+    // Each column carries the charge for its own nodes, so dropping a column
+    // releases it.
+    for (size_t c = 0; c < num_columns; ++c) {
+      columns[c] = AttachCharge(std::move(columns[c]),
+                                node_charge.Split(static_cast<int64_t>(column_nodes[c]) * kNodeCharge));
+    }
+  }
   for (size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i]->length != batch_meta_.length) {
+    if (columns[i]->length != batch_meta.length) {
       return AtLocation(Status::Invalid("column ", i, " '", out_schema_->field(static_cast<int>(i))->name(),
                                         "' has ", columns[i]->length,
-                                        " rows but the record batch declares ", batch_meta_.length),
+                                        " rows but the record batch declares ", batch_meta.length),
                         where);
     }
     ALKAID_RETURN_NOT_OK(AtLocation(ValidateColumn(*columns[i], static_cast<int>(i)), where));
   }
-  ++stats_.num_record_batches;
-  return RecordBatch::Make(out_schema_, batch_meta_.length, std::move(columns));
+  stats_.num_record_batches.fetch_add(1, std::memory_order_relaxed);
+  return RecordBatch::Make(out_schema_, batch_meta.length, std::move(columns));
 }
 
-Status ReaderCore::ReadDictionaryBatch(const fb::Message& message, const MessageBody& body,
-                                       int64_t wire_size, const MessageLocation& where) {
+Result<DecodedDictionary> ReaderCore::DecodeDictionaryBatch(const fb::Message& message,
+                                                            const MessageBody& body,
+                                                            const MessageLocation& where) {
   const fb::DictionaryBatch* header = message.header_as_DictionaryBatch();
   if (header == nullptr) return AtLocation(Status::Invalid("not a dictionary batch message"), where);
   ALKAID_RETURN_NOT_OK(AtLocation(ReadDictionaryBatchHeader(header, body.size, &dict_meta_), where));
-  const int64_t id = dict_meta_.id;
-  ++stats_.num_dictionary_batches;
-  if (dict_meta_.is_delta) ++stats_.num_dictionary_deltas;
-
+  DecodedDictionary out;
+  out.id = dict_meta_.id;
+  out.is_delta = dict_meta_.is_delta;
+  const int64_t id = out.id;
   DictionaryMemo::Entry* entry = memo_.Find(id);
   if (entry == nullptr) {
     return AtLocation(
         Status::KeyError("dictionary batch for id ", id, ", which no field of the schema uses"),
         where);
   }
-  if (dict_meta_.is_delta && entry->values == nullptr && entry->needed) {
-    return AtLocation(Status::Invalid("delta dictionary batch for id ", id,
-                                      " before any dictionary batch defined it"),
-                      where);
-  }
-  if (!dict_meta_.is_delta && entry->values != nullptr && is_file_) {
-    return AtLocation(Status::Invalid("a second non-delta dictionary batch for id ", id,
-                                      ": the file format does not allow replacing dictionaries"),
-                      where);
-  }
   // Dictionaries only projected-away fields use are skipped undecoded.
-  if (!entry->needed) return Status::OK();
-
+  if (!entry->needed) {
+    out.skipped = true;
+    return out;
+  }
+  // Dictionaries used inside this one's values must be current.
+  for (int64_t nested : entry->nested_ids) {
+    ALKAID_RETURN_NOT_OK(AtLocation(memo_.Materialize(nested, budget_, options_.pool), where));
+  }
   ALKAID_RETURN_NOT_OK(
-      AtLocation(PrepareLoader(dict_meta_.data, body, message.version(), wire_size), where));
+      AtLocation(PrepareLoader(&dict_loader_, dict_meta_.data, body, message.version()), where));
+  const int64_t node_bytes = static_cast<int64_t>(dict_meta_.data.nodes.size()) * kNodeCharge;
+  {
+    Status st = budget_->Check(node_bytes, "the field nodes of a dictionary batch");
+    ALKAID_RETURN_NOT_OK(AtLocation(st, where));
+  }
   auto value_field = std::make_shared<Field>("dictionary " + std::to_string(id), entry->value_type);
-  ArrayDataPtr values;
-  Status st = loader_.Load(value_field, entry->path, &values);
-  if (st.ok()) st = loader_.Finish();
+  Status st = dict_loader_.Load(value_field, entry->path, &out.values);
+  if (st.ok()) st = dict_loader_.Finish();
   ALKAID_RETURN_NOT_OK(AtLocation(st, where));
-  if (values->length != dict_meta_.data.length) {
-    return AtLocation(Status::Invalid("dictionary id ", id, " has ", values->length,
+  if (out.values->length != dict_meta_.data.length) {
+    return AtLocation(Status::Invalid("dictionary id ", id, " has ", out.values->length,
                                       " values but its batch declares ", dict_meta_.data.length),
                       where);
   }
-  st = ValidateArrayOfSchema(*values);
+  st = ValidateArrayOfSchema(*out.values);
   ALKAID_RETURN_NOT_OK(
       AtLocation(st.WithContext("dictionary id " + std::to_string(id) + " failed validation"), where));
-
-  if (dict_meta_.is_delta) {
-    Result<ArrayDataPtr> joined = Concatenate({entry->values, values}, options_.pool);
-    if (!joined.ok()) {
-      return AtLocation(joined.status().WithContext("appending delta to dictionary id " + std::to_string(id)),
-                        where);
-    }
-    entry->values = std::move(joined).MoveValueUnsafe();
-  } else {
-    if (entry->values != nullptr) ++stats_.num_replaced_dictionaries;
-    entry->values = std::move(values);
-  }
-  return Status::OK();
+  return out;
 }
+
+Status ReaderCore::ApplyDictionary(const DecodedDictionary& dict, const MessageLocation& where) {
+  stats_.num_dictionary_batches.fetch_add(1, std::memory_order_relaxed);
+  if (dict.is_delta) stats_.num_dictionary_deltas.fetch_add(1, std::memory_order_relaxed);
+  DictionaryMemo::Entry* entry = memo_.Find(dict.id);
+  if (entry == nullptr) {
+    return AtLocation(Status::KeyError("dictionary batch for id ", dict.id,
+                                       ", which no field of the schema uses"),
+                      where);
+  }
+  const bool defined = entry->values != nullptr || !entry->pending.empty();
+  if (dict.is_delta && !defined && entry->needed) {
+    return AtLocation(Status::Invalid("delta dictionary batch for id ", dict.id,
+                                      " before any dictionary batch defined it"),
+                      where);
+  }
+  if (!dict.is_delta && defined && is_file_) {
+    return AtLocation(Status::Invalid("a second non-delta dictionary batch for id ", dict.id,
+                                      ": the file format does not allow replacing dictionaries"),
+                      where);
+  }
+  if (dict.skipped || !entry->needed) {
+    // Remember that the id was defined (for the checks above) without
+    // keeping any values.
+    return Status::OK();
+  }
+  if (!dict.is_delta && defined) {
+    stats_.num_replaced_dictionaries.fetch_add(1, std::memory_order_relaxed);
+  }
+  Status st = memo_.Apply(dict.id, dict.is_delta, dict.values, budget_, options_.pool);
+  if (st.ok()) return st;
+  return AtLocation(st.WithContext("dictionary id " + std::to_string(dict.id)), where);
+}
+
+Status ReaderCore::ReadDictionaryBatch(const fb::Message& message, const MessageBody& body,
+                                       const MessageLocation& where) {
+  ALKAID_ASSIGN_OR_RAISE(DecodedDictionary dict, DecodeDictionaryBatch(message, body, where));
+  return ApplyDictionary(dict, where);
+}
+
+Status ReaderCore::MaterializeDictionaries() { return memo_.MaterializeAll(budget_, options_.pool); }
 
 Status ReaderCore::HandleStreamMessage(const fb::Message& message, const MessageBody& body,
                                        int64_t wire_size, const MessageLocation& where,
                                        RecordBatchPtr* batch) {
-  ++stats_.num_messages;
+  stats_.num_messages.fetch_add(1, std::memory_order_relaxed);
+  budget_->AddInput(wire_size);
   switch (message.header_type()) {
     case fb::MessageHeader::RecordBatch: {
-      ALKAID_ASSIGN_OR_RAISE(*batch, ReadRecordBatch(message, body, wire_size, where));
+      if (memo_.has_pending()) ALKAID_RETURN_NOT_OK(AtLocation(MaterializeDictionaries(), where));
+      ALKAID_ASSIGN_OR_RAISE(*batch, ReadRecordBatch(message, body, where));
       return Status::OK();
     }
     case fb::MessageHeader::DictionaryBatch:
-      return ReadDictionaryBatch(message, body, wire_size, where);
+      return ReadDictionaryBatch(message, body, where);
     case fb::MessageHeader::Schema:
       return AtLocation(Status::Invalid("a second schema message in one stream"), where);
     case fb::MessageHeader::Tensor:

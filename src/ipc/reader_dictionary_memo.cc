@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "alkaid/concatenate.h"
 #include "reader_internal.h"
 
 namespace alkaid::ipc::internal {
@@ -37,6 +38,80 @@ Status DictionaryMemo::Init(const Schema& schema, const DictionaryIds& ids,
         break;
       }
     }
+  }
+  // Which dictionaries live inside which: a field's dictionary is nested in
+  // an id when its path extends that id's (first) path.
+  for (auto& [id, entry] : entries_) {
+    for (const DictionaryField& f : fields) {
+      if (f.id == id || f.path.size() <= entry.path.size()) continue;
+      if (std::equal(entry.path.begin(), entry.path.end(), f.path.begin()) &&
+          std::find(entry.nested_ids.begin(), entry.nested_ids.end(), f.id) ==
+              entry.nested_ids.end()) {
+        entry.nested_ids.push_back(f.id);
+      }
+    }
+  }
+  num_pending_ = 0;
+  return Status::OK();
+}
+
+Status DictionaryMemo::Apply(int64_t id, bool is_delta, ArrayDataPtr values,
+                             const ReadBudgetPtr& budget, MemoryPool* pool) {
+  Entry* entry = Find(id);
+  if (entry == nullptr) return Status::KeyError("dictionary id ", id, " is unknown");
+  const int64_t bytes = BufferBytes(*values);
+  if (!is_delta) {
+    if (!entry->pending.empty()) --num_pending_;
+    entry->pending.clear();
+    entry->pending_bytes = 0;
+    entry->values = std::move(values);
+    entry->values_bytes = bytes;
+    return Status::OK();
+  }
+  if (entry->values == nullptr && entry->pending.empty()) {
+    return Status::Invalid("delta dictionary batch for id ", id,
+                           " before any dictionary batch defined it");
+  }
+  // The dictionary will be materialized at its full size: refuse growth the
+  // budget cannot hold now rather than after queueing gigabytes of deltas.
+  const int64_t grown = entry->values_bytes + entry->pending_bytes + bytes;
+  ALKAID_RETURN_NOT_OK(budget->Check(grown, "a dictionary grown by deltas"));
+  if (values->length == 0) return Status::OK();
+  if (entry->pending.empty()) ++num_pending_;
+  entry->pending.push_back(std::move(values));
+  entry->pending_bytes += bytes;
+  return Status::OK();
+}
+
+Status DictionaryMemo::Materialize(int64_t id, const ReadBudgetPtr& budget, MemoryPool* pool) {
+  Entry* entry = Find(id);
+  if (entry == nullptr || entry->pending.empty()) return Status::OK();
+  for (int64_t nested : entry->nested_ids) {
+    ALKAID_RETURN_NOT_OK(Materialize(nested, budget, pool));
+  }
+  const int64_t total = entry->values_bytes + entry->pending_bytes;
+  ALKAID_ASSIGN_OR_RAISE(Charge charge,
+                         Charge::Take(budget, total, "concatenating a dictionary with its deltas"));
+  ArrayDataVector parts;
+  parts.reserve(entry->pending.size() + 1);
+  if (entry->values != nullptr) parts.push_back(entry->values);
+  for (ArrayDataPtr& p : entry->pending) parts.push_back(std::move(p));
+  entry->pending.clear();
+  entry->pending_bytes = 0;
+  --num_pending_;
+  ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr joined, Concatenate(parts, pool));
+  parts.clear();
+  entry->values_bytes = BufferBytes(*joined);
+  // The charge follows the dictionary: released when the memo and every
+  // batch using it have let go.
+  entry->values = AttachCharge(std::move(joined), std::move(charge));
+  return Status::OK();
+}
+
+Status DictionaryMemo::MaterializeAll(const ReadBudgetPtr& budget, MemoryPool* pool) {
+  if (num_pending_ == 0) return Status::OK();
+  for (auto& [id, entry] : entries_) {
+    ALKAID_RETURN_NOT_OK(Materialize(id, budget, pool));
   }
   return Status::OK();
 }

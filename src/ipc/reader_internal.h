@@ -3,10 +3,12 @@
 // StreamDecoder and FileReader. Not installed.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -78,10 +80,95 @@ class SliceArena {
   std::unique_ptr<std::byte[]> heap_;
 };
 
+// ---------------------------------------------------------------------------
+// Memory budget (IpcReadOptions::memory_budget*)
+
+// What one reader may hold at once beyond its input. Charges are taken
+// before memory is allocated (so a hostile size fails before it costs
+// anything) and released by Charge objects when what they paid for is freed.
+// Shared by the reader and by everything it hands out, so a batch outliving
+// its reader still releases correctly. Thread-safe.
+class ReadBudget {
+ public:
+  explicit ReadBudget(const IpcReadOptions& options);
+
+  // Stream readers: the input grows as messages are consumed.
+  void AddInput(int64_t bytes) { input_.fetch_add(bytes, std::memory_order_relaxed); }
+  void SetInput(int64_t bytes) { input_.store(bytes, std::memory_order_relaxed); }
+  int64_t limit() const;
+  int64_t used() const { return used_.load(std::memory_order_relaxed); }
+
+  // Fails (OutOfMemory naming the option) unless `bytes` more fit.
+  Status Check(int64_t bytes, std::string_view what) const;
+
+ private:
+  friend class Charge;
+  Status Take(int64_t bytes, std::string_view what);
+  void Release(int64_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }
+  [[gnu::cold]] Status Exceeded(int64_t bytes, std::string_view what) const;
+
+  int64_t explicit_limit_;
+  int64_t floor_;
+  double ratio_;
+  std::atomic<int64_t> input_{0};
+  std::atomic<int64_t> used_{0};
+};
+using ReadBudgetPtr = std::shared_ptr<ReadBudget>;
+
+// Bytes charged to a budget, released on destruction. Move-only.
+class Charge {
+ public:
+  Charge() = default;
+  // Takes `bytes` from `budget` or fails.
+  static Result<Charge> Take(const ReadBudgetPtr& budget, int64_t bytes, std::string_view what);
+  Charge(Charge&& other) noexcept : budget_(std::move(other.budget_)), bytes_(other.bytes_) {
+    other.bytes_ = 0;
+  }
+  Charge& operator=(Charge&& other) noexcept;
+  Charge(const Charge&) = delete;
+  Charge& operator=(const Charge&) = delete;
+  ~Charge() { Reset(); }
+
+  // Moves min(n, bytes()) of this charge into a new one.
+  Charge Split(int64_t n);
+  void Reset();
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  ReadBudgetPtr budget_;
+  int64_t bytes_ = 0;
+};
+
+// `ptr` with `charge` attached: the charge is released when the last copy
+// of the returned pointer (or of anything sharing its ownership, such as a
+// slice of a buffer) is gone. The pointee is the same object.
+template <typename T>
+std::shared_ptr<T> AttachCharge(std::shared_ptr<T> ptr, Charge charge) {
+  if (charge.bytes() == 0 || ptr == nullptr) return ptr;
+  struct Holder {
+    std::shared_ptr<T> ptr;
+    Charge charge;
+  };
+  auto holder = std::make_shared<Holder>(Holder{std::move(ptr), std::move(charge)});
+  T* raw = holder->ptr.get();
+  return std::shared_ptr<T>(std::move(holder), raw);
+}
+
+// What the ArrayData tree of one field node costs (the node, its buffer
+// pointers, the shared_ptr control block), charged for every node a batch
+// materializes so that metadata listing many nodes (100,000 null columns,
+// say) cannot multiply memory through repeated batches.
+inline constexpr int64_t kNodeCharge = 256;
+
+// Bytes of the buffers of `data` and its children (not dictionaries, which
+// are charged where they are built), counting each buffer's size.
+int64_t BufferBytes(const ArrayData& data);
+
 // Makes `*metadata` 8-byte aligned (copying when it is not, because the
 // Flatbuffers accessors load scalars in place), then verifies it and checks
 // the metadata version and body length.
-Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool);
+Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool,
+                                                 int max_recursion_depth);
 
 // How a buffer's bytes are reordered when the data is big-endian.
 struct ByteSwap {
@@ -100,13 +187,22 @@ struct ByteSwap {
 void SwapBytesInPlace(uint8_t* data, int64_t size, ByteSwap swap);
 
 // Dictionaries by id: the value type, the path of the first field using the
-// id, and the current values.
+// id, and the current values. Deltas are queued and concatenated once, when
+// the dictionary is next needed (a batch or a dictionary nested in another
+// is loaded), so that N deltas cost O(total size), not O(N * size).
 class DictionaryMemo {
  public:
   struct Entry {
     DataTypePtr value_type;
     FieldPath path;
     ArrayDataPtr values;  // null until the first dictionary batch
+    // Deltas received since `values` was last materialized, in order.
+    std::vector<ArrayDataPtr> pending;
+    int64_t pending_bytes = 0;
+    int64_t values_bytes = 0;
+    // Ids of dictionaries used inside this one's value type (their paths
+    // extend `path`): they must be current before its batches are loaded.
+    std::vector<int64_t> nested_ids;
     // False when projection removed every field using this id: its batches
     // are skipped without being decoded.
     bool needed = true;
@@ -118,8 +214,17 @@ class DictionaryMemo {
   const Entry* Find(int64_t id) const;
   size_t size() const { return entries_.size(); }
 
+  // Replaces or (is_delta) appends to dictionary `id`; deltas are queued.
+  Status Apply(int64_t id, bool is_delta, ArrayDataPtr values, const ReadBudgetPtr& budget,
+               MemoryPool* pool);
+  // Concatenates the queued deltas of `id` (and of the ids nested in it).
+  Status Materialize(int64_t id, const ReadBudgetPtr& budget, MemoryPool* pool);
+  Status MaterializeAll(const ReadBudgetPtr& budget, MemoryPool* pool);
+  bool has_pending() const { return num_pending_ > 0; }
+
  private:
   std::map<int64_t, Entry> entries_;
+  int64_t num_pending_ = 0;  // entries with queued deltas
 };
 
 struct LoaderParams {
@@ -132,6 +237,8 @@ struct LoaderParams {
   bool swap_endian = false;
   const IpcReadOptions* options = nullptr;
   int64_t max_decompressed_bytes = 0;  // for the whole message
+  // Decompressed buffers and copies are charged here.
+  const ReadBudgetPtr* budget = nullptr;
   const DictionaryMemo* memo = nullptr;
   const DictionaryIds* ids = nullptr;
 };
@@ -150,6 +257,8 @@ class ArrayLoader {
   Status LoadInto(const FieldPtr& field, const FieldPath& path, ArrayData* out);
   // Consumes the nodes and buffers of a field without touching its bytes.
   Status Skip(const FieldPtr& field, const FieldPath& path);
+  // Field nodes consumed so far (the memory budget charges per node).
+  size_t nodes_used() const { return node_index_; }
   // Checks that every node, buffer and variadic count was used, then
   // decompresses, aligns and byte-swaps the buffers that need it.
   Status Finish();
@@ -194,6 +303,7 @@ class ArrayLoader {
     ByteSwap swap;
     int64_t buffer_index;
     int64_t max_size;  // what the node justifies; -1 unbounded
+    bool owned = false;  // the buffer is a fresh allocation (decompressed)
   };
 
   Status LoadInto(const FieldPtr& field, ArrayData* out);
@@ -230,8 +340,41 @@ class ArrayLoader {
   std::vector<BufferPtr> decoded_scratch_;
 };
 
+// Counters behind ReadStats; atomic because a FileReader may be read from
+// several threads.
+struct AtomicStats {
+  std::atomic<int64_t> num_messages{0};
+  std::atomic<int64_t> num_record_batches{0};
+  std::atomic<int64_t> num_dictionary_batches{0};
+  std::atomic<int64_t> num_dictionary_deltas{0};
+  std::atomic<int64_t> num_replaced_dictionaries{0};
+  ReadStats Snapshot() const;
+};
+
+// The per-call state of loading one record batch. A stream reader reuses one;
+// a file reader takes one per concurrent call.
+struct BatchScratch {
+  RecordBatchMeta meta;
+  ArrayLoader loader;
+  FieldPath path;
+};
+
+// A decoded dictionary batch, before it is applied to the memo.
+struct DecodedDictionary {
+  int64_t id = 0;
+  bool is_delta = false;
+  bool skipped = false;  // no selected field uses the id
+  ArrayDataPtr values;
+};
+
 // State shared by every reader: the schema, projection, dictionaries and the
 // batch loader.
+//
+// Thread safety: after Init, ReadRecordBatch with a caller-provided scratch
+// may run on several threads at once provided no dictionary batch is being
+// read or applied at the same time (the file reader loads all dictionaries
+// once, under its own lock, before any batch). Everything else is for one
+// thread at a time.
 class ReaderCore {
  public:
   ReaderCore() = default;
@@ -241,14 +384,26 @@ class ReaderCore {
   // `is_file`: dictionary replacement is refused (file format rule).
   Status Init(const fb::Schema* schema, const IpcReadOptions& options, bool is_file);
 
-  // Applies a DictionaryBatch message (delta or not).
+  // Decodes a DictionaryBatch message without applying it.
+  Result<DecodedDictionary> DecodeDictionaryBatch(const fb::Message& message,
+                                                  const MessageBody& body,
+                                                  const MessageLocation& where);
+  // Applies a decoded dictionary batch (delta or not).
+  Status ApplyDictionary(const DecodedDictionary& dict, const MessageLocation& where);
+  // Decode and apply.
   Status ReadDictionaryBatch(const fb::Message& message, const MessageBody& body,
-                             int64_t wire_size, const MessageLocation& where);
-  // Loads and validates a RecordBatch message.
+                             const MessageLocation& where);
+  // Concatenates every queued delta (file reader: once all dictionary blocks
+  // are read, before any batch).
+  Status MaterializeDictionaries();
+  // Loads and validates a RecordBatch message. `scratch` null: the core's
+  // own (single-threaded use).
   Result<RecordBatchPtr> ReadRecordBatch(const fb::Message& message, const MessageBody& body,
-                                         int64_t wire_size, const MessageLocation& where);
+                                         const MessageLocation& where,
+                                         BatchScratch* scratch = nullptr);
   // Dispatches a stream message after the schema: dictionary batches are
   // applied (and *batch left null), record batches loaded into *batch.
+  // `wire_size` counts towards the stream's input for the memory budget.
   Status HandleStreamMessage(const fb::Message& message, const MessageBody& body, int64_t wire_size,
                              const MessageLocation& where, RecordBatchPtr* batch);
 
@@ -256,14 +411,15 @@ class ReaderCore {
   const DictionaryIds& dictionary_ids() const { return out_ids_; }
   const DictionaryIds& full_dictionary_ids() const { return full_ids_; }
   const DictionaryMemo& memo() const { return memo_; }
-  ReadStats& stats() { return stats_; }
-  const ReadStats& stats() const { return stats_; }
+  AtomicStats& stats() { return stats_; }
+  ReadStats stats_snapshot() const { return stats_.Snapshot(); }
   const IpcReadOptions& options() const { return options_; }
+  const ReadBudgetPtr& budget() const { return budget_; }
 
  private:
-  Result<const Codec*> GetCodec(CompressionType type);
-  Status PrepareLoader(const RecordBatchMeta& meta, const MessageBody& body,
-                       fb::MetadataVersion version, int64_t wire_size);
+  const Codec* GetCodec(CompressionType type) const;
+  Status PrepareLoader(ArrayLoader* loader, const RecordBatchMeta& meta, const MessageBody& body,
+                       fb::MetadataVersion version) const;
   Status ValidateColumn(const ArrayData& column, int index) const;
   Status ValidateArrayOfSchema(const ArrayData& data) const;
 
@@ -277,11 +433,13 @@ class ReaderCore {
   // For each top-level field of the wire schema: its output column, or -1.
   std::vector<int> output_position_;
   DictionaryMemo memo_;
-  ReadStats stats_;
-  RecordBatchMeta batch_meta_;
+  AtomicStats stats_;
+  ReadBudgetPtr budget_;
+  BatchScratch scratch_;  // single-threaded callers
   DictionaryBatchMeta dict_meta_;
-  ArrayLoader loader_;
-  FieldPath top_path_;  // reused per batch
+  ArrayLoader dict_loader_;
+  // Created in Init: codecs keep no per-call state (contexts are per
+  // thread), so concurrent loads share them.
   std::unique_ptr<Codec> codecs_[3];
 };
 
@@ -298,7 +456,7 @@ class MessageDecoder {
   const SchemaPtr& schema() const;
   const DictionaryIds& dictionary_ids() const;
   bool finished() const { return state_ == State::kFinished; }
-  const ReadStats& stats() const;
+  ReadStats stats() const;
 
  private:
   enum class State { kPrefix, kLength, kMetadata, kBody, kFinished, kFailed };

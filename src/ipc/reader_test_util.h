@@ -12,6 +12,14 @@
 #include "alkaid/ipc/reader.h"
 #include "src/ipc/metadata.h"
 
+// Expects `expr` (a Status or Result) to fail with a message containing `text`.
+#define EXPECT_ERROR_CONTAINS(expr, text)                                           \
+  do {                                                                              \
+    auto _st = ::alkaid::internal::GenericToStatus(expr);                           \
+    EXPECT_FALSE(_st.ok()) << "expected an error containing '" << (text) << "'";    \
+    EXPECT_NE(_st.message().find(text), std::string::npos) << _st.ToString();       \
+  } while (false)
+
 namespace alkaid::ipc::testing {
 
 namespace fb = internal::fb;
@@ -59,6 +67,7 @@ class IpcBuilder {
   }
 
   void set_dictionary_ids(DictionaryIds ids) { ids_ = std::move(ids); }
+  void set_footer_version(fb::MetadataVersion version) { footer_version_ = version; }
   const DictionaryIds& dictionary_ids() const { return ids_; }
 
   // For files: starts with the magic; call before anything else.
@@ -117,7 +126,8 @@ class IpcBuilder {
     flatbuffers::FlatBufferBuilder fbb;
     Status st = internal::BuildFooter(&fbb, *schema_, ids_, IpcDialect::kArrow,
                                       dictionaries ? *dictionaries : dictionary_blocks_,
-                                      batches ? *batches : batch_blocks_, metadata);
+                                      batches ? *batches : batch_blocks_, metadata,
+                                      footer_version_);
     EXPECT_TRUE(st.ok()) << st;
     out_.append(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
     int32_t length = static_cast<int32_t>(fbb.GetSize());
@@ -149,11 +159,30 @@ class IpcBuilder {
   SchemaPtr schema_;
   bool legacy_;
   fb::MetadataVersion version_;
+  fb::MetadataVersion footer_version_ = fb::MetadataVersion::V5;
   DictionaryIds ids_;
   std::string out_;
   std::vector<FileBlock> dictionary_blocks_;
   std::vector<FileBlock> batch_blocks_;
 };
+
+// Dictionary batch body for utf8 values.
+inline std::string Utf8DictBody(const std::vector<std::string>& values, int64_t id, bool delta,
+                         DictionaryBatchMeta* meta) {
+  BodyBuilder body;
+  std::vector<int32_t> offsets{0};
+  std::string data;
+  for (const auto& v : values) {
+    data += v;
+    offsets.push_back(static_cast<int32_t>(data.size()));
+  }
+  meta->id = id;
+  meta->is_delta = delta;
+  meta->data.length = static_cast<int64_t>(values.size());
+  meta->data.nodes = {{meta->data.length, 0}};
+  meta->data.buffers = {body.Absent(), body.AddValues(offsets), body.Add(data)};
+  return body.bytes();
+}
 
 // Reads a whole stream; the status of the first failure, if any.
 inline Result<std::vector<RecordBatchPtr>> ReadStream(const BufferPtr& bytes,

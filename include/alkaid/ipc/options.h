@@ -76,12 +76,35 @@ struct IpcReadOptions {
 
   MemoryPool* pool = default_memory_pool();
 
-  // Bounds what a reader allocates for one message, so that a few corrupt
-  // bytes cannot request gigabytes: at most
-  //   max(max_allocation_floor, max_allocation_ratio * on-wire message size)
-  // bytes (used for decompressed buffers and any materialized copies).
-  double max_allocation_ratio = 65536.0;
-  int64_t max_allocation_floor = int64_t{64} << 20;
+  // Memory bounds. Compressed bodies, dictionary deltas and repeated footer
+  // blocks let a few kilobytes of input ask for gigabytes; two limits keep a
+  // read within a small multiple of what its bytes justify.
+  //
+  // 1. Per message: the buffers of one record batch or dictionary batch may
+  //    decompress to at most this many bytes together (checked against the
+  //    declared sizes before anything is allocated). 256 MiB, as the Go
+  //    implementation uses; raise it for larger batches.
+  int64_t max_decompressed_message_bytes = int64_t{256} << 20;
+  //
+  // 2. Per reader: a budget for what the reader has materialized and what is
+  //    still held, i.e. decompressed buffers, copies made for alignment or
+  //    byte order, dictionaries (deltas included) and the ArrayData of the
+  //    columns of each batch (a fixed cost per field node). Zero-copy slices
+  //    of the input are not counted. A charge is released when the last
+  //    reference to what it paid for goes away: a caller reading a long
+  //    stream or file one batch at a time never reaches the budget; a caller
+  //    holding every batch reaches it after `budget` bytes and gets
+  //    OutOfMemory naming this option. The budget is
+  //      memory_budget                                            when > 0,
+  //      max(memory_budget_floor, memory_budget_ratio * input bytes) otherwise,
+  //    where the input is the file size (FileReader) or the bytes consumed so
+  //    far (StreamReader, StreamDecoder). The defaults (1 GiB, 64x) let every
+  //    file of up to 16 MiB materialize 1 GiB and larger files 64 times their
+  //    size, which covers real data, while a 3 KB footer repeating a 64 MiB
+  //    compressed block a thousand times is refused after 1 GiB.
+  int64_t memory_budget = 0;
+  int64_t memory_budget_floor = int64_t{1} << 30;
+  double memory_budget_ratio = 64.0;
 
   static IpcReadOptions Defaults() { return IpcReadOptions(); }
 };

@@ -8,6 +8,27 @@
 // IpcReadOptions::validate_full is false) before it is handed out. Buffers
 // are zero-copy slices of the input whenever alignment, compression and byte
 // order allow. Big-endian data is converted to native order on load.
+//
+// Memory: one message decompresses to at most
+// IpcReadOptions::max_decompressed_message_bytes (256 MiB by default), and a
+// reader holds at most its memory budget (IpcReadOptions::memory_budget*:
+// decompressed buffers, copies, dictionaries and the arrays of the batches
+// still referenced). What a caller drops stops counting, so reading batch by
+// batch never runs out of budget; keeping every batch of a hostile file
+// fails with OutOfMemory naming the option instead of exhausting memory.
+// Dictionary deltas are queued and concatenated once when next needed, so N
+// deltas cost time linear in the dictionary's final size.
+//
+// Leniency: body buffers need not be aligned for their element type (the
+// format asks for 8-byte alignment; some writers do not provide it). A
+// misaligned buffer is copied into aligned memory (counted against the
+// budget) instead of being refused. A file footer whose version is V1-V3 is
+// accepted when the messages of the file are V4 or V5 (Arrow 0.14-era
+// writers). Stricter: a footer block whose metadata or body length disagrees
+// with the message it points to is refused.
+//
+// Threads: see each class. Batches handed out are immutable and independent
+// of their reader: they may be used from any thread and outlive the reader.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +59,9 @@ class MessageDecoder;
 
 // Reads a stream: the schema message first, then dictionary and record batch
 // messages until the end-of-stream marker (or the end of the input).
+//
+// Threads: one thread at a time (reading is sequential by nature); the
+// const accessors may be called concurrently with each other.
 class StreamReader : public RecordBatchReader {
  public:
   ~StreamReader() override;
@@ -64,7 +88,8 @@ class StreamReader : public RecordBatchReader {
   // Every remaining batch.
   Result<std::vector<RecordBatchPtr>> ReadAll();
 
-  const ReadStats& stats() const;
+  // A snapshot of the counters.
+  ReadStats stats() const;
 
  private:
   StreamReader();
@@ -78,6 +103,17 @@ class StreamReader : public RecordBatchReader {
 // Reads the file format: magic ("ARROW1" or "ALKAID1"), footer, and record
 // batches by index. Dictionaries (all blocks of the footer, in order; deltas
 // appended, replacements refused) are loaded before the first batch is read.
+//
+// Threads: ReadRecordBatch may be called from several threads at once on one
+// reader (for any Open variant, OpenMapped included), for the same or
+// different indices: each call has its own loader state, dictionaries are
+// loaded exactly once (the first caller loads them; the others wait), codecs
+// keep their contexts per thread and the counters are atomic. schema(),
+// dictionary_ids(), num_record_batches(), num_dictionaries(), metadata(),
+// dialect(), stats() and ReadAll() may be called concurrently with it.
+// Next() advances a cursor of its own: one thread at a time. The underlying
+// RandomAccessFile must support concurrent ReadAt (the library's files and
+// BufferReader do: they are positionless for ReadAt).
 class FileReader : public RecordBatchReader {
  public:
   ~FileReader() override;
@@ -104,6 +140,8 @@ class FileReader : public RecordBatchReader {
   const MetadataPtr& metadata() const;
   IpcDialect dialect() const;
 
+  // Batch i. A block the footer lists several times is decoded once: every
+  // listing returns the same batch.
   Result<RecordBatchPtr> ReadRecordBatch(int i);
   // RecordBatchReader: the batches in file order, starting at batch 0; each
   // call advances a cursor of its own (independent of ReadRecordBatch).
@@ -111,12 +149,15 @@ class FileReader : public RecordBatchReader {
   // Every batch of the file, whatever the cursor.
   Result<std::vector<RecordBatchPtr>> ReadAll();
 
-  const ReadStats& stats() const;
+  // A snapshot of the counters.
+  ReadStats stats() const;
 
  private:
   FileReader();
   Status ReadFooter();
   Status LoadDictionaries();
+  Status LoadDictionariesLocked();
+  Result<RecordBatchPtr> ReadRecordBatchBlock(int i);
 
   struct State;
   std::unique_ptr<State> state_;
@@ -126,6 +167,9 @@ class FileReader : public RecordBatchReader {
 // Push-style stream decoding for data arriving in arbitrary pieces (sockets):
 // hand every piece to Consume() and receive schema, batches and the end of
 // the stream through the listener as soon as they are complete.
+//
+// Threads: one thread at a time; the listener is called on the thread that
+// calls Consume().
 class StreamDecoder {
  public:
   class Listener {
@@ -153,7 +197,7 @@ class StreamDecoder {
   const SchemaPtr& schema() const;
   const DictionaryIds& dictionary_ids() const;
   bool finished() const;
-  const ReadStats& stats() const;
+  ReadStats stats() const;
 
  private:
   std::unique_ptr<internal::MessageDecoder> decoder_;
