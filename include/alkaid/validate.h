@@ -28,9 +28,10 @@
 // - List-view offsets and sizes are checked for every slot, as the spec asks.
 // - Dense union offsets must point into the selected child; their order per
 //   child (a SHOULD in the spec) is not enforced.
-// - utf8_view UTF-8 is checked in O(data buffer bytes + views): each
-//   referenced data buffer is decoded once and views must start and end on
-//   character boundaries; bytes that no non-null view covers may be anything.
+// - utf8_view UTF-8 costs O(min(sum of view lengths, data buffer bytes) +
+//   views): overlapping views do not multiply the work (each referenced data
+//   buffer is then decoded once and views must start and end on character
+//   boundaries); bytes that no non-null view covers may be anything.
 // - A run-end encoded array's values child may be longer than its run ends
 //   (values past the last run are never read); it may not be shorter.
 // - A zero-length binary, string or list array may omit its offsets, but an

@@ -765,12 +765,12 @@ class DataCheck : public NodeCheck {
   }
 
   // Only non-null views are checked: the validity bitmap masks the others,
-  // which may hold any bytes. UTF-8 costs O(data buffer bytes + views), never
-  // O(sum of view lengths), because views may overlap without limit: each
-  // referenced data buffer is decoded once as a whole (or, when it holds
-  // malformed bytes somewhere, once per maximal run of bytes covered by
-  // views), and then every view only has to start and end on a character
-  // boundary of that decoded text.
+  // which may hold any bytes. UTF-8 costs O(min(sum of view lengths, data
+  // buffer bytes) + views): views may overlap without limit, so when they
+  // cover more bytes than their buffers hold, each referenced data buffer is
+  // decoded once as a whole (or, when it holds malformed bytes somewhere,
+  // once per maximal run of bytes covered by views), and then every view only
+  // has to start and end on a character boundary of that decoded text.
   Status CheckViews(bool utf8) const {
     const uint8_t* views = BufferBytes(data_, 1) + data_.offset * int64_t{16};
     const size_t variadic = data_.buffers.size() - 2;
@@ -780,8 +780,10 @@ class DataCheck : public NodeCheck {
       bytes[b] = BufferBytes(data_, b + 2);
       sizes[b] = BufferSize(data_, b + 2);
     }
-    // Data buffers some non-null view points into (UTF-8 only).
+    // Data buffers some non-null view points into, and the bytes those views
+    // cover in all (UTF-8 only).
     std::vector<uint8_t> referenced(utf8 ? variadic : 0);
+    int64_t view_bytes = 0;
     Status result;
     ForEachValidSlot([&](int64_t i) {
       BinaryViewValue view;
@@ -839,11 +841,34 @@ class DataCheck : public NodeCheck {
           return false;
         }
         referenced[static_cast<size_t>(index)] = 1;
+        view_bytes = std::min(view_bytes + size, std::numeric_limits<int64_t>::max() / 2);
       }
       return true;
     });
     if (!result.ok() || !utf8) return result;
+    int64_t buffer_bytes = 0;
+    for (size_t b = 0; b < variadic; ++b) buffer_bytes += referenced[b] ? sizes[b] : 0;
+    // Decoding each view on its own is cheaper when the views overlap little
+    // (a slice of a few rows over a large buffer); the buffer-wide method
+    // when they overlap a lot. Either way the cost is at most the smaller.
+    if (view_bytes <= buffer_bytes) return CheckEachOutOfLineView(views, bytes);
     return CheckViewsUtf8(views, bytes, sizes, referenced);
+  }
+
+  Status CheckEachOutOfLineView(const uint8_t* views, const std::vector<const uint8_t*>& bytes) const {
+    Status result;
+    ForEachValidSlot([&](int64_t i) {
+      BinaryViewValue view;
+      std::memcpy(&view, views + i * 16, sizeof(view));
+      if (view.is_inline()) return true;
+      const int64_t start = view.ref.offset;
+      const uint8_t* value = bytes[static_cast<size_t>(view.ref.buffer_index)] + start;
+      const int64_t bad = FindInvalidUtf8(value, view.size());
+      if (bad < 0) return true;
+      result = ViewNotUtf8(i, view.ref.buffer_index, start, start + bad);
+      return false;
+    });
+    return result;
   }
 
   [[gnu::cold]] Status ViewNotUtf8(int64_t i, int32_t buffer, int64_t start, int64_t bad) const {

@@ -706,21 +706,45 @@ TEST(ValidateTest, InlineViewPaddingMustBeZero) {
   ExpectValid(*a);
 }
 
+// The views of `a` (offset 0, no nulls) `times` over, sharing its data
+// buffers: they then cover more bytes than the buffers hold, and validation
+// decodes the buffers once instead of each view (its other method).
+ArrayDataPtr RepeatViews(const ArrayDataPtr& a, int times) {
+  std::string views;
+  for (int t = 0; t < times; ++t)
+    views.append(reinterpret_cast<const char*>(a->buffers[1]->data()),
+                 static_cast<size_t>(a->length * 16));
+  BufferVector buffers = a->buffers;
+  buffers[0] = nullptr;
+  buffers[1] = Str(views);
+  return ArrayData::Make(a->type, a->length * times, std::move(buffers), 0);
+}
+
+// Both UTF-8 methods must agree, to the message.
+void ExpectViewsValid(const ArrayDataPtr& a) {
+  ExpectValid(*a);
+  ExpectValid(*RepeatViews(a, 3));
+}
+void ExpectViewsInvalid(const ArrayDataPtr& a, std::initializer_list<std::string_view> parts) {
+  ExpectDataInvalid(*a, parts);
+  ExpectDataInvalid(*RepeatViews(a, 3), parts);
+}
+
 // Views of a utf8_view must start and end on character boundaries of data
 // that decodes. (Words of slot 0: [0] size, [1] prefix, [2] buffer, [3] offset.)
 TEST(ValidateTest, StringViewCharacterBoundaries) {
   // Bytes 13-14 of the value are one character, C3 A9.
   const std::string value = "abcdefghijklm\xC3\xA9xyz";
-  ExpectValid(*Views(utf8_view(), {value}));
+  ExpectViewsValid(Views(utf8_view(), {value}));
 
   auto a = Views(utf8_view(), {value});
   Poke<int32_t>(a->buffers[1], 0, 13);  // ends before the lead byte: fine
-  ExpectValid(*a);
+  ExpectViewsValid(a);
   Poke<int32_t>(a->buffers[1], 0, 14);  // ends between C3 and A9
-  ExpectDataInvalid(*a, {"slot 0 is not valid UTF-8: malformed sequence at byte 13 of the value",
+  ExpectViewsInvalid(a, {"slot 0 is not valid UTF-8: malformed sequence at byte 13 of the value",
                          "(byte 13 of data buffer 0)"});
   Poke<int32_t>(a->buffers[1], 0, 15);
-  ExpectValid(*a);
+  ExpectViewsValid(a);
 
   // Starts on the continuation byte A9.
   auto b = Views(utf8_view(), {"ab" + value});
@@ -730,7 +754,7 @@ TEST(ValidateTest, StringViewCharacterBoundaries) {
   Poke<int32_t>(b->buffers[1], 0, 4 + 13);  // [16, 20) would be inline: keep 13+ bytes
   Poke<int32_t>(b->buffers[1], 3, 2 + 14);
   b->buffers[2] = Str("ab" + value + std::string(20, 'q'));
-  ExpectDataInvalid(*b, {"slot 0 is not valid UTF-8: malformed sequence at byte 0 of the value",
+  ExpectViewsInvalid(b, {"slot 0 is not valid UTF-8: malformed sequence at byte 0 of the value",
                          "(byte 16 of data buffer 0)"});
 }
 
@@ -748,23 +772,31 @@ TEST(ValidateTest, StringViewGarbageOutsideViews) {
   v[1].ref.offset = 19;
   auto a = ArrayData::Make(utf8_view(), 2,
                            {nullptr, Values(std::vector<BinaryViewValue>{v[0], v[1]}), Str(data)}, 0);
-  ExpectValid(*a);
+  ExpectViewsValid(a);
   // Slot 1 grown by one byte at the front takes in the 0xFF.
   v[1].ref.size = 21;
   v[1].ref.offset = 18;
   std::memcpy(v[1].ref.prefix, "\xFFqrs", 4);
   auto b = ArrayData::Make(utf8_view(), 2,
                            {nullptr, Values(std::vector<BinaryViewValue>{v[0], v[1]}), Str(data)}, 0);
-  ExpectDataInvalid(*b, {"slot 1 is not valid UTF-8: malformed sequence at byte 0 of the value",
+  ExpectViewsInvalid(b, {"slot 1 is not valid UTF-8: malformed sequence at byte 0 of the value",
                          "(byte 18 of data buffer 0)"});
   // Slot 0 grown at the end takes in the 0xFF too.
   v[1] = v[0];
   v[0].ref.size = 17;
   auto c = ArrayData::Make(utf8_view(), 2,
                            {nullptr, Values(std::vector<BinaryViewValue>{v[0], v[1]}), Str(data)}, 0);
-  ExpectDataInvalid(*c, {"slot 0 is not valid UTF-8: malformed sequence at byte 16 of the value",
+  ExpectViewsInvalid(c, {"slot 0 is not valid UTF-8: malformed sequence at byte 16 of the value",
                          "(byte 18 of data buffer 0)"});
 }
+
+// Sanitizers slow every byte access by an order of magnitude or more; the
+// time bounds below are about the algorithm (linear vs a terabyte of work).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr double kTimeScale = 30;
+#else
+constexpr double kTimeScale = 1;
+#endif
 
 // 16,000 views of one 64 MiB buffer: linear in the buffer, not in the sum of
 // the view lengths (that would be a terabyte of decoding).
@@ -790,7 +822,7 @@ TEST(ValidateTest, StringViewsSharingOneBufferAreLinear) {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_TRUE(st.ok()) << st.ToString();
-  EXPECT_LT(seconds, 2.0);
+  EXPECT_LT(seconds, kTimeScale * 2.0);
   // Also when the buffer holds a bad byte outside every view (the per-range
   // path): put one in the first 3 bytes, which views starting at 3 or later
   // skip, and move view 0 off it.
@@ -807,13 +839,13 @@ TEST(ValidateTest, StringViewsSharingOneBufferAreLinear) {
   st = ValidateArrayFull(*a);
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_TRUE(st.ok()) << st.ToString();
-  EXPECT_LT(seconds, 2.0);
+  EXPECT_LT(seconds, kTimeScale * 2.0);
   // And a malformed byte inside all of them is reported at once.
   Mutable(a->buffers[2])[kBytes - 2] = 0xFF;
   started = std::chrono::steady_clock::now();
   ExpectDataInvalid(*a, {"slot 0 is not valid UTF-8", "(byte 67108862 of data buffer 0)"});
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  EXPECT_LT(seconds, 4.0);
+  EXPECT_LT(seconds, kTimeScale * 4.0);
 }
 
 TEST(ValidateTest, StringViewInvalidUtf8) {
