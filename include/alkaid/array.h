@@ -25,6 +25,15 @@ using ArrayVector = std::vector<ArrayPtr>;
 // Builds the typed view matching data->type (through VisitTypeInline).
 ArrayPtr MakeArray(const ArrayDataPtr& data);
 
+// Accessors of one slot or one child (Value(i), GetView(i), IsValid(i),
+// value_offset(i), type_code(i), field(i), ...) are unchecked, like
+// std::vector::operator[], so that per-value loops carry no branch: `i` must
+// be in [0, length()) (or [0, num_fields()) for children) and an array from
+// untrusted input must have passed ValidateFull(). The checked forms are
+// SliceSafe and StructArray::GetField; Slice clamps instead of failing.
+//
+// Thread safety: a typed array is a view of immutable ArrayData; every const
+// member may be called from several threads at once (see alkaid/array_data.h).
 class Array {
  public:
   explicit Array(ArrayDataPtr data) : data_(std::move(data)) {}
@@ -40,9 +49,15 @@ class Array {
   bool IsNull(int64_t i) const { return !data_->IsValid(i); }
   const uint8_t* null_bitmap_data() const { return data_->validity(); }
 
-  // Zero-copy slice (shares all buffers).
+  // Zero-copy slice (shares all buffers), clamped to the array like
+  // ArrayData::Slice: Slice(2, 10) of 3 rows has 1 row. SliceSafe refuses a
+  // range outside the array instead.
   ArrayPtr Slice(int64_t offset, int64_t length) const { return MakeArray(data_->Slice(offset, length)); }
-  ArrayPtr Slice(int64_t offset) const { return Slice(offset, length() - offset); }
+  ArrayPtr Slice(int64_t offset) const { return Slice(offset, INT64_MAX); }
+  Result<ArrayPtr> SliceSafe(int64_t offset, int64_t length) const {
+    ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr sliced, data_->SliceSafe(offset, length));
+    return MakeArray(std::move(sliced));
+  }
 
   // Structural checks, O(number of buffers) and full checks, O(length);
   // see alkaid/validate.h.
@@ -313,8 +328,15 @@ class StructArray final : public Array {
  public:
   using Array::Array;
   int num_fields() const { return static_cast<int>(data_->child_data.size()); }
-  // The i-th child with this struct's offset and length applied.
+  // The i-th child with this struct's offset and length applied
+  // (unchecked: 0 <= i < num_fields()).
   ArrayPtr field(int i) const;
+  // Same, but an IndexError for i outside [0, num_fields()).
+  Result<ArrayPtr> GetField(int i) const {
+    if (i < 0 || i >= num_fields())
+      return Status::IndexError("field ", i, " of a struct array with ", num_fields(), " fields");
+    return field(i);
+  }
   ArrayPtr GetFieldByName(std::string_view name) const;
 };
 

@@ -7,8 +7,16 @@
 // [validity, views, data...] for view types (the C interface's trailing
 // variadic sizes buffer is derived on export). A missing validity buffer
 // (nullptr) means "no nulls".
+//
+// Thread safety: an ArrayData that no thread modifies any more may be read
+// from any number of threads at once, including GetNullCount(), which caches
+// the count it computes (the cache is a relaxed atomic: racing threads compute
+// the same number and store it, and a reader sees either -1 or that number).
+// Writing any field while another thread reads the same ArrayData is a race,
+// as for any C++ object.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -20,6 +28,31 @@
 namespace alkaid {
 
 inline constexpr int64_t kUnknownNullCount = -1;
+
+// The cached null count of an ArrayData: an int64_t that const readers may
+// fill in concurrently. Loads and stores are relaxed (a plain mov on x86-64 and
+// AArch64), so `data->null_count = n` and `if (data->null_count == 0)` cost what
+// they did with a plain field; only the race is gone. Copying copies the value.
+class NullCountCache {
+ public:
+  constexpr NullCountCache(int64_t value = kUnknownNullCount) noexcept : value_(value) {}
+  NullCountCache(const NullCountCache& other) noexcept : value_(other.load()) {}
+  NullCountCache& operator=(const NullCountCache& other) noexcept {
+    store(other.load());
+    return *this;
+  }
+  NullCountCache& operator=(int64_t value) noexcept {
+    store(value);
+    return *this;
+  }
+  operator int64_t() const noexcept { return load(); }
+
+  int64_t load() const noexcept { return value_.load(std::memory_order_relaxed); }
+  void store(int64_t value) const noexcept { value_.store(value, std::memory_order_relaxed); }
+
+ private:
+  mutable std::atomic<int64_t> value_;
+};
 
 struct ArrayData;
 using ArrayDataPtr = std::shared_ptr<ArrayData>;
@@ -54,12 +87,17 @@ struct ArrayData {
   }
 
   // Zero-copy slice sharing every buffer; children are not sliced (offset
-  // applies to this level only, as in the C Data Interface).
+  // applies to this level only, as in the C Data Interface). The range is
+  // clamped to the array: a negative `off` counts as 0, an `off` past the end
+  // gives an empty slice at the end, and a `len` that is negative or reaches
+  // past the end stops at the end (no overflow for any pair of values).
   ArrayDataPtr Slice(int64_t off, int64_t len) const;
+  // Same, but a range not inside [0, length) is an IndexError.
   Result<ArrayDataPtr> SliceSafe(int64_t off, int64_t len) const;
 
   // Null count, computed from the validity bitmap (or the type's own rules for
-  // null, union, run-end encoded and dictionary-less types) and cached.
+  // null, union, run-end encoded and dictionary-less types) and cached. Safe to
+  // call from several threads on one ArrayData (see the top of this file).
   int64_t GetNullCount() const;
   bool MayHaveNulls() const { return null_count != 0 && (null_count > 0 || HasValidityBitmap()); }
   bool HasValidityBitmap() const { return !buffers.empty() && buffers[0] != nullptr && type->layout().has_validity(); }
@@ -90,7 +128,7 @@ struct ArrayData {
 
   DataTypePtr type;
   int64_t length = 0;
-  mutable int64_t null_count = kUnknownNullCount;
+  NullCountCache null_count = kUnknownNullCount;  // kUnknownNullCount until known
   int64_t offset = 0;
   BufferVector buffers;
   ArrayDataVector child_data;

@@ -15,7 +15,9 @@
 //    null or the dictionary value it points to is null;
 //  - run-end encoded arrays: by decoded value (run splits do not matter);
 //  - extension arrays: extension types equal, then storage values.
-// Inputs are assumed to be valid (alkaid/validate.h).
+// Any input is safe: both arrays are fully validated (alkaid/validate.h)
+// before any value is read. An invalid array is equal to nothing (not even to
+// itself), and ArrayDiff then says "left array is invalid: <why>" (or right).
 #pragma once
 
 #include <string>

@@ -171,6 +171,7 @@ class Buffer {
 };
 
 // A zero-copy window [offset, offset + length) of `parent`; keeps parent alive.
+// The window is clamped to [0, parent->size()] (never reaches outside it).
 std::shared_ptr<Buffer> SliceBuffer(const std::shared_ptr<Buffer>& parent, int64_t offset,
                                     int64_t length);
 // Same, but fails instead of trusting the caller's range.

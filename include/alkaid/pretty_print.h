@@ -57,14 +57,21 @@ struct PrettyPrintOptions {
   bool skip_new_lines = false;   // render on one line
 };
 
-// Fails only on invalid options (negative window or indentation) or when the
-// stream reports an error.
+// The array is fully validated first (alkaid/validate.h), so any input is
+// safe to print; the work and the text are bounded by the windows, not by the
+// array's length (a run-end encoded array of 2^62 slots prints 2 * window
+// values). Fails on invalid options (negative window or indentation), an
+// invalid array, memory running out, or when the stream reports an error.
 Status PrettyPrint(const ArrayData& data, const PrettyPrintOptions& options, std::ostream* out);
+// Same; on failure the text is "<" + the error + ">".
 std::string PrettyPrintToString(const ArrayData& data,
                                 const PrettyPrintOptions& options = PrettyPrintOptions());
 
 // Rendering of a single slot on one line (used by printers, diffs and the
 // CLI). Containers show up to kFormatValueWindow elements at each end.
+// Precondition: `data` is valid (unlike PrettyPrint, FormatValue does not
+// validate it, since callers format many slots of one array); an `i` outside
+// [0, length) gives "<slot i out of range>".
 inline constexpr int64_t kFormatValueWindow = 10;
 std::string FormatValue(const ArrayData& data, int64_t i);
 // Same with caller options (skip_new_lines is implied).

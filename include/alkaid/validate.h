@@ -8,7 +8,8 @@
 //
 // Both are safe on untrusted input (e.g. arrays read from IPC): every size is
 // checked before a byte is read, arithmetic on lengths is overflow-checked and
-// nesting deeper than 64 levels is refused.
+// nesting deeper than ValidateOptions::max_recursion_depth levels (64 unless
+// raised) is refused.
 //
 // Every error is Status::Invalid and reads
 //   "<type name> array at <path>: <what is wrong>"
@@ -20,11 +21,21 @@
 //
 // Choices where the spec leaves room:
 // - UTF-8 is checked only for non-null slots (null slots may hold any bytes).
-// - Views of all slots, null or not, must be in bounds; the zero padding after
-//   inline view data is not enforced (it is never read as data).
+// - Views of null slots may hold any bytes (the validity bitmap masks them);
+//   every non-null view must be in bounds, name an existing data buffer, have
+//   a non-negative size and, when inline (12 bytes or fewer), be zero after
+//   its value, as the format requires.
 // - List-view offsets and sizes are checked for every slot, as the spec asks.
 // - Dense union offsets must point into the selected child; their order per
 //   child (a SHOULD in the spec) is not enforced.
+// - utf8_view UTF-8 costs O(min(sum of view lengths, data buffer bytes) +
+//   views): overlapping views do not multiply the work (each referenced data
+//   buffer is then decoded once and views must start and end on character
+//   boundaries); bytes that no non-null view covers may be anything.
+// - A run-end encoded array's values child may be longer than its run ends
+//   (values past the last run are never read); it may not be shorter.
+// - A zero-length binary, string or list array may omit its offsets, but an
+//   offset it does carry must not be negative.
 #pragma once
 
 #include <string_view>
@@ -33,6 +44,11 @@
 #include "alkaid/status.h"
 
 namespace alkaid {
+
+// How deeply types and arrays may nest (children, dictionaries, extension
+// storage) before validation refuses them. Readers use the same default, so
+// whatever they load at their default also validates; raise both together.
+inline constexpr int kDefaultMaxRecursionDepth = 64;
 
 Status ValidateArray(const ArrayData& data);
 Status ValidateArrayFull(const ArrayData& data);
@@ -43,8 +59,9 @@ Status ValidateArrayFull(const ArrayData& data, std::string_view root_name);
 
 // A type on its own: every field and type present, parameters in range
 // (precision, units, list sizes, union codes, run-end and index types),
-// nesting within 64 levels. Arrays of a valid type still need ValidateArray.
-Status ValidateType(const DataType& type);
+// nesting within `max_recursion_depth` levels. Arrays of a valid type still
+// need ValidateArray.
+Status ValidateType(const DataType& type, int max_recursion_depth = kDefaultMaxRecursionDepth);
 
 struct ValidateOptions {
   // Also the O(length) checks of the values (ValidateArrayFull).
@@ -55,6 +72,10 @@ struct ValidateOptions {
   // types of children are still compared with their fields.
   bool types_validated = false;
   std::string_view root_name = "<root>";
+  // Deepest nesting accepted (a root with no children is depth 0). Checks
+  // recurse once per level, so a huge value trades the bound on stack use for
+  // the ability to validate very deep types.
+  int max_recursion_depth = kDefaultMaxRecursionDepth;
 };
 Status ValidateArray(const ArrayData& data, const ValidateOptions& options);
 

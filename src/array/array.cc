@@ -225,7 +225,7 @@ class NullArrayFactory {
     requires(std::is_base_of_v<FixedWidthType, T> && !std::is_same_v<T, DictionaryType>)
   Result<ArrayDataPtr> Visit(const T& t) {
     ALKAID_ASSIGN_OR_RAISE(auto validity, Bitmap(length_));
-    ALKAID_ASSIGN_OR_RAISE(auto values, Zeros(length_ * t.byte_width()));
+    ALKAID_ASSIGN_OR_RAISE(auto values, Zeros(length_, t.byte_width()));
     return ArrayData::Make(*type_, length_, {validity, values}, length_);
   }
 
@@ -233,7 +233,7 @@ class NullArrayFactory {
     requires is_base_binary_v<T>
   Result<ArrayDataPtr> Visit(const T&) {
     ALKAID_ASSIGN_OR_RAISE(auto validity, Bitmap(length_));
-    ALKAID_ASSIGN_OR_RAISE(auto offsets, Zeros((length_ + 1) * sizeof(typename T::offset_type)));
+    ALKAID_ASSIGN_OR_RAISE(auto offsets, Zeros(length_ + 1, sizeof(typename T::offset_type)));
     ALKAID_ASSIGN_OR_RAISE(auto data, Zeros(0));
     return ArrayData::Make(*type_, length_, {validity, offsets, data}, length_);
   }
@@ -243,7 +243,7 @@ class NullArrayFactory {
   Result<ArrayDataPtr> Visit(const T&) {
     // An all-zero view is an inline empty string, so no data buffers are needed.
     ALKAID_ASSIGN_OR_RAISE(auto validity, Bitmap(length_));
-    ALKAID_ASSIGN_OR_RAISE(auto views, Zeros(length_ * sizeof(BinaryViewValue)));
+    ALKAID_ASSIGN_OR_RAISE(auto views, Zeros(length_, sizeof(BinaryViewValue)));
     return ArrayData::Make(*type_, length_, {validity, views}, length_);
   }
 
@@ -256,7 +256,7 @@ class NullArrayFactory {
     ALKAID_ASSIGN_OR_RAISE(auto validity, Bitmap(length));
     // Lists need length + 1 offsets; list views need length offsets and sizes.
     const int64_t num_offsets = is_list_view_v<T> ? length : length + 1;
-    ALKAID_ASSIGN_OR_RAISE(auto offsets, Zeros(num_offsets * sizeof(offset_type)));
+    ALKAID_ASSIGN_OR_RAISE(auto offsets, Zeros(num_offsets, sizeof(offset_type)));
     BufferVector buffers{validity, offsets};
     if constexpr (is_list_view_v<T>) buffers.push_back(offsets);
     ALKAID_ASSIGN_OR_RAISE(auto child, Make(t.value_type(), 0));
@@ -267,7 +267,11 @@ class NullArrayFactory {
     const DataTypePtr type = *type_;
     const int64_t length = length_;
     ALKAID_ASSIGN_OR_RAISE(auto validity, Bitmap(length));
-    ALKAID_ASSIGN_OR_RAISE(auto child, Make(t.value_type(), length * t.list_size()));
+    int64_t child_length;
+    if (__builtin_mul_overflow(length, static_cast<int64_t>(t.list_size()), &child_length))
+      return Status::CapacityError("cannot make ", length, " nulls of ", type->ToString(),
+                                   ": the child would need more than 2^63 slots");
+    ALKAID_ASSIGN_OR_RAISE(auto child, Make(t.value_type(), child_length));
     return ArrayData::Make(type, length, {validity}, {child}, length);
   }
 
@@ -323,7 +327,7 @@ class NullArrayFactory {
     const DataTypePtr type = *type_;
     const int64_t length = length_;
     ALKAID_ASSIGN_OR_RAISE(auto validity, Bitmap(length));
-    ALKAID_ASSIGN_OR_RAISE(auto indices, Zeros(length * t.index_type()->byte_width()));
+    ALKAID_ASSIGN_OR_RAISE(auto indices, Zeros(length, t.index_type()->byte_width()));
     ALKAID_ASSIGN_OR_RAISE(auto dictionary, Make(t.value_type(), 0));
     auto out = ArrayData::Make(type, length, {validity, indices}, length);
     out->dictionary = std::move(dictionary);
@@ -347,6 +351,14 @@ class NullArrayFactory {
   }
 
  private:
+  // `count` values of `width` bytes each, all zero.
+  Result<BufferPtr> Zeros(int64_t count, int64_t width) {
+    int64_t nbytes;
+    if (__builtin_mul_overflow(count, width, &nbytes))
+      return Status::CapacityError("cannot make ", count, " nulls of ", (*type_)->ToString(),
+                                   ": a buffer would need more than 2^63 bytes");
+    return Zeros(nbytes);
+  }
   Result<BufferPtr> Zeros(int64_t nbytes) {
     if (zeros_ == nullptr || zeros_->size() < nbytes) {
       ALKAID_ASSIGN_OR_RAISE(auto fresh, AllocateBuffer(nbytes, pool_));
@@ -386,6 +398,10 @@ class NullArrayFactory {
 Result<ArrayDataPtr> MakeArrayOfNull(const DataTypePtr& type, int64_t length, MemoryPool* pool) {
   if (type == nullptr) return Status::Invalid("MakeArrayOfNull: type is null");
   if (length < 0) return Status::Invalid("MakeArrayOfNull: negative length ", length);
+  // Offsets need length + 1 entries; no length this close to the limit can
+  // have buffers anyway.
+  if (length > std::numeric_limits<int64_t>::max() - 64)
+    return Status::CapacityError("MakeArrayOfNull: length ", length, " is too large");
   NullArrayFactory factory(pool);
   return factory.Make(type, length);
 }

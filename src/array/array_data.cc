@@ -7,11 +7,17 @@
 namespace alkaid {
 
 ArrayDataPtr ArrayData::Slice(int64_t off, int64_t len) const {
+  // Clamp to [0, length] without forming off + len, which may overflow.
+  off = std::clamp<int64_t>(off, 0, std::max<int64_t>(length, 0));
+  len = std::clamp<int64_t>(len, 0, std::max<int64_t>(length, 0) - off);
   auto out = std::make_shared<ArrayData>(*this);
   out->offset = offset + off;
   out->length = len;
-  if (null_count == 0 || type->id() == TypeId::kNull) {
-    out->null_count = null_count == 0 ? 0 : len;
+  const int64_t known = null_count;
+  if (known == 0 || type->id() == TypeId::kNull) {
+    out->null_count = known == 0 ? 0 : len;
+  } else if (off == 0 && len == length) {
+    out->null_count = known;
   } else {
     out->null_count = kUnknownNullCount;
   }
@@ -32,26 +38,30 @@ const DataType& ArrayData::storage_type() const {
 }
 
 int64_t ArrayData::GetNullCount() const {
-  if (null_count >= 0) return null_count;
+  // One load: another thread may store the same count at any moment.
+  const int64_t cached = null_count.load();
+  if (cached >= 0) return cached;
+  int64_t count;
   const DataType& t = storage_type();
   switch (t.id()) {
     case TypeId::kNull:
-      null_count = length;
+      count = length;
       break;
     case TypeId::kSparseUnion:
     case TypeId::kDenseUnion:
     case TypeId::kRunEndEncoded:
       // No validity bitmap of their own: nullness lives in the children.
-      null_count = 0;
+      count = 0;
       break;
     default:
       if (!buffers.empty() && buffers[0] != nullptr) {
-        null_count = length - bit_util::CountSetBits(buffers[0]->data(), offset, length);
+        count = length - bit_util::CountSetBits(buffers[0]->data(), offset, length);
       } else {
-        null_count = 0;
+        count = 0;
       }
   }
-  return null_count;
+  null_count.store(count);
+  return count;
 }
 
 namespace {

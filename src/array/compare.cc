@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -21,6 +22,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/float16.h"
 #include "alkaid/pretty_print.h"
+#include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
 
 namespace alkaid {
@@ -567,6 +569,16 @@ std::string TopLevelDiff(const ArrayData& left, const ArrayData& right, const Eq
   }
   if (left.length != right.length)
     return "length " + std::to_string(left.length) + " vs " + std::to_string(right.length);
+  // The comparison follows offsets, indices, views and run ends wherever they
+  // point, so it only runs on arrays that full validation accepts (it costs
+  // about what the comparison does). An invalid array equals nothing.
+  for (const ArrayData* side : {&left, &right}) {
+    Status st = ValidateArrayFull(*side);
+    if (!st.ok()) {
+      if (!describe) return "x";
+      return std::string(side == &left ? "left" : "right") + " array is invalid: " + st.message();
+    }
+  }
   RangeComparer comparer(options, describe);
   MaybeMismatch m = comparer.Compare(left, 0, right, 0, left.length);
   if (!m) return {};
@@ -577,11 +589,19 @@ std::string TopLevelDiff(const ArrayData& left, const ArrayData& right, const Eq
 }  // namespace
 
 bool ArrayEquals(const ArrayData& left, const ArrayData& right, const EqualOptions& options) {
-  return TopLevelDiff(left, right, options, /*describe=*/false).empty();
+  try {
+    return TopLevelDiff(left, right, options, /*describe=*/false).empty();
+  } catch (const std::bad_alloc&) {
+    return false;  // only descriptions allocate, and they are not built here
+  }
 }
 
 std::string ArrayDiff(const ArrayData& left, const ArrayData& right, const EqualOptions& options) {
-  return TopLevelDiff(left, right, options, /*describe=*/true);
+  try {
+    return TopLevelDiff(left, right, options, /*describe=*/true);
+  } catch (const std::bad_alloc&) {
+    return "out of memory while describing the difference";
+  }
 }
 
 }  // namespace alkaid

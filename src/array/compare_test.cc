@@ -66,10 +66,14 @@ TEST(CompareTest, MaskedGarbageIgnored) {
   ExpectEqual(Utf8({"a", N, "c"}, "", "garbage"), Utf8({"a", N, "c"}));
 }
 
-TEST(CompareTest, NullCountZeroIgnoresBitmap) {
-  // A bitmap with cleared bits but null_count 0 means "no nulls".
+TEST(CompareTest, NullCountDisagreeingWithBitmapIsInvalid) {
+  // A bitmap with cleared bits but null_count 0 is an invalid array, and
+  // comparison validates before it reads anything.
   auto a = ArrayData::Make(int32(), 2, {Bits({false, false}), Buf<int32_t>({1, 2})}, 0);
-  ExpectEqual(a, I32({1, 2}));
+  EXPECT_FALSE(ArrayEquals(*a, *I32({1, 2})));
+  EXPECT_EQ(ArrayDiff(*a, *I32({1, 2})),
+            "left array is invalid: int32 array at <root>: null_count is 0 but the validity "
+            "bitmap marks 2 of 2 slots as null");
 }
 
 TEST(CompareTest, AllFixedWidthTypesBytewise) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "alkaid/bitmap.h"
 #include "alkaid/compare.h"
@@ -55,10 +56,17 @@ ArrayDataPtr Retyped(const ArrayData& a, DataTypePtr type) {
 class Concatenator {
  public:
   Concatenator(const ArrayDataVector& in, MemoryPool* pool) : in_(in), pool_(pool) {
-    for (const auto& a : in_) total_ += a->length;
+    for (const auto& a : in_) overflow_ |= __builtin_add_overflow(total_, a->length, &total_);
   }
 
-  Result<ArrayDataPtr> Run() { return VisitTypeInline(*in_[0]->type, this); }
+  Result<ArrayDataPtr> Run() {
+    // Arrays without buffers (null, struct<null>, run-end encoded) may be
+    // long enough for their lengths to add up past int64.
+    if (overflow_)
+      return Status::CapacityError("the concatenated length of ", in_.size(),
+                                   " arrays exceeds 2^63 - 1");
+    return VisitTypeInline(*in_[0]->type, this);
+  }
 
   Result<ArrayDataPtr> Visit(const NullType&) {
     return ArrayData::Make(type(), total_, {}, total_);
@@ -525,6 +533,7 @@ class Concatenator {
   const ArrayDataVector& in_;
   MemoryPool* pool_;
   int64_t total_ = 0;
+  bool overflow_ = false;
 };
 
 }  // namespace
@@ -545,8 +554,14 @@ Result<ArrayDataPtr> Concatenate(const ArrayDataVector& arrays, MemoryPool* pool
     if (a->length > 0) nonempty.push_back(a);
   }
   if (nonempty.empty()) return MakeArrayOfNull(arrays[0]->type, 0, pool);
-  Concatenator concatenator(nonempty, pool);
-  return concatenator.Run();
+  // Buffers come from `pool` (a capped pool bounds what this may build);
+  // the little bookkeeping on the heap must not throw through either.
+  try {
+    Concatenator concatenator(nonempty, pool);
+    return concatenator.Run();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("out of memory while concatenating ", arrays.size(), " arrays");
+  }
 }
 
 }  // namespace alkaid

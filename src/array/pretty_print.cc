@@ -5,12 +5,14 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <type_traits>
 
 #include "alkaid/bitmap.h"
 #include "alkaid/decimal.h"
 #include "alkaid/float16.h"
+#include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
 
 namespace alkaid {
@@ -256,7 +258,8 @@ class Printer {
       *out_ += close;
       return;
     }
-    const bool truncated = count > 2 * window;
+    // count > 2 * window, without overflow for any window.
+    const bool truncated = count > window && count - window > window;
     bool first = true;
     auto separate = [&] {
       if (!first) *out_ += ',';
@@ -528,32 +531,54 @@ Status CheckOptions(const PrettyPrintOptions& options) {
   return Status::OK();
 }
 
+// The printed text, or why there is none. The printer follows offsets,
+// indices and views wherever they point, so it only reads validated arrays;
+// its output is bounded by the windows, never by the array's length.
+Result<std::string> Render(const ArrayData& data, const PrettyPrintOptions& options) {
+  ALKAID_RETURN_NOT_OK(CheckOptions(options));
+  if (data.type == nullptr) return Status::Invalid("cannot print an array without a type");
+  ALKAID_RETURN_NOT_OK(ValidateArrayFull(data));
+  try {
+    std::string text;
+    Printer(options, !options.skip_new_lines, &text).PrintArray(data);
+    return text;
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("out of memory while printing an array (window ", options.window,
+                               ", container window ", options.container_window, ")");
+  }
+}
+
 }  // namespace
 
 Status PrettyPrint(const ArrayData& data, const PrettyPrintOptions& options, std::ostream* out) {
-  ALKAID_RETURN_NOT_OK(CheckOptions(options));
-  if (data.type == nullptr) return Status::Invalid("cannot print an array without a type");
-  std::string text;
-  Printer(options, !options.skip_new_lines, &text).PrintArray(data);
+  ALKAID_ASSIGN_OR_RAISE(std::string text, Render(data, options));
   out->write(text.data(), static_cast<std::streamsize>(text.size()));
   if (!*out) return Status::IOError("writing the printed array to the stream failed");
   return Status::OK();
 }
 
 std::string PrettyPrintToString(const ArrayData& data, const PrettyPrintOptions& options) {
-  if (!CheckOptions(options).ok() || data.type == nullptr) return {};
-  std::string text;
-  Printer(options, !options.skip_new_lines, &text).PrintArray(data);
-  return text;
+  Result<std::string> text = Render(data, options);
+  if (!text.ok()) {
+    std::string error(1, '<');
+    error += text.status().ToString();
+    return error += '>';
+  }
+  return std::move(text).ValueOrDie();
 }
 
 std::string FormatValue(const ArrayData& data, int64_t i, const PrettyPrintOptions& options) {
   std::string text;
   if (!CheckOptions(options).ok() || data.type == nullptr) return text;
+  if (i < 0 || i >= data.length) return "<slot " + std::to_string(i) + " out of range>";
   PrettyPrintOptions one_line = options;
   one_line.indent = 0;
-  Printer printer(one_line, /*multi_line=*/false, &text);
-  printer.PrintSlot(data, i, 0);
+  try {
+    Printer printer(one_line, /*multi_line=*/false, &text);
+    printer.PrintSlot(data, i, 0);
+  } catch (const std::bad_alloc&) {
+    return "<out of memory>";
+  }
   return text;
 }
 

@@ -170,7 +170,7 @@ TEST(PrettyPrintTest, StringsAndBinary) {
   EXPECT_EQ(Line(Views(utf8_view(), {"short", "a string that is long", N}, 2, 1, "pad")),
             "[\"short\", \"a string that is long\", null]");
   EXPECT_EQ(Line(Views(binary_view(), {"ab"})), "[6162]");
-  auto fsb = ArrayData::Make(fixed_size_binary(2), 2, {nullptr, Buffer::FromString("\x01\xAB\xFF\x00")}, 0);
+  auto fsb = ArrayData::Make(fixed_size_binary(2), 2, {nullptr, Buffer::FromString(std::string("\x01\xAB\xFF\x00", 4))}, 0);
   EXPECT_EQ(Line(fsb), "[01AB, FF00]");
 }
 

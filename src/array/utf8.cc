@@ -259,8 +259,13 @@ __attribute__((target("avx2"))) bool Validate(const uint8_t* bytes, int64_t leng
   return _mm256_testz_si256(s.error, s.error) != 0;
 }
 
+// A flag set on first use, not an ifunc or target_clones resolver: those run
+// during relocation, before sanitizer runtimes are up (see bitmap.cc).
 bool Supported() {
-  static const bool supported = __builtin_cpu_supports("avx2");
+  static const bool supported = [] {
+    __builtin_cpu_init();  // safe however early the first call comes
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
   return supported;
 }
 

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
+#include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "alkaid/bitmap.h"
@@ -17,8 +20,6 @@
 
 namespace alkaid {
 namespace {
-
-constexpr int kMaxNestingDepth = 64;
 
 // Buffers from files need not be aligned for their value type, so values are
 // always loaded through memcpy (a plain load once compiled).
@@ -86,10 +87,11 @@ inline const uint8_t* NullBitmap(const ArrayData& data, const DataType& storage)
   return data.buffers[0]->data();
 }
 
-// The type behind any extension layers; null when a layer has no storage.
-const DataType* StorageOf(const DataType* type) {
+// The type behind any extension layers; null when a layer has no storage or
+// there are more than `max_depth` layers.
+const DataType* StorageOf(const DataType* type, int max_depth) {
   for (int layer = 0; type != nullptr && type->id() == TypeId::kExtension; ++layer) {
-    if (layer > kMaxNestingDepth) return nullptr;
+    if (layer > max_depth) return nullptr;
     type = static_cast<const ExtensionType*>(type)->storage_type().get();
   }
   return type;
@@ -98,27 +100,28 @@ const DataType* StorageOf(const DataType* type) {
 // Type comparisons and printing recurse without a bound of their own and
 // trust every part of the type to exist, so a type tree is checked for both
 // before any of them runs on it (only up to the depth limit).
-Status CheckTypeTree(const DataType& type, int levels_left) {
+Status CheckTypeTree(const DataType& type, int levels_left, int max_depth) {
   if (levels_left < 0)
-    return Status::Invalid("the type is nested deeper than ", kMaxNestingDepth, " levels");
+    return Status::Invalid("the type is nested deeper than ", max_depth,
+                           " levels (the max_recursion_depth option)");
   for (int i = 0; i < type.num_fields(); ++i) {
     const FieldPtr& field = type.field(i);
     if (!field) return Status::Invalid("field ", i, " of a ", type.name(), " type is null");
     if (!field->type())
       return Status::Invalid("field ", i, " ('", field->name(), "') of a ", type.name(),
                              " type has no type");
-    ALKAID_RETURN_NOT_OK(CheckTypeTree(*field->type(), levels_left - 1));
+    ALKAID_RETURN_NOT_OK(CheckTypeTree(*field->type(), levels_left - 1, max_depth));
   }
   if (type.id() == TypeId::kDictionary) {
     const auto& dict = static_cast<const DictionaryType&>(type);
     if (!dict.index_type() || !dict.value_type())
       return Status::Invalid("a dictionary type lacks its index or value type");
-    ALKAID_RETURN_NOT_OK(CheckTypeTree(*dict.value_type(), levels_left - 1));
+    ALKAID_RETURN_NOT_OK(CheckTypeTree(*dict.value_type(), levels_left - 1, max_depth));
   }
   if (type.id() == TypeId::kExtension) {
     const auto& storage = static_cast<const ExtensionType&>(type).storage_type();
     if (!storage) return Status::Invalid("an extension type has no storage type");
-    ALKAID_RETURN_NOT_OK(CheckTypeTree(*storage, levels_left - 1));
+    ALKAID_RETURN_NOT_OK(CheckTypeTree(*storage, levels_left - 1, max_depth));
   }
   return Status::OK();
 }
@@ -199,10 +202,11 @@ class FieldPath {
 
 class Validator {
  public:
-  explicit Validator(std::string_view root, bool types_validated = false)
-      : path_(root), types_validated_(types_validated) {}
+  Validator(std::string_view root, bool types_validated, int max_depth)
+      : path_(root), types_validated_(types_validated), max_depth_(max_depth) {}
 
   bool types_validated() const { return types_validated_; }
+  int max_depth() const { return max_depth_; }
 
   Status ValidateStructure(const ArrayData& data, int depth);
   // Only after ValidateStructure succeeded on the same tree.
@@ -213,6 +217,7 @@ class Validator {
  private:
   FieldPath path_;
   bool types_validated_;
+  int max_depth_;
 };
 
 // Base of the per-node checks: the node, its storage type and error helpers.
@@ -377,7 +382,7 @@ class StructureCheck : public NodeCheck {
       const ArrayData& dict = *data_.dictionary;
       if (!dict.type) return Fail("the dictionary values have no type");
       if (!validator_->types_validated()) {
-        Status tree = CheckTypeTree(*dict.type, kMaxNestingDepth);
+        Status tree = CheckTypeTree(*dict.type, validator_->max_depth(), validator_->max_depth());
         if (!tree.ok()) return Fail("dictionary values: ", tree.message());
       }
       if (!dict.type->Equals(*type.value_type()))
@@ -523,7 +528,7 @@ class StructureCheck : public NodeCheck {
       if (!child) return Fail("child ", i, " ('", field.name(), "') is null");
       if (!child->type) return Fail("child ", i, " ('", field.name(), "') has no type");
       if (!validator_->types_validated()) {
-        Status tree = CheckTypeTree(*child->type, kMaxNestingDepth);
+        Status tree = CheckTypeTree(*child->type, validator_->max_depth(), validator_->max_depth());
         if (!tree.ok()) return Fail("child ", i, " ('", field.name(), "'): ", tree.message());
       }
       if (!child->type->Equals(*field.type()))
@@ -543,9 +548,11 @@ class StructureCheck : public NodeCheck {
   Status CheckRunEndChildren() const {
     const ArrayData& run_ends = *data_.child_data[0];
     const ArrayData& values = *data_.child_data[1];
-    if (run_ends.length != values.length)
-      return Fail("run_ends has length ", run_ends.length, " but values has length ", values.length,
-                  " (they must be equal)");
+    // Values past the last run are never read; the format only asks that
+    // every run has its value.
+    if (values.length < run_ends.length)
+      return Fail("run_ends has length ", run_ends.length, " but values has only ", values.length,
+                  " (each run needs a value)");
     if (data_.length > 0 && run_ends.length == 0)
       return Fail("length is ", data_.length, " but there are no runs");
     if (run_ends.null_count > 0)
@@ -652,8 +659,16 @@ class DataCheck : public NodeCheck {
   // first is >= 0, none decreases, the last stays within `limit`.
   template <typename O>
   Status CheckOffsets(int64_t limit, const char* limit_name, const char* unit) const {
-    if (data_.length == 0) return Status::OK();
     const uint8_t* offsets = BufferBytes(data_, 1) + data_.offset * static_cast<int64_t>(sizeof(O));
+    if (data_.length == 0) {
+      // An empty array may have no offsets at all; the one it has, if any,
+      // must still be a valid offset.
+      const int64_t available = BufferSize(data_, 1) / static_cast<int64_t>(sizeof(O));
+      if (available > data_.offset && LoadAt<O>(offsets, 0) < 0)
+        return Fail("offset[0] = ", LoadAt<O>(offsets, 0), Physical(0),
+                    " is negative (offsets must be >= 0)");
+      return Status::OK();
+    }
     const int64_t count = data_.length + 1;
     const O first = LoadAt<O>(offsets, 0);
     if (first < 0)
@@ -734,6 +749,28 @@ class DataCheck : public NodeCheck {
     return Fail("is not valid UTF-8");  // unreachable: the fast path and the scan agree
   }
 
+  // Calls visit(i) for each non-null slot in order until it returns false.
+  template <typename Visit>
+  void ForEachValidSlot(Visit&& visit) const {
+    if (nulls_ == nullptr) {
+      for (int64_t i = 0; i < data_.length; ++i) {
+        if (!visit(i)) return;
+      }
+      return;
+    }
+    bool more = true;
+    bit_util::VisitSetBits(nulls_, data_.offset, data_.length, [&](int64_t i) {
+      if (more) more = visit(i);
+    });
+  }
+
+  // Only non-null views are checked: the validity bitmap masks the others,
+  // which may hold any bytes. UTF-8 costs O(min(sum of view lengths, data
+  // buffer bytes) + views): views may overlap without limit, so when they
+  // cover more bytes than their buffers hold, each referenced data buffer is
+  // decoded once as a whole (or, when it holds malformed bytes somewhere,
+  // once per maximal run of bytes covered by views), and then every view only
+  // has to start and end on a character boundary of that decoded text.
   Status CheckViews(bool utf8) const {
     const uint8_t* views = BufferBytes(data_, 1) + data_.offset * int64_t{16};
     const size_t variadic = data_.buffers.size() - 2;
@@ -743,40 +780,192 @@ class DataCheck : public NodeCheck {
       bytes[b] = BufferBytes(data_, b + 2);
       sizes[b] = BufferSize(data_, b + 2);
     }
-    for (int64_t i = 0; i < data_.length; ++i) {
+    // Data buffers some non-null view points into, and the bytes those views
+    // cover in all (UTF-8 only).
+    std::vector<uint8_t> referenced(utf8 ? variadic : 0);
+    int64_t view_bytes = 0;
+    Status result;
+    ForEachValidSlot([&](int64_t i) {
       BinaryViewValue view;
       std::memcpy(&view, views + i * 16, sizeof(view));
       const int32_t size = view.size();
-      if (size < 0) return Fail("view of slot ", i, Physical(i), " has negative size ", size);
-      if (size <= BinaryViewValue::kInlineSize) continue;
+      if (size < 0) {
+        result = Fail("view of slot ", i, Physical(i), " has negative size ", size);
+        return false;
+      }
+      if (size <= BinaryViewValue::kInlineSize) {
+        for (int k = size; k < BinaryViewValue::kInlineSize; ++k) {
+          if (view.inlined.data[k] != 0) {
+            result = Fail("inline view of slot ", i, Physical(i), " has size ", size,
+                          " but byte ", k, " of its inline data is ",
+                          static_cast<int>(view.inlined.data[k]),
+                          " (bytes after an inline value must be zero)");
+            return false;
+          }
+        }
+        if (utf8) {
+          const int64_t bad = FindInvalidUtf8(view.inlined.data, size);
+          if (bad >= 0) {
+            result = Fail("slot ", i, Physical(i),
+                          " is not valid UTF-8: malformed sequence at byte ", bad,
+                          " of the value (inline)");
+            return false;
+          }
+        }
+        return true;
+      }
       const int32_t index = view.ref.buffer_index;
       const int32_t start = view.ref.offset;
-      if (index < 0 || static_cast<uint64_t>(index) >= variadic)
-        return Fail("view of slot ", i, Physical(i), " refers to data buffer ", index,
-                    " but there are ", variadic, " data buffers");
-      if (start < 0 || start + static_cast<int64_t>(size) > sizes[index])
-        return Fail("view of slot ", i, Physical(i), " covers bytes [", start, ", ",
-                    start + static_cast<int64_t>(size), ") outside data buffer ", index, " of ",
-                    sizes[index], " bytes");
-      if (std::memcmp(view.ref.prefix, bytes[index] + start, BinaryViewValue::kPrefixSize) != 0)
-        return Fail("view of slot ", i, Physical(i), " has prefix ",
-                    HexOf(view.ref.prefix, BinaryViewValue::kPrefixSize),
-                    " but its data starts with ",
-                    HexOf(bytes[index] + start, BinaryViewValue::kPrefixSize),
-                    " (the prefix must copy the first 4 bytes)");
-    }
-    if (!utf8) return Status::OK();
+      if (index < 0 || static_cast<uint64_t>(index) >= variadic) {
+        result = Fail("view of slot ", i, Physical(i), " refers to data buffer ", index,
+                      " but there are ", variadic, " data buffers");
+        return false;
+      }
+      if (start < 0 || start + static_cast<int64_t>(size) > sizes[index]) {
+        result = Fail("view of slot ", i, Physical(i), " covers bytes [", start, ", ",
+                      start + static_cast<int64_t>(size), ") outside data buffer ", index,
+                      " of ", sizes[index], " bytes");
+        return false;
+      }
+      if (std::memcmp(view.ref.prefix, bytes[index] + start, BinaryViewValue::kPrefixSize) != 0) {
+        result = Fail("view of slot ", i, Physical(i), " has prefix ",
+                      HexOf(view.ref.prefix, BinaryViewValue::kPrefixSize),
+                      " but its data starts with ",
+                      HexOf(bytes[index] + start, BinaryViewValue::kPrefixSize),
+                      " (the prefix must copy the first 4 bytes)");
+        return false;
+      }
+      if (utf8) {
+        if (IsUtf8ContinuationByte(bytes[index][start])) {
+          result = ViewNotUtf8(i, index, start, start);
+          return false;
+        }
+        referenced[static_cast<size_t>(index)] = 1;
+        view_bytes = std::min(view_bytes + size, std::numeric_limits<int64_t>::max() / 2);
+      }
+      return true;
+    });
+    if (!result.ok() || !utf8) return result;
+    int64_t buffer_bytes = 0;
+    for (size_t b = 0; b < variadic; ++b) buffer_bytes += referenced[b] ? sizes[b] : 0;
+    // Decoding each view on its own is cheaper when the views overlap little
+    // (a slice of a few rows over a large buffer); the buffer-wide method
+    // when they overlap a lot. Either way the cost is at most the smaller.
+    if (view_bytes <= buffer_bytes) return CheckEachOutOfLineView(views, bytes);
+    return CheckViewsUtf8(views, bytes, sizes, referenced);
+  }
+
+  Status CheckEachOutOfLineView(const uint8_t* views, const std::vector<const uint8_t*>& bytes) const {
     Status result;
-    bit_util::VisitSetBits(nulls_, data_.offset, data_.length, [&](int64_t i) {
-      if (!result.ok()) return;
+    ForEachValidSlot([&](int64_t i) {
       BinaryViewValue view;
       std::memcpy(&view, views + i * 16, sizeof(view));
-      const uint8_t* value =
-          view.is_inline() ? views + i * 16 + 4 : bytes[view.ref.buffer_index] + view.ref.offset;
+      if (view.is_inline()) return true;
+      const int64_t start = view.ref.offset;
+      const uint8_t* value = bytes[static_cast<size_t>(view.ref.buffer_index)] + start;
       const int64_t bad = FindInvalidUtf8(value, view.size());
-      if (bad >= 0)
-        result = Fail("slot ", i, Physical(i), " is not valid UTF-8: malformed sequence at byte ",
-                      bad, " of the value");
+      if (bad < 0) return true;
+      result = ViewNotUtf8(i, view.ref.buffer_index, start, start + bad);
+      return false;
+    });
+    return result;
+  }
+
+  [[gnu::cold]] Status ViewNotUtf8(int64_t i, int32_t buffer, int64_t start, int64_t bad) const {
+    return Fail("slot ", i, Physical(i), " is not valid UTF-8: malformed sequence at byte ",
+                bad - start, " of the value (byte ", bad, " of data buffer ", buffer, ")");
+  }
+
+  // The second half of CheckViews for utf8_view, after every non-null view
+  // passed the checks above (in bounds, starting on a non-continuation byte).
+  Status CheckViewsUtf8(const uint8_t* views, const std::vector<const uint8_t*>& bytes,
+                        const std::vector<int64_t>& sizes,
+                        const std::vector<uint8_t>& referenced) const {
+    const size_t variadic = bytes.size();
+    // Per referenced buffer, the ranges whose decoding the views may rely on:
+    // the whole buffer when it decodes, else the merged ranges of its views.
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> ranges(variadic);
+    bool any_merged = false;
+    for (size_t b = 0; b < variadic; ++b) {
+      if (!referenced[b]) continue;
+      if (FindInvalidUtf8(bytes[b], sizes[b]) < 0) {
+        ranges[b].emplace_back(0, sizes[b]);
+      } else {
+        any_merged = true;  // filled below
+      }
+    }
+    auto view_at = [&](int64_t i) {
+      BinaryViewValue view;
+      std::memcpy(&view, views + i * 16, sizeof(view));
+      return view;
+    };
+    if (any_merged) {
+      // Buffers that decode as a whole are marked so that the collection
+      // below leaves them alone.
+      std::vector<uint8_t> whole(variadic);
+      for (size_t b = 0; b < variadic; ++b) whole[b] = referenced[b] && !ranges[b].empty();
+      ForEachValidSlot([&](int64_t i) {
+        const BinaryViewValue view = view_at(i);
+        if (view.is_inline()) return true;
+        const auto b = static_cast<size_t>(view.ref.buffer_index);
+        if (!whole[b]) ranges[b].emplace_back(view.ref.offset, view.ref.offset + int64_t{view.size()});
+        return true;
+      });
+      for (size_t b = 0; b < variadic; ++b) {
+        if (whole[b] || ranges[b].empty()) continue;
+        auto& r = ranges[b];
+        std::sort(r.begin(), r.end());
+        size_t out = 0;
+        for (size_t k = 1; k < r.size(); ++k) {
+          if (r[k].first <= r[out].second) {
+            r[out].second = std::max(r[out].second, r[k].second);
+          } else {
+            r[++out] = r[k];
+          }
+        }
+        r.resize(out + 1);
+        for (const auto& [first, last] : r) {
+          const int64_t bad = FindInvalidUtf8(bytes[b] + first, last - first);
+          if (bad < 0) continue;
+          // Every view containing the malformed byte is itself malformed:
+          // it starts on a character boundary before it (or at it), so it
+          // decodes in step with the range up to there.
+          const int64_t at = first + bad;
+          Status found;
+          ForEachValidSlot([&](int64_t i) {
+            const BinaryViewValue view = view_at(i);
+            if (view.is_inline() || static_cast<size_t>(view.ref.buffer_index) != b) return true;
+            const int64_t s = view.ref.offset;
+            if (s <= at && at < s + view.size()) {
+              found = ViewNotUtf8(i, static_cast<int32_t>(b), s, at);
+              return false;
+            }
+            return true;
+          });
+          return found.ok() ? Fail("data buffer ", b, " is not valid UTF-8 at byte ", at) : found;
+        }
+      }
+    }
+    // Each view must end on a character boundary of the decoded range that
+    // holds it: at the range's end, or before a byte that starts a character.
+    Status result;
+    ForEachValidSlot([&](int64_t i) {
+      const BinaryViewValue view = view_at(i);
+      if (view.is_inline()) return true;
+      const auto b = static_cast<size_t>(view.ref.buffer_index);
+      const int64_t s = view.ref.offset;
+      const int64_t e = s + view.size();
+      const auto& r = ranges[b];
+      // The range holding [s, e): the last one starting at or before s.
+      auto it = std::upper_bound(r.begin(), r.end(), std::make_pair(s, INT64_MAX));
+      const int64_t range_end = std::prev(it)->second;
+      if (e < range_end && IsUtf8ContinuationByte(bytes[b][e])) {
+        int64_t lead = e - 1;  // the decoded range puts a lead byte within 3 bytes
+        while (lead > s && IsUtf8ContinuationByte(bytes[b][lead])) --lead;
+        result = ViewNotUtf8(i, static_cast<int32_t>(b), s, lead);
+        return false;
+      }
+      return true;
     });
     return result;
   }
@@ -920,7 +1109,7 @@ class DataCheck : public NodeCheck {
 
   Status CheckMapKeysHaveNoNulls() const {
     const ArrayData& keys = *data_.child_data[0]->child_data[0];
-    const DataType* key_type = StorageOf(keys.type.get());
+    const DataType* key_type = StorageOf(keys.type.get(), validator_->max_depth());
     const uint8_t* bits = NullBitmap(keys, *key_type);
     if (bits == nullptr) return Status::OK();
     int64_t nulls = keys.length - bit_util::CountSetBits(bits, keys.offset, keys.length);
@@ -944,11 +1133,11 @@ class DataCheck : public NodeCheck {
 };
 
 Status Validator::ValidateStructure(const ArrayData& data, int depth) {
-  if (depth > kMaxNestingDepth)
-    return Status::Invalid("array at ", path_.text(), ": nesting is deeper than ", kMaxNestingDepth,
-                           " levels");
+  if (depth > max_depth_)
+    return Status::Invalid("array at ", path_.text(), ": nesting is deeper than ", max_depth_,
+                           " levels (the max_recursion_depth option)");
   if (!data.type) return Status::Invalid("array at ", path_.text(), ": the type is null");
-  const DataType* storage = StorageOf(data.type.get());
+  const DataType* storage = StorageOf(data.type.get(), max_depth_);
   if (storage == nullptr)
     return Status::Invalid("extension array at ", path_.text(),
                            ": the extension type has no storage type");
@@ -957,7 +1146,7 @@ Status Validator::ValidateStructure(const ArrayData& data, int depth) {
   if (depth == 0 && !leaf_type && !types_validated_) {
     // Deeper nodes' types are checked by their parents before comparing them;
     // a type without parts has nothing to check.
-    Status st = CheckTypeTree(*data.type, kMaxNestingDepth);
+    Status st = CheckTypeTree(*data.type, max_depth_, max_depth_);
     if (!st.ok())
       return Status::Invalid(data.type->name(), " array at ", path_.text(), ": ", st.message());
   }
@@ -965,7 +1154,7 @@ Status Validator::ValidateStructure(const ArrayData& data, int depth) {
 }
 
 Status Validator::ValidateData(const ArrayData& data) {
-  return DataCheck(this, data, *StorageOf(data.type.get())).Run();
+  return DataCheck(this, data, *StorageOf(data.type.get(), max_depth_)).Run();
 }
 
 }  // namespace
@@ -984,9 +1173,18 @@ Status ValidateArrayFull(const ArrayData& data, std::string_view root_name) {
 }
 
 Status ValidateArray(const ArrayData& data, const ValidateOptions& options) {
-  Validator validator(options.root_name, options.types_validated);
-  ALKAID_RETURN_NOT_OK(validator.ValidateStructure(data, 0));
-  return options.full ? validator.ValidateData(data) : Status::OK();
+  if (options.max_recursion_depth < 0)
+    return Status::Invalid("max_recursion_depth must be >= 0, got ", options.max_recursion_depth);
+  // The few allocations (error paths, per-buffer tables of view checks) are
+  // bounded by the input's own size, but an allocation failure must still
+  // come back as a Status.
+  try {
+    Validator validator(options.root_name, options.types_validated, options.max_recursion_depth);
+    ALKAID_RETURN_NOT_OK(validator.ValidateStructure(data, 0));
+    return options.full ? validator.ValidateData(data) : Status::OK();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("out of memory while validating an array");
+  }
 }
 
 // Parameters of every node of the tree, after CheckTypeTree made sure the
@@ -1005,8 +1203,10 @@ static Status CheckTypeParameters(const DataType& type) {
   return Status::OK();
 }
 
-Status ValidateType(const DataType& type) {
-  ALKAID_RETURN_NOT_OK(CheckTypeTree(type, kMaxNestingDepth));
+Status ValidateType(const DataType& type, int max_recursion_depth) {
+  if (max_recursion_depth < 0)
+    return Status::Invalid("max_recursion_depth must be >= 0, got ", max_recursion_depth);
+  ALKAID_RETURN_NOT_OK(CheckTypeTree(type, max_recursion_depth, max_recursion_depth));
   return CheckTypeParameters(type);
 }
 

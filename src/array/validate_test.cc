@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -390,7 +391,10 @@ TEST(ValidateTest, MissingValuesBuffer) {
 TEST(ValidateTest, SlicedArraysAreCheckedAgainstOffsetPlusLength) {
   auto a = Int32s({1, 2, 3, 4});
   ExpectValid(*a->Slice(1, 3));
-  auto past = a->Slice(2, 3);  // reaches slot 5 of a 4-slot buffer
+  EXPECT_EQ(a->Slice(2, 3)->length, 2);  // slices clamp, so build the overrun by hand
+  auto past = std::make_shared<ArrayData>(*a);
+  past->offset = 2;
+  past->length = 3;  // reaches slot 5 of a 4-slot buffer
   ExpectStructureInvalid(*past, {"has 16 bytes but 20 are needed", "offset + length = 5"});
 }
 
@@ -668,6 +672,180 @@ TEST(ValidateTest, ViewPrefixMismatch) {
   auto a = Views(binary_view(), {"this one is out of line"});
   Mutable(a->buffers[1])[5] = 'X';
   ExpectDataInvalid(*a, {"view of slot 0 has prefix 74586973 but its data starts with 74686973"});
+}
+
+// Masked slots may hold any bytes: a null view is never read.
+TEST(ValidateTest, NullViewsAreNotChecked) {
+  auto a = Views(binary_view(), {"a", "this one is out of line"}, "10");
+  Poke<int32_t>(a->buffers[1], 4, -5);  // slot 1: negative size
+  ExpectValid(*a);
+  Poke<int32_t>(a->buffers[1], 4, 23);
+  Poke<int32_t>(a->buffers[1], 6, 7);  // slot 1: data buffer 7 of 1
+  ExpectValid(*a);
+  Poke<int32_t>(a->buffers[1], 6, 0);
+  Poke<int32_t>(a->buffers[1], 7, 1000);  // slot 1: bytes [1000, 1023) of 23
+  ExpectValid(*a);
+  auto s = Views(utf8_view(), {"ok", "\xFF\xFF not UTF-8 at all \xFF"}, "10");
+  Poke<int32_t>(s->buffers[1], 7, 2);  // also starts inside the (bad) bytes
+  ExpectValid(*s);
+  // The same slots, once valid, are errors.
+  a->buffers[0] = Bits("11");
+  a->null_count = 0;
+  ExpectDataInvalid(*a, {"view of slot 1 covers bytes [1000, 1023) outside data buffer 0"});
+}
+
+// The format zero-pads inline values; only non-null slots are held to it.
+TEST(ValidateTest, InlineViewPaddingMustBeZero) {
+  auto a = Views(binary_view(), {"abc"});
+  ExpectValid(*a);
+  Mutable(a->buffers[1])[4 + 3] = 'x';  // first byte after the value
+  ExpectDataInvalid(*a, {"inline view of slot 0 has size 3 but byte 3 of its inline data is 120",
+                         "must be zero"});
+  a->buffers[0] = Bits("0");
+  a->null_count = 1;
+  ExpectValid(*a);
+}
+
+// The views of `a` (offset 0, no nulls) `times` over, sharing its data
+// buffers: they then cover more bytes than the buffers hold, and validation
+// decodes the buffers once instead of each view (its other method).
+ArrayDataPtr RepeatViews(const ArrayDataPtr& a, int times) {
+  std::string views;
+  for (int t = 0; t < times; ++t)
+    views.append(reinterpret_cast<const char*>(a->buffers[1]->data()),
+                 static_cast<size_t>(a->length * 16));
+  BufferVector buffers = a->buffers;
+  buffers[0] = nullptr;
+  buffers[1] = Str(views);
+  return ArrayData::Make(a->type, a->length * times, std::move(buffers), 0);
+}
+
+// Both UTF-8 methods must agree, to the message.
+void ExpectViewsValid(const ArrayDataPtr& a) {
+  ExpectValid(*a);
+  ExpectValid(*RepeatViews(a, 3));
+}
+void ExpectViewsInvalid(const ArrayDataPtr& a, std::initializer_list<std::string_view> parts) {
+  ExpectDataInvalid(*a, parts);
+  ExpectDataInvalid(*RepeatViews(a, 3), parts);
+}
+
+// Views of a utf8_view must start and end on character boundaries of data
+// that decodes. (Words of slot 0: [0] size, [1] prefix, [2] buffer, [3] offset.)
+TEST(ValidateTest, StringViewCharacterBoundaries) {
+  // Bytes 13-14 of the value are one character, C3 A9.
+  const std::string value = "abcdefghijklm\xC3\xA9xyz";
+  ExpectViewsValid(Views(utf8_view(), {value}));
+
+  auto a = Views(utf8_view(), {value});
+  Poke<int32_t>(a->buffers[1], 0, 13);  // ends before the lead byte: fine
+  ExpectViewsValid(a);
+  Poke<int32_t>(a->buffers[1], 0, 14);  // ends between C3 and A9
+  ExpectViewsInvalid(a, {"slot 0 is not valid UTF-8: malformed sequence at byte 13 of the value",
+                         "(byte 13 of data buffer 0)"});
+  Poke<int32_t>(a->buffers[1], 0, 15);
+  ExpectViewsValid(a);
+
+  // Starts on the continuation byte A9.
+  auto b = Views(utf8_view(), {"ab" + value});
+  std::memcpy(Mutable(b->buffers[1]) + 4, "\xA9xyz", 4);
+  Poke<int32_t>(b->buffers[1], 3, 16);
+  Poke<int32_t>(b->buffers[1], 0, 0);
+  Poke<int32_t>(b->buffers[1], 0, 4 + 13);  // [16, 20) would be inline: keep 13+ bytes
+  Poke<int32_t>(b->buffers[1], 3, 2 + 14);
+  b->buffers[2] = Str("ab" + value + std::string(20, 'q'));
+  ExpectViewsInvalid(b, {"slot 0 is not valid UTF-8: malformed sequence at byte 0 of the value",
+                         "(byte 16 of data buffer 0)"});
+}
+
+// Data buffers may hold bytes that are not UTF-8 where no view points; the
+// views themselves are still checked, precisely.
+TEST(ValidateTest, StringViewGarbageOutsideViews) {
+  std::string data = std::string("\xFF\xFE") + "abcdefghijklmnop" + "\xFF" + "qrstuvwxyz0123456789";
+  BinaryViewValue v[2];
+  std::memset(v, 0, sizeof(v));
+  v[0].ref.size = 16;
+  std::memcpy(v[0].ref.prefix, "abcd", 4);
+  v[0].ref.offset = 2;
+  v[1].ref.size = 20;
+  std::memcpy(v[1].ref.prefix, "qrst", 4);
+  v[1].ref.offset = 19;
+  auto a = ArrayData::Make(utf8_view(), 2,
+                           {nullptr, Values(std::vector<BinaryViewValue>{v[0], v[1]}), Str(data)}, 0);
+  ExpectViewsValid(a);
+  // Slot 1 grown by one byte at the front takes in the 0xFF.
+  v[1].ref.size = 21;
+  v[1].ref.offset = 18;
+  std::memcpy(v[1].ref.prefix, "\xFFqrs", 4);
+  auto b = ArrayData::Make(utf8_view(), 2,
+                           {nullptr, Values(std::vector<BinaryViewValue>{v[0], v[1]}), Str(data)}, 0);
+  ExpectViewsInvalid(b, {"slot 1 is not valid UTF-8: malformed sequence at byte 0 of the value",
+                         "(byte 18 of data buffer 0)"});
+  // Slot 0 grown at the end takes in the 0xFF too.
+  v[1] = v[0];
+  v[0].ref.size = 17;
+  auto c = ArrayData::Make(utf8_view(), 2,
+                           {nullptr, Values(std::vector<BinaryViewValue>{v[0], v[1]}), Str(data)}, 0);
+  ExpectViewsInvalid(c, {"slot 0 is not valid UTF-8: malformed sequence at byte 16 of the value",
+                         "(byte 18 of data buffer 0)"});
+}
+
+// Sanitizers slow every byte access by an order of magnitude or more; the
+// time bounds below are about the algorithm (linear vs a terabyte of work).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr double kTimeScale = 30;
+#else
+constexpr double kTimeScale = 1;
+#endif
+
+// 16,000 views of one 64 MiB buffer: linear in the buffer, not in the sum of
+// the view lengths (that would be a terabyte of decoding).
+TEST(ValidateTest, StringViewsSharingOneBufferAreLinear) {
+  constexpr int64_t kBytes = int64_t{64} << 20;
+  constexpr int kViews = 16000;
+  std::string data;
+  data.reserve(kBytes);
+  while (static_cast<int64_t>(data.size()) + 3 <= kBytes) data += "\xC3\xA9z";  // U+00E9, z
+  data.resize(kBytes, 'z');
+  std::vector<BinaryViewValue> views(kViews);
+  for (int i = 0; i < kViews; ++i) {
+    std::memset(&views[i], 0, sizeof(views[i]));
+    // Every view starts on a character (multiples of 3) and runs to the end.
+    const int32_t start = static_cast<int32_t>(3 * (i % 1000));
+    views[i].ref.size = static_cast<int32_t>(kBytes - start);
+    std::memcpy(views[i].ref.prefix, data.data() + start, 4);
+    views[i].ref.offset = start;
+  }
+  auto a = ArrayData::Make(utf8_view(), kViews, {nullptr, Values(views), Str(data)}, 0);
+  auto started = std::chrono::steady_clock::now();
+  Status st = ValidateArrayFull(*a);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  EXPECT_LT(seconds, kTimeScale * 2.0);
+  // Also when the buffer holds a bad byte outside every view (the per-range
+  // path): put one in the first 3 bytes, which views starting at 3 or later
+  // skip, and move view 0 off it.
+  std::memcpy(Mutable(a->buffers[2]), "\xFF\xFF\xFF", 3);
+  std::memcpy(Mutable(a->buffers[1]) + 4, data.data() + 3, 4);
+  Poke<int32_t>(a->buffers[1], 3, 3);
+  Poke<int32_t>(a->buffers[1], 0, static_cast<int32_t>(kBytes - 3));
+  for (int i = 1000; i < kViews; i += 1000) {
+    std::memcpy(Mutable(a->buffers[1]) + 16 * i + 4, data.data() + 3, 4);
+    Poke<int32_t>(a->buffers[1], 4 * i + 3, 3);
+    Poke<int32_t>(a->buffers[1], 4 * i, static_cast<int32_t>(kBytes - 3));
+  }
+  started = std::chrono::steady_clock::now();
+  st = ValidateArrayFull(*a);
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  EXPECT_LT(seconds, kTimeScale * 2.0);
+  // And a malformed byte inside all of them is reported at once.
+  Mutable(a->buffers[2])[kBytes - 2] = 0xFF;
+  started = std::chrono::steady_clock::now();
+  ExpectDataInvalid(*a, {"slot 0 is not valid UTF-8", "(byte 67108862 of data buffer 0)"});
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_LT(seconds, kTimeScale * 4.0);
 }
 
 TEST(ValidateTest, StringViewInvalidUtf8) {
@@ -1006,7 +1184,7 @@ TEST(ValidateTest, RunEndsMustCoverOffsetPlusLength) {
 TEST(ValidateTest, RunEndChildrenRules) {
   ExpectStructureInvalid(*Ree({}, {}, 3), {"length is 3 but there are no runs"});
   ExpectStructureInvalid(*Ree({2, 4}, {1}, 4),
-                         {"run_ends has length 2 but values has length 1 (they must be equal)"});
+                         {"run_ends has length 2 but values has only 1 (each run needs a value)"});
   auto a = Ree({2, 4}, {1, 2}, 4);
   a->child_data.pop_back();
   ExpectStructureInvalid(*a, {"expected 2 child arrays (one per field), got 1"});
@@ -1024,6 +1202,28 @@ TEST(ValidateTest, RunEndChildrenRules) {
   auto e = ArrayData::Make(std::make_shared<RunEndEncodedType>(int8(), int32()), 0, {},
                            {Primitive<int8_t>(int8(), {}), Int32s({})}, 0);
   ExpectStructureInvalid(*e, {"run end type must be int16, int32 or int64, got int8"});
+}
+
+// Values past the last run are never read; the reference accepts them too.
+TEST(ValidateTest, RunEndValuesMayBeLonger) {
+  ExpectValid(*Ree({2, 4}, {1, 2, 3}, 4));
+  ExpectValid(*Ree({2}, {1, 2, 3, 4}, 2));
+}
+
+TEST(ValidateTest, RunEndParentNullCountMustBeZero) {
+  auto a = Ree({2, 4}, {1, 2}, 4);
+  a->null_count = 2;
+  ExpectStructureInvalid(*a, {"null_count 2 must be 0"});
+}
+
+// An empty array needs no offsets, but one it does carry must be >= 0.
+TEST(ValidateTest, EmptyBinaryWithNegativeOffset) {
+  auto a = ArrayData::Make(utf8(), 0, {nullptr, Values(std::vector<int32_t>{-1}), Str("")}, 0);
+  ExpectDataInvalid(*a, {"offset[0] = -1 is negative"});
+  auto b = ArrayData::Make(binary(), 0, {nullptr, Values(std::vector<int32_t>{0}), Str("")}, 0);
+  ExpectValid(*b);
+  auto c = ArrayData::Make(large_binary(), 0, {nullptr, nullptr, nullptr}, 0);
+  ExpectValid(*c);
 }
 
 TEST(ValidateTest, RunEndsChildIsReadAtItsOwnOffset) {
@@ -1096,6 +1296,27 @@ ArrayDataPtr NestedEmptyLists(int levels) {
 TEST(ValidateTest, NestingDepthIsBounded) {
   ExpectValid(*NestedEmptyLists(60));
   ExpectStructureInvalid(*NestedEmptyLists(70), {"nested deeper than 64 levels"});
+}
+
+// One limit, set by the caller: readers pass theirs down so that whatever
+// they load at a raised depth also validates.
+TEST(ValidateTest, MaxRecursionDepthOption) {
+  auto deep = NestedEmptyLists(70);
+  ValidateOptions options;
+  EXPECT_EQ(options.max_recursion_depth, kDefaultMaxRecursionDepth);
+  ExpectMessageHas(ValidateArray(*deep, options), {"nested deeper than 64 levels"});
+  options.max_recursion_depth = 80;
+  EXPECT_TRUE(ValidateArray(*deep, options).ok()) << ValidateArray(*deep, options).ToString();
+  EXPECT_TRUE(ValidateType(*deep->type, 80).ok());
+  EXPECT_FALSE(ValidateType(*deep->type).ok());
+
+  auto shallow = NestedEmptyLists(10);
+  EXPECT_TRUE(ValidateArray(*shallow, ValidateOptions{}).ok());
+  options.max_recursion_depth = 5;
+  ExpectMessageHas(ValidateArray(*shallow, options), {"deeper than 5 levels"});
+  ExpectMessageHas(ValidateType(*shallow->type, 5), {"deeper than 5 levels"});
+  options.max_recursion_depth = -1;
+  ExpectMessageHas(ValidateArray(*shallow, options), {"max_recursion_depth must be >= 0"});
 }
 
 // ---------------------------------------------------------------------------

@@ -26,19 +26,41 @@ uint64_t LoadWord(const uint8_t* bits, int64_t offset) {
 
 namespace {
 
-// The x86-64 baseline has no popcnt instruction; let the compiler emit a
-// popcnt clone and pick it at load time on CPUs that have one.
-#if defined(__x86_64__) && !defined(__clang__)
-__attribute__((target_clones("popcnt", "default")))
-#endif
-int64_t PopcountWords(const uint8_t* p, int64_t words) {
+template <typename Popcount>
+[[gnu::always_inline]] inline int64_t SumPopcounts(const uint8_t* p, int64_t words, Popcount popcount) {
   int64_t count = 0;
   for (int64_t w = 0; w < words; ++w) {
     uint64_t word;
     std::memcpy(&word, p + 8 * w, 8);
-    count += __builtin_popcountll(word);
+    count += popcount(word);
   }
   return count;
+}
+
+#if defined(__x86_64__)
+// The x86-64 baseline has no popcnt instruction, so a copy of the loop is
+// compiled for it and chosen at run time. The choice is a flag read on first
+// use rather than an ifunc or target_clones resolver: resolvers run while the
+// dynamic loader relocates the library, before a sanitizer runtime (TSan in
+// particular) is initialised, and crash there.
+__attribute__((target("popcnt"))) int64_t PopcountWordsHardware(const uint8_t* p, int64_t words) {
+  return SumPopcounts(p, words, [](uint64_t w) { return __builtin_popcountll(w); });
+}
+
+bool HasPopcnt() {
+  static const bool has = [] {
+    __builtin_cpu_init();  // safe however early the first call comes
+    return __builtin_cpu_supports("popcnt") != 0;
+  }();
+  return has;
+}
+#endif
+
+int64_t PopcountWords(const uint8_t* p, int64_t words) {
+#if defined(__x86_64__)
+  if (HasPopcnt()) return PopcountWordsHardware(p, words);
+#endif
+  return SumPopcounts(p, words, [](uint64_t w) { return __builtin_popcountll(w); });
 }
 
 }  // namespace

@@ -12,6 +12,14 @@ namespace alkaid {
 namespace {
 // Zero-size allocations all point here so that data() is never null.
 alignas(kAlignment) uint8_t zero_size_area[kAlignment];
+
+// No machine has this much memory; refusing it up front keeps the rounding
+// and page arithmetic below from overflowing on sizes taken from input.
+constexpr int64_t kLargestAllocation = int64_t{1} << 62;
+
+Status TooLarge(int64_t size) {
+  return Status::OutOfMemory("allocation of ", size, " bytes is larger than any machine's memory");
+}
 }  // namespace
 
 Status SystemMemoryPool::Account(int64_t delta) {
@@ -87,6 +95,7 @@ uint8_t* Remap(uint8_t* ptr, int64_t old_size, int64_t new_size) {
 
 Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
   if (size < 0) return Status::Invalid("negative allocation size ", size);
+  if (size > kLargestAllocation) return TooLarge(size);
   if (size == 0) {
     *out = zero_size_area;
     return Status::OK();
@@ -104,6 +113,7 @@ Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
 
 Status SystemMemoryPool::Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) {
   if (new_size < 0) return Status::Invalid("negative allocation size ", new_size);
+  if (new_size > kLargestAllocation) return TooLarge(new_size);
   const bool has_old = old_size > 0 && *ptr != zero_size_area;
   if (has_old && new_size > 0 && IsMapped(old_size) && IsMapped(new_size)) {
     ALKAID_RETURN_NOT_OK(Account(new_size - old_size));
@@ -177,7 +187,12 @@ bool Buffer::Equals(const Buffer& other, int64_t nbytes) const {
 
 std::shared_ptr<Buffer> SliceBuffer(const std::shared_ptr<Buffer>& parent, int64_t offset,
                                     int64_t length) {
-  // The slice's owner is the parent itself, which in turn owns the bytes.
+  // Clamped to the parent like array slices, so that no slice ever reaches
+  // outside the parent's bytes. The slice's owner is the parent itself, which
+  // in turn owns the bytes.
+  const int64_t size = std::max<int64_t>(parent->size(), 0);
+  offset = std::clamp<int64_t>(offset, 0, size);
+  length = std::clamp<int64_t>(length, 0, size - offset);
   return std::make_shared<Buffer>(parent->data() + offset, length, parent);
 }
 
@@ -196,6 +211,7 @@ ResizableBuffer::~ResizableBuffer() {
 
 Status ResizableBuffer::Reserve(int64_t new_capacity) {
   if (new_capacity <= capacity_ && mutable_data_ != nullptr) return Status::OK();
+  if (new_capacity > kLargestAllocation) return TooLarge(new_capacity);
   int64_t padded = RoundUpToMultipleOf64(std::max<int64_t>(new_capacity, 0));
   uint8_t* ptr = mutable_data_;
   if (ptr == nullptr) {
@@ -237,7 +253,8 @@ Result<std::shared_ptr<ResizableBuffer>> AllocateBuffer(int64_t size, MemoryPool
 
 Result<std::shared_ptr<ResizableBuffer>> AllocateBitmap(int64_t length, bool value,
                                                        MemoryPool* pool) {
-  int64_t nbytes = (length + 7) / 8;
+  if (length < 0) return Status::Invalid("negative bitmap length ", length);
+  const int64_t nbytes = length / 8 + (length % 8 != 0 ? 1 : 0);  // no overflow near INT64_MAX
   ALKAID_ASSIGN_OR_RAISE(auto buf, AllocateBuffer(nbytes, pool));
   if (value && length > 0) {
     std::memset(buf->mutable_data(), 0xFF, static_cast<size_t>(nbytes));
