@@ -10,6 +10,7 @@
 
 #include "alkaid/array_data.h"
 #include "alkaid/bitmap.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
@@ -19,9 +20,9 @@ using ArrayPtr = std::shared_ptr<Array>;
 using ArrayVector = std::vector<ArrayPtr>;
 
 // Builds the typed view matching data->type (through VisitTypeInline).
-ArrayPtr MakeArray(const ArrayDataPtr& data);
+ALKAID_EXPORT ArrayPtr MakeArray(const ArrayDataPtr& data);
 
-class Array {
+class ALKAID_EXPORT Array {
  public:
   explicit Array(ArrayDataPtr data) : data_(std::move(data)) {}
   virtual ~Array() = default;
@@ -54,13 +55,13 @@ class Array {
   ArrayDataPtr data_;
 };
 
-class NullArray final : public Array {
+class ALKAID_EXPORT NullArray final : public Array {
  public:
   using Array::Array;
   explicit NullArray(int64_t length);
 };
 
-class BooleanArray final : public Array {
+class ALKAID_EXPORT BooleanArray final : public Array {
  public:
   using TypeClass = BooleanType;
   using Array::Array;
@@ -104,7 +105,7 @@ using MonthDayNanoIntervalArray = NumericArray<MonthDayNanoIntervalType>;
 
 // Fixed-size binary and decimals (decimal values are little-endian two's
 // complement integers of byte_width bytes).
-class FixedSizeBinaryArray : public Array {
+class ALKAID_EXPORT FixedSizeBinaryArray : public Array {
  public:
   using Array::Array;
   int32_t byte_width() const { return static_cast<const FixedSizeBinaryType&>(data_->storage_type()).byte_width(); }
@@ -116,7 +117,7 @@ class FixedSizeBinaryArray : public Array {
   }
 };
 
-class DecimalArray final : public FixedSizeBinaryArray {
+class ALKAID_EXPORT DecimalArray final : public FixedSizeBinaryArray {
  public:
   using FixedSizeBinaryArray::FixedSizeBinaryArray;
   // Decimal text of slot i, e.g. "-12.345" for 12345 at scale 3.
@@ -185,7 +186,7 @@ class BaseListArray : public Array {
 using ListArray = BaseListArray<ListType>;
 using LargeListArray = BaseListArray<LargeListType>;
 
-class MapArray final : public BaseListArray<ListType> {
+class ALKAID_EXPORT MapArray final : public BaseListArray<ListType> {
  public:
   using BaseListArray::BaseListArray;
   ArrayPtr keys() const { return MakeArray(data_->child_data[0]->child_data[0]); }
@@ -208,7 +209,7 @@ class BaseListViewArray final : public Array {
 using ListViewArray = BaseListViewArray<ListViewType>;
 using LargeListViewArray = BaseListViewArray<LargeListViewType>;
 
-class FixedSizeListArray final : public Array {
+class ALKAID_EXPORT FixedSizeListArray final : public Array {
  public:
   using Array::Array;
   int32_t list_size() const { return static_cast<const FixedSizeListType&>(data_->storage_type()).list_size(); }
@@ -217,7 +218,7 @@ class FixedSizeListArray final : public Array {
   ArrayPtr value_slice(int64_t i) const { return values()->Slice(value_offset(i), list_size()); }
 };
 
-class StructArray final : public Array {
+class ALKAID_EXPORT StructArray final : public Array {
  public:
   using Array::Array;
   int num_fields() const { return static_cast<int>(data_->child_data.size()); }
@@ -226,7 +227,7 @@ class StructArray final : public Array {
   ArrayPtr GetFieldByName(std::string_view name) const;
 };
 
-class UnionArray final : public Array {
+class ALKAID_EXPORT UnionArray final : public Array {
  public:
   using Array::Array;
   const UnionType& union_type() const { return static_cast<const UnionType&>(data_->storage_type()); }
@@ -242,7 +243,7 @@ class UnionArray final : public Array {
   ArrayPtr field(int i) const { return MakeArray(data_->child_data[static_cast<size_t>(i)]); }
 };
 
-class DictionaryArray final : public Array {
+class ALKAID_EXPORT DictionaryArray final : public Array {
  public:
   using Array::Array;
   const DictionaryType& dict_type() const { return static_cast<const DictionaryType&>(data_->storage_type()); }
@@ -252,7 +253,7 @@ class DictionaryArray final : public Array {
   int64_t GetValueIndex(int64_t i) const;
 };
 
-class RunEndEncodedArray final : public Array {
+class ALKAID_EXPORT RunEndEncodedArray final : public Array {
  public:
   using Array::Array;
   ArrayPtr run_ends() const { return MakeArray(data_->child_data[0]); }
@@ -261,7 +262,7 @@ class RunEndEncodedArray final : public Array {
   int64_t FindPhysicalIndex(int64_t i) const;
 };
 
-class ExtensionArray final : public Array {
+class ALKAID_EXPORT ExtensionArray final : public Array {
  public:
   using Array::Array;
   const ExtensionType& extension_type() const { return static_cast<const ExtensionType&>(*data_->type); }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "alkaid/dictionary_ids.h"
+#include "alkaid/export.h"
 #include "alkaid/io/input.h"
 #include "alkaid/ipc/options.h"
 #include "alkaid/record_batch_reader.h"
@@ -23,7 +24,7 @@
 
 namespace alkaid::ipc {
 
-struct ReadStats {
+struct ALKAID_EXPORT ReadStats {
   int64_t num_messages = 0;               // schema, dictionary and record batch messages
   int64_t num_record_batches = 0;
   int64_t num_dictionary_batches = 0;     // deltas included
@@ -38,7 +39,7 @@ class MessageDecoder;
 
 // Reads a stream: the schema message first, then dictionary and record batch
 // messages until the end-of-stream marker (or the end of the input).
-class StreamReader : public RecordBatchReader {
+class ALKAID_EXPORT StreamReader : public RecordBatchReader {
  public:
   ~StreamReader() override;
 
@@ -78,7 +79,7 @@ class StreamReader : public RecordBatchReader {
 // Reads the file format: magic ("ARROW1" or "ALKAID1"), footer, and record
 // batches by index. Dictionaries (all blocks of the footer, in order; deltas
 // appended, replacements refused) are loaded before the first batch is read.
-class FileReader : public RecordBatchReader {
+class ALKAID_EXPORT FileReader : public RecordBatchReader {
  public:
   ~FileReader() override;
 
@@ -126,12 +127,12 @@ class FileReader : public RecordBatchReader {
 // Push-style stream decoding for data arriving in arbitrary pieces (sockets):
 // hand every piece to Consume() and receive schema, batches and the end of
 // the stream through the listener as soon as they are complete.
-class StreamDecoder {
+class ALKAID_EXPORT StreamDecoder {
  public:
   class Listener {
    public:
     virtual ~Listener() = default;
-    virtual Status OnSchema(const SchemaPtr& schema) { return Status::OK(); }
+    virtual Status OnSchema(const SchemaPtr& /*schema*/) { return Status::OK(); }
     virtual Status OnRecordBatch(RecordBatchPtr batch) = 0;
     virtual Status OnEOS() { return Status::OK(); }
   };
