@@ -872,8 +872,8 @@ ALKAID_EXPORT DataTypePtr fixed_size_list(DataTypePtr value_type, int32_t list_s
 ALKAID_EXPORT DataTypePtr fixed_size_list(FieldPtr value_field, int32_t list_size);
 ALKAID_EXPORT DataTypePtr struct_(FieldVector fields);
 ALKAID_EXPORT DataTypePtr map(DataTypePtr key_type, DataTypePtr item_type, bool keys_sorted = false);
-DataTypePtr sparse_union(FieldVector fields, std::vector<int8_t> type_codes = {});
-DataTypePtr dense_union(FieldVector fields, std::vector<int8_t> type_codes = {});
+ALKAID_EXPORT DataTypePtr sparse_union(FieldVector fields, std::vector<int8_t> type_codes = {});
+ALKAID_EXPORT DataTypePtr dense_union(FieldVector fields, std::vector<int8_t> type_codes = {});
 ALKAID_EXPORT DataTypePtr dictionary(DataTypePtr index_type, DataTypePtr value_type, bool ordered = false);
 ALKAID_EXPORT DataTypePtr run_end_encoded(DataTypePtr run_end_type, DataTypePtr value_type);
 

@@ -100,7 +100,7 @@ ALKAID_EXPORT Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange
 // Buffers already in *out that nobody else references are overwritten in
 // place: a writer that passes the same vector for every batch allocates (and
 // page-faults) its compression space once, not once per buffer per batch.
-Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
+ALKAID_EXPORT Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
                            std::vector<std::shared_ptr<ResizableBuffer>>* out,
                            const ParallelOptions& parallel = {},
                            MemoryPool* pool = default_memory_pool());
@@ -123,7 +123,7 @@ ALKAID_EXPORT Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const B
 // Decodes every buffer (null entries stay null). The cap applies to the sum
 // of the declared sizes of all buffers and is checked before any allocation.
 // `buffer_index_base` is only used in error messages ("body buffer 7").
-Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& encoded,
+ALKAID_EXPORT Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& encoded,
                              std::vector<BufferPtr>* out, int64_t max_total_decompressed_size,
                              const ParallelOptions& parallel = {},
                              MemoryPool* pool = default_memory_pool(),
