@@ -130,11 +130,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
 # Depends of packages with binaries come from dpkg-shlibdeps.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libalkaid-dev)
-set(CPACK_COMPONENT_DEV_DESCRIPTION
+set(CPACK_DEBIAN_DEV_DESCRIPTION
     "alkaid: Apache Arrow in C++20 - development files\nHeaders, libraries, CMake package (find_package(alkaid)) and pkg-config file (alkaid.pc).")
 set(CPACK_DEBIAN_TOOL_PACKAGE_NAME alkaid)
 set(CPACK_DEBIAN_TOOL_PACKAGE_SECTION utils)
-set(CPACK_COMPONENT_TOOL_DESCRIPTION
+set(CPACK_DEBIAN_TOOL_DESCRIPTION
     "alkaid: Apache Arrow in C++20 - command-line tool\nConverts, prints and validates Arrow IPC files and streams.")
 # The -dev package needs the -dev packages of the libraries on its link interface (static
 # libraries carry their dependencies' symbols unresolved).

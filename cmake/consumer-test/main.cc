@@ -1,5 +1,6 @@
 // Round-trips one column through the IPC stream format: enough to need every module.
 #include <iostream>
+#include <string>
 
 #include "alkaid/builder.h"
 #include "alkaid/ipc/reader.h"
@@ -8,6 +9,12 @@
 #include "alkaid/version.h"
 
 int main() {
+  if (std::string(ALKAID_CMAKE_VERSION) != ALKAID_VERSION_STRING ||
+      std::string(ALKAID_VERSION_STRING) != alkaid::Version()) {
+    std::cerr << "version mismatch: CMake " << ALKAID_CMAKE_VERSION << ", header "
+              << ALKAID_VERSION_STRING << ", library " << alkaid::Version() << "\n";
+    return 1;
+  }
   alkaid::Int32Builder b;
   if (!b.Append(42).ok()) return 1;
   auto data = b.Finish();
