@@ -14,6 +14,7 @@
 
 #include "alkaid/array_data.h"
 #include "alkaid/bitmap.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
@@ -23,7 +24,7 @@ using ArrayPtr = std::shared_ptr<Array>;
 using ArrayVector = std::vector<ArrayPtr>;
 
 // Builds the typed view matching data->type (through VisitTypeInline).
-ArrayPtr MakeArray(const ArrayDataPtr& data);
+ALKAID_EXPORT ArrayPtr MakeArray(const ArrayDataPtr& data);
 
 // Accessors of one slot or one child (Value(i), GetView(i), IsValid(i),
 // value_offset(i), type_code(i), field(i), ...) are unchecked, like
@@ -34,7 +35,7 @@ ArrayPtr MakeArray(const ArrayDataPtr& data);
 //
 // Thread safety: a typed array is a view of immutable ArrayData; every const
 // member may be called from several threads at once (see alkaid/array_data.h).
-class Array {
+class ALKAID_EXPORT Array {
  public:
   explicit Array(ArrayDataPtr data) : data_(std::move(data)) {}
   virtual ~Array() = default;
@@ -146,13 +147,13 @@ class ArrayIterator {
 }  // namespace internal
 // --- end of the typed-array iterators ----------------------------------------------------------
 
-class NullArray final : public Array {
+class ALKAID_EXPORT NullArray final : public Array {
  public:
   using Array::Array;
   explicit NullArray(int64_t length);
 };
 
-class BooleanArray final : public Array {
+class ALKAID_EXPORT BooleanArray final : public Array {
  public:
   using TypeClass = BooleanType;
   using Array::Array;
@@ -202,7 +203,7 @@ using MonthDayNanoIntervalArray = NumericArray<MonthDayNanoIntervalType>;
 
 // Fixed-size binary and decimals (decimal values are little-endian two's
 // complement integers of byte_width bytes).
-class FixedSizeBinaryArray : public Array {
+class ALKAID_EXPORT FixedSizeBinaryArray : public Array {
  public:
   using Array::Array;
   int32_t byte_width() const { return static_cast<const FixedSizeBinaryType&>(data_->storage_type()).byte_width(); }
@@ -217,7 +218,7 @@ class FixedSizeBinaryArray : public Array {
   iterator end() const { return {*this, length()}; }
 };
 
-class DecimalArray final : public FixedSizeBinaryArray {
+class ALKAID_EXPORT DecimalArray final : public FixedSizeBinaryArray {
  public:
   using FixedSizeBinaryArray::FixedSizeBinaryArray;
   // Decimal text of slot i, e.g. "-12.345" for 12345 at scale 3.
@@ -292,7 +293,7 @@ class BaseListArray : public Array {
 using ListArray = BaseListArray<ListType>;
 using LargeListArray = BaseListArray<LargeListType>;
 
-class MapArray final : public BaseListArray<ListType> {
+class ALKAID_EXPORT MapArray final : public BaseListArray<ListType> {
  public:
   using BaseListArray::BaseListArray;
   ArrayPtr keys() const { return MakeArray(data_->child_data[0]->child_data[0]); }
@@ -315,7 +316,7 @@ class BaseListViewArray final : public Array {
 using ListViewArray = BaseListViewArray<ListViewType>;
 using LargeListViewArray = BaseListViewArray<LargeListViewType>;
 
-class FixedSizeListArray final : public Array {
+class ALKAID_EXPORT FixedSizeListArray final : public Array {
  public:
   using Array::Array;
   int32_t list_size() const { return static_cast<const FixedSizeListType&>(data_->storage_type()).list_size(); }
@@ -324,7 +325,7 @@ class FixedSizeListArray final : public Array {
   ArrayPtr value_slice(int64_t i) const { return values()->Slice(value_offset(i), list_size()); }
 };
 
-class StructArray final : public Array {
+class ALKAID_EXPORT StructArray final : public Array {
  public:
   using Array::Array;
   int num_fields() const { return static_cast<int>(data_->child_data.size()); }
@@ -340,7 +341,7 @@ class StructArray final : public Array {
   ArrayPtr GetFieldByName(std::string_view name) const;
 };
 
-class UnionArray final : public Array {
+class ALKAID_EXPORT UnionArray final : public Array {
  public:
   using Array::Array;
   const UnionType& union_type() const { return static_cast<const UnionType&>(data_->storage_type()); }
@@ -356,7 +357,7 @@ class UnionArray final : public Array {
   ArrayPtr field(int i) const { return MakeArray(data_->child_data[static_cast<size_t>(i)]); }
 };
 
-class DictionaryArray final : public Array {
+class ALKAID_EXPORT DictionaryArray final : public Array {
  public:
   using Array::Array;
   const DictionaryType& dict_type() const { return static_cast<const DictionaryType&>(data_->storage_type()); }
@@ -366,7 +367,7 @@ class DictionaryArray final : public Array {
   int64_t GetValueIndex(int64_t i) const;
 };
 
-class RunEndEncodedArray final : public Array {
+class ALKAID_EXPORT RunEndEncodedArray final : public Array {
  public:
   using Array::Array;
   ArrayPtr run_ends() const { return MakeArray(data_->child_data[0]); }
@@ -375,7 +376,7 @@ class RunEndEncodedArray final : public Array {
   int64_t FindPhysicalIndex(int64_t i) const;
 };
 
-class ExtensionArray final : public Array {
+class ALKAID_EXPORT ExtensionArray final : public Array {
  public:
   using Array::Array;
   const ExtensionType& extension_type() const { return static_cast<const ExtensionType&>(*data_->type); }

@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/memory.h"
 #include "alkaid/small_vector.h"
 #include "alkaid/type.h"
@@ -61,18 +62,18 @@ using BufferPtr = std::shared_ptr<Buffer>;
 // Three inline slots hold every layout but views with several data buffers.
 using BufferVector = SmallVector<BufferPtr, 3>;
 
-struct ArrayData {
+struct ALKAID_EXPORT ArrayData {
   // User-provided: value-initializing (make_shared<ArrayData[]>) then skips
   // zero-filling the whole object before the member initializers run.
   ArrayData() noexcept {}
-  ArrayData(DataTypePtr type, int64_t length, BufferVector buffers,
-            int64_t null_count = kUnknownNullCount, int64_t offset = 0)
-      : type(std::move(type)), length(length), null_count(null_count), offset(offset),
-        buffers(std::move(buffers)) {}
-  ArrayData(DataTypePtr type, int64_t length, BufferVector buffers, ArrayDataVector child_data,
-            int64_t null_count = kUnknownNullCount, int64_t offset = 0)
-      : type(std::move(type)), length(length), null_count(null_count), offset(offset),
-        buffers(std::move(buffers)), child_data(std::move(child_data)) {}
+  ArrayData(DataTypePtr type_, int64_t length_, BufferVector buffers_,
+            int64_t null_count_ = kUnknownNullCount, int64_t offset_ = 0)
+      : type(std::move(type_)), length(length_), null_count(null_count_), offset(offset_),
+        buffers(std::move(buffers_)) {}
+  ArrayData(DataTypePtr type_, int64_t length_, BufferVector buffers_, ArrayDataVector child_data_,
+            int64_t null_count_ = kUnknownNullCount, int64_t offset_ = 0)
+      : type(std::move(type_)), length(length_), null_count(null_count_), offset(offset_),
+        buffers(std::move(buffers_)), child_data(std::move(child_data_)) {}
 
   static ArrayDataPtr Make(DataTypePtr type, int64_t length, BufferVector buffers,
                            int64_t null_count = kUnknownNullCount, int64_t offset = 0) {
@@ -137,7 +138,7 @@ struct ArrayData {
 
 // An ArrayData of `length` nulls of any type (children and buffers allocated
 // as the layout needs).
-Result<ArrayDataPtr> MakeArrayOfNull(const DataTypePtr& type, int64_t length,
+ALKAID_EXPORT Result<ArrayDataPtr> MakeArrayOfNull(const DataTypePtr& type, int64_t length,
                                      MemoryPool* pool = default_memory_pool());
 
 }  // namespace alkaid

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "alkaid/export.h"
+
 namespace alkaid::bit_util {
 
 inline bool GetBit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
@@ -21,34 +23,34 @@ inline int64_t BytesForBits(int64_t bits) { return (bits + 7) >> 3; }
 
 // Reads 64 bits starting at bit `offset` (may be unaligned) without reading
 // past the byte holding bit offset + 63.
-uint64_t LoadWord(const uint8_t* bits, int64_t offset);
+ALKAID_EXPORT uint64_t LoadWord(const uint8_t* bits, int64_t offset);
 // Reads `n` (< 64) bits starting at bit `offset` into the low bits of a word.
-uint64_t LoadPartialWord(const uint8_t* bits, int64_t offset, int64_t n);
+ALKAID_EXPORT uint64_t LoadPartialWord(const uint8_t* bits, int64_t offset, int64_t n);
 
 // Number of set bits in [offset, offset + length).
-int64_t CountSetBits(const uint8_t* bits, int64_t offset, int64_t length);
+ALKAID_EXPORT int64_t CountSetBits(const uint8_t* bits, int64_t offset, int64_t length);
 
 // Sets or clears every bit in [offset, offset + length).
-void SetBitsTo(uint8_t* bits, int64_t offset, int64_t length, bool value);
+ALKAID_EXPORT void SetBitsTo(uint8_t* bits, int64_t offset, int64_t length, bool value);
 
 // Copies `length` bits from src (starting at src_offset) to dst (starting at
 // dst_offset). Bits of dst outside the destination range are preserved.
-void CopyBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dst,
+ALKAID_EXPORT void CopyBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dst,
                 int64_t dst_offset);
 
 // out[i] = left[i] op right[i] over `length` bits, each operand with its own
 // bit offset. Bits of out outside the range are preserved.
-void BitmapAnd(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+ALKAID_EXPORT void BitmapAnd(const uint8_t* left, int64_t left_offset, const uint8_t* right,
                int64_t right_offset, int64_t length, uint8_t* out, int64_t out_offset);
-void BitmapOr(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+ALKAID_EXPORT void BitmapOr(const uint8_t* left, int64_t left_offset, const uint8_t* right,
               int64_t right_offset, int64_t length, uint8_t* out, int64_t out_offset);
-void BitmapAndNot(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+ALKAID_EXPORT void BitmapAndNot(const uint8_t* left, int64_t left_offset, const uint8_t* right,
                   int64_t right_offset, int64_t length, uint8_t* out, int64_t out_offset);
-void InvertBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dst,
+ALKAID_EXPORT void InvertBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dst,
                   int64_t dst_offset);
 
 // True when the two bit ranges hold the same bits.
-bool BitmapEquals(const uint8_t* left, int64_t left_offset, const uint8_t* right,
+ALKAID_EXPORT bool BitmapEquals(const uint8_t* left, int64_t left_offset, const uint8_t* right,
                   int64_t right_offset, int64_t length);
 
 // Calls visit(word, nbits) for consecutive chunks of up to 64 bits of

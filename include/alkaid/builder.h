@@ -53,6 +53,7 @@
 #include "alkaid/array.h"
 #include "alkaid/array_data.h"
 #include "alkaid/bitmap.h"
+#include "alkaid/export.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"
@@ -64,7 +65,7 @@ namespace internal {
 // A growable byte area backed by a ResizableBuffer. Bytes past the written
 // size are always zero (the pool buffer zeroes new capacity), which lets
 // builders "append" zeros and cleared bits by just moving forward.
-class BufferBuilder {
+class ALKAID_EXPORT BufferBuilder {
  public:
   explicit BufferBuilder(MemoryPool* pool) : pool_(pool) {}
 
@@ -173,7 +174,7 @@ class StringValuesAppender {
 class ArrayBuilder;
 using ArrayBuilderPtr = std::unique_ptr<ArrayBuilder>;
 
-class ArrayBuilder {
+class ALKAID_EXPORT ArrayBuilder {
  public:
   ArrayBuilder(DataTypePtr type, MemoryPool* pool)
       : type_(std::move(type)), pool_(pool), validity_(pool) {}
@@ -286,7 +287,7 @@ class ArrayBuilder {
 };
 
 // Creates a builder (and recursively its child builders) for `type`.
-Result<ArrayBuilderPtr> MakeBuilder(const DataTypePtr& type, MemoryPool* pool = default_memory_pool());
+ALKAID_EXPORT Result<ArrayBuilderPtr> MakeBuilder(const DataTypePtr& type, MemoryPool* pool = default_memory_pool());
 
 // MakeBuilder, checked down-cast to the concrete builder class.
 template <typename BuilderT>
@@ -304,7 +305,7 @@ Result<std::unique_ptr<BuilderT>> MakeBuilderAs(const DataTypePtr& type,
 
 // ---------------------------------------------------------------------------
 
-class NullBuilder final : public ArrayBuilder {
+class ALKAID_EXPORT NullBuilder final : public ArrayBuilder {
  public:
   explicit NullBuilder(MemoryPool* pool = default_memory_pool());
   NullBuilder(DataTypePtr type, MemoryPool* pool) : ArrayBuilder(std::move(type), pool) {}
@@ -315,7 +316,7 @@ class NullBuilder final : public ArrayBuilder {
   Status FinishInto(ArrayData* out) override;
 };
 
-class BooleanBuilder final : public ArrayBuilder {
+class ALKAID_EXPORT BooleanBuilder final : public ArrayBuilder {
  public:
   explicit BooleanBuilder(MemoryPool* pool = default_memory_pool());
   BooleanBuilder(DataTypePtr type, MemoryPool* pool) : ArrayBuilder(std::move(type), pool), values_(pool) {}
@@ -482,7 +483,7 @@ using DayTimeIntervalBuilder = NumericBuilder<DayTimeIntervalType>;
 using MonthDayNanoIntervalBuilder = NumericBuilder<MonthDayNanoIntervalType>;
 
 // fixed_size_binary[w]; also the base of the decimal builder.
-class FixedSizeBinaryBuilder : public ArrayBuilder {
+class ALKAID_EXPORT FixedSizeBinaryBuilder : public ArrayBuilder {
  public:
   FixedSizeBinaryBuilder(DataTypePtr type, MemoryPool* pool = default_memory_pool());
 
@@ -522,7 +523,7 @@ class FixedSizeBinaryBuilder : public ArrayBuilder {
 
 // decimal32/64/128/256: values are little-endian two's complement integers
 // scaled by 10^scale.
-class DecimalBuilder final : public FixedSizeBinaryBuilder {
+class ALKAID_EXPORT DecimalBuilder final : public FixedSizeBinaryBuilder {
  public:
   DecimalBuilder(DataTypePtr type, MemoryPool* pool = default_memory_pool());
 
@@ -555,7 +556,7 @@ class DecimalBuilder final : public FixedSizeBinaryBuilder {
 // Parses decimal text into the little-endian two's complement integer of
 // `byte_width` bytes (4, 8, 16 or 32) scaled by 10^scale. Exposed for readers
 // of textual formats.
-Status ParseDecimal(std::string_view text, int32_t precision, int32_t scale, int32_t byte_width,
+ALKAID_EXPORT Status ParseDecimal(std::string_view text, int32_t precision, int32_t scale, int32_t byte_width,
                     uint8_t* out);
 
 // binary, utf8, large_binary, large_utf8.
@@ -681,7 +682,7 @@ using LargeStringBuilder = BaseBinaryBuilder<LargeStringType>;
 // binary_view and utf8_view. Values of up to 12 bytes live inside their view;
 // longer ones are copied into data blocks that start at 32 KiB and double
 // (up to 2 MiB) each time a block fills up.
-class BinaryViewBuilder final : public ArrayBuilder,
+class ALKAID_EXPORT BinaryViewBuilder final : public ArrayBuilder,
                                 public internal::StringValuesAppender<BinaryViewBuilder> {
  public:
   using internal::StringValuesAppender<BinaryViewBuilder>::AppendValues;
@@ -914,7 +915,7 @@ using LargeListViewBuilder = BaseListViewBuilder<LargeListViewType>;
 // fixed_size_list<T>[n]: after Append(valid) the caller appends exactly n
 // values to value_builder(); the count is checked at the next append and at
 // Finish. Nulls and empty values append n child nulls / empty values.
-class FixedSizeListBuilder final : public ArrayBuilder {
+class ALKAID_EXPORT FixedSizeListBuilder final : public ArrayBuilder {
  public:
   FixedSizeListBuilder(DataTypePtr type, ArrayBuilderPtr value_builder,
                        MemoryPool* pool = default_memory_pool());
@@ -943,7 +944,7 @@ class FixedSizeListBuilder final : public ArrayBuilder {
 // struct: Append(valid) adds the parent slot only; the caller appends one
 // value to every field_builder(i). AppendNull(s)/AppendEmptyValue(s) append
 // to the children as well.
-class StructBuilder final : public ArrayBuilder {
+class ALKAID_EXPORT StructBuilder final : public ArrayBuilder {
  public:
   StructBuilder(DataTypePtr type, std::vector<ArrayBuilderPtr> field_builders,
                 MemoryPool* pool = default_memory_pool());
@@ -966,7 +967,7 @@ class StructBuilder final : public ArrayBuilder {
 
 // map<K, V>: Append() opens a map slot, then the caller appends each entry's
 // key to key_builder() and its value to item_builder().
-class MapBuilder final : public ArrayBuilder {
+class ALKAID_EXPORT MapBuilder final : public ArrayBuilder {
  public:
   MapBuilder(DataTypePtr type, ArrayBuilderPtr key_builder, ArrayBuilderPtr item_builder,
              MemoryPool* pool = default_memory_pool());
@@ -997,7 +998,7 @@ class MapBuilder final : public ArrayBuilder {
 };
 
 // Shared by both union modes: child builders addressed by type code.
-class UnionBuilderBase : public ArrayBuilder {
+class ALKAID_EXPORT UnionBuilderBase : public ArrayBuilder {
  public:
   const UnionType& union_type() const { return checked_cast<UnionType>(*type_); }
   // The builder of the child declared with `type_code` (nullptr if undeclared).
@@ -1024,7 +1025,7 @@ class UnionBuilderBase : public ArrayBuilder {
 // sparse_union: Append(code) records the code and appends an empty value to
 // every other child; the caller then appends the value to child_builder(code).
 // AppendNull appends a null to the first child (empty values to the rest).
-class SparseUnionBuilder final : public UnionBuilderBase {
+class ALKAID_EXPORT SparseUnionBuilder final : public UnionBuilderBase {
  public:
   SparseUnionBuilder(DataTypePtr type, std::vector<ArrayBuilderPtr> children,
                      MemoryPool* pool = default_memory_pool())
@@ -1040,7 +1041,7 @@ class SparseUnionBuilder final : public UnionBuilderBase {
 
 // dense_union: Append(code) records the code and the selected child's current
 // length as the offset; the caller then appends the value to child_builder(code).
-class DenseUnionBuilder final : public UnionBuilderBase {
+class ALKAID_EXPORT DenseUnionBuilder final : public UnionBuilderBase {
  public:
   DenseUnionBuilder(DataTypePtr type, std::vector<ArrayBuilderPtr> children,
                     MemoryPool* pool = default_memory_pool())
@@ -1064,11 +1065,11 @@ class DenseUnionBuilder final : public UnionBuilderBase {
 namespace internal {
 // Hash and equality over bytes that accept both std::string and
 // std::string_view, so lookups need no allocation.
-struct BytesHash {
+struct ALKAID_EXPORT BytesHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
-struct BytesEqual {
+struct ALKAID_EXPORT BytesEqual {
   using is_transparent = void;
   bool operator()(std::string_view a, std::string_view b) const { return a == b; }
 };
@@ -1080,7 +1081,7 @@ struct BytesEqual {
 // AppendValueBytes (fixed-width and binary-like). For other value types
 // append the dictionary values to value_builder() yourself and use
 // AppendIndex. Finish puts the dictionary in ArrayData::dictionary.
-class DictionaryBuilder final : public ArrayBuilder {
+class ALKAID_EXPORT DictionaryBuilder final : public ArrayBuilder {
  public:
   DictionaryBuilder(DataTypePtr type, ArrayBuilderPtr value_builder,
                     MemoryPool* pool = default_memory_pool());
@@ -1133,7 +1134,7 @@ class DictionaryBuilder final : public ArrayBuilder {
 // Typed appends work for every value type whose builder accepts
 // AppendValueBytes. For any other value type append one value to
 // values_builder() and call AppendRun(n); ExtendRun(n) lengthens the last run.
-class RunEndEncodedBuilder final : public ArrayBuilder {
+class ALKAID_EXPORT RunEndEncodedBuilder final : public ArrayBuilder {
  public:
   RunEndEncodedBuilder(DataTypePtr type, ArrayBuilderPtr values_builder,
                        MemoryPool* pool = default_memory_pool());
@@ -1184,7 +1185,7 @@ class RunEndEncodedBuilder final : public ArrayBuilder {
 
 // An extension type over a builder of its storage type; the finished array
 // carries the extension type.
-class ExtensionBuilder final : public ArrayBuilder {
+class ALKAID_EXPORT ExtensionBuilder final : public ArrayBuilder {
  public:
   ExtensionBuilder(DataTypePtr type, ArrayBuilderPtr storage_builder,
                    MemoryPool* pool = default_memory_pool());

@@ -23,10 +23,11 @@
 #include <string>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 
 namespace alkaid {
 
-struct EqualOptions {
+struct ALKAID_EXPORT EqualOptions {
   // Treat NaN as equal to NaN.
   bool nans_equal = false;
   // Compare floating point values with an absolute tolerance.
@@ -40,7 +41,7 @@ struct EqualOptions {
   EqualOptions& with_atol(double v) { use_atol = true; atol = v; return *this; }
 };
 
-bool ArrayEquals(const ArrayData& left, const ArrayData& right,
+ALKAID_EXPORT bool ArrayEquals(const ArrayData& left, const ArrayData& right,
                  const EqualOptions& options = EqualOptions::Defaults());
 
 // Like ArrayEquals, but on a difference returns a description of the first
@@ -51,7 +52,7 @@ bool ArrayEquals(const ArrayData& left, const ArrayData& right,
 //   "at [2].b[1]: null vs 4"          path: slot, struct field, list element
 //   "at [1]: [1, 2] vs [1] (length 2 vs 1)"
 //   "at [4]: 0: 5 vs 1: \"x\""        union slots show "type code: value"
-std::string ArrayDiff(const ArrayData& left, const ArrayData& right,
+ALKAID_EXPORT std::string ArrayDiff(const ArrayData& left, const ArrayData& right,
                       const EqualOptions& options = EqualOptions::Defaults());
 
 }  // namespace alkaid

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/status.h"
 
 namespace alkaid {
@@ -15,7 +16,7 @@ namespace alkaid {
 // Errors: Invalid for an empty input list, TypeError naming the first array
 // whose type differs from array 0, CapacityError when offsets, run ends or
 // dictionary indices would overflow their integer type.
-Result<ArrayDataPtr> Concatenate(const ArrayDataVector& arrays,
+ALKAID_EXPORT Result<ArrayDataPtr> Concatenate(const ArrayDataVector& arrays,
                                  MemoryPool* pool = default_memory_pool());
 
 }  // namespace alkaid

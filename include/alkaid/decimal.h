@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "alkaid/export.h"
 #include "alkaid/status.h"
 
 namespace alkaid {
@@ -14,16 +15,16 @@ namespace alkaid {
 // Exact decimal text, e.g. 12345 at scale 2 -> "123.45", 5 at scale 2 ->
 // "0.05", -5 at scale 0 -> "-5", 123 at scale -2 -> "12300".
 // byte_width must be 4, 8, 16 or 32.
-std::string DecimalToString(const uint8_t* le_bytes, int byte_width, int32_t scale);
+ALKAID_EXPORT std::string DecimalToString(const uint8_t* le_bytes, int byte_width, int32_t scale);
 
 // Parses text such as "-123.45", "+7", ".5", "1.2e3" or "1.5E-2" and writes the
 // integer for `scale` into out[0, byte_width). Fails (writing nothing) when
 // the text is malformed, when digits would be lost at this scale (e.g.
 // "1.234" at scale 2), or when the value does not fit byte_width bytes.
-Status DecimalFromString(std::string_view text, int byte_width, int32_t scale, uint8_t* out);
+ALKAID_EXPORT Status DecimalFromString(std::string_view text, int byte_width, int32_t scale, uint8_t* out);
 
 // Number of significant decimal digits of the unscaled integer (0 has 1
 // digit); lets callers check a value against the type's precision.
-int DecimalDigitCount(const uint8_t* le_bytes, int byte_width);
+ALKAID_EXPORT int DecimalDigitCount(const uint8_t* le_bytes, int byte_width);
 
 }  // namespace alkaid

@@ -9,13 +9,14 @@
 #include <optional>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
 
 using FieldPath = std::vector<int>;
 
-class DictionaryIds {
+class ALKAID_EXPORT DictionaryIds {
  public:
   void Set(const FieldPath& path, int64_t id) { ids_[path] = id; }
   std::optional<int64_t> Get(const FieldPath& path) const {

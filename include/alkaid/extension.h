@@ -3,6 +3,7 @@
 #pragma once
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/extension/bool8.h"
 #include "alkaid/extension/fixed_shape_tensor.h"
 #include "alkaid/extension/json.h"
@@ -20,6 +21,6 @@ namespace alkaid {
 // shapes, JSON text, timestamp offsets. Extension types of other names pass.
 // Call after ValidateArrayFull succeeded: buffers are trusted to be large
 // enough. Errors name the extension, the child path and the slot.
-Status ValidateExtensionArray(const ArrayData& data);
+ALKAID_EXPORT Status ValidateExtensionArray(const ArrayData& data);
 
 }  // namespace alkaid

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
@@ -22,21 +23,21 @@ inline constexpr const char* kAlkaidExtensionMetadataKey = "ALKAID:extension:met
 
 // Registers a prototype instance; its Deserialize() builds instances from
 // storage types and metadata. Fails if the name is taken.
-Status RegisterExtensionType(std::shared_ptr<ExtensionType> prototype);
-Status UnregisterExtensionType(const std::string& name);
+ALKAID_EXPORT Status RegisterExtensionType(std::shared_ptr<ExtensionType> prototype);
+ALKAID_EXPORT Status UnregisterExtensionType(const std::string& name);
 // The registered prototype, or nullptr.
-std::shared_ptr<ExtensionType> GetExtensionType(const std::string& name);
-std::vector<std::string> RegisteredExtensionNames();
+ALKAID_EXPORT std::shared_ptr<ExtensionType> GetExtensionType(const std::string& name);
+ALKAID_EXPORT std::vector<std::string> RegisteredExtensionNames();
 
 // Called by readers for a field with extension metadata: returns the
 // extension type when `name` is registered and accepts the storage and
 // metadata, nullptr when the name is unknown (caller keeps storage + keys),
 // and an error when a registered type rejects them.
-Result<DataTypePtr> MakeRegisteredExtension(const std::string& name, const DataTypePtr& storage,
+ALKAID_EXPORT Result<DataTypePtr> MakeRegisteredExtension(const std::string& name, const DataTypePtr& storage,
                                             const std::string& serialized);
 
 // Registers every canonical arrow.* extension type (idempotent). Implemented
 // by the extension module; readers call it once before consulting the registry.
-void RegisterCanonicalExtensionTypes();
+ALKAID_EXPORT void RegisterCanonicalExtensionTypes();
 
 }  // namespace alkaid

@@ -5,13 +5,15 @@
 
 #include <cstdint>
 
+#include "alkaid/export.h"
+
 namespace alkaid {
 
 // Exact widening of a half-float bit pattern (NaN payload sign is kept).
-float HalfToFloat(uint16_t bits);
+ALKAID_EXPORT float HalfToFloat(uint16_t bits);
 
 // Narrowing with round-to-nearest-even; out-of-range values become +-inf and
 // NaN stays a (quiet) NaN.
-uint16_t FloatToHalf(float value);
+ALKAID_EXPORT uint16_t FloatToHalf(float value);
 
 }  // namespace alkaid

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/status.h"
 
 namespace alkaid {
@@ -26,7 +27,7 @@ inline constexpr int64_t kAlignment = 64;
 inline constexpr int64_t RoundUpToMultipleOf64(int64_t n) { return (n + 63) & ~int64_t{63}; }
 inline constexpr int64_t RoundUpToMultipleOf8(int64_t n) { return (n + 7) & ~int64_t{7}; }
 
-class MemoryPool {
+class ALKAID_EXPORT MemoryPool {
  public:
   virtual ~MemoryPool() = default;
 
@@ -50,7 +51,7 @@ class MemoryPool {
 
 // A pool over the system allocator with atomic counters. Each pool keeps its
 // own statistics, so tests can create one and check for leaks.
-class SystemMemoryPool final : public MemoryPool {
+class ALKAID_EXPORT SystemMemoryPool final : public MemoryPool {
  public:
   // `limit` caps bytes_allocated(); allocations beyond it get OutOfMemory.
   explicit SystemMemoryPool(int64_t limit = INT64_MAX) : limit_(limit) {}
@@ -73,9 +74,9 @@ class SystemMemoryPool final : public MemoryPool {
 };
 
 // The process-wide pool used when callers pass none.
-MemoryPool* default_memory_pool();
+ALKAID_EXPORT MemoryPool* default_memory_pool();
 
-class Buffer {
+class ALKAID_EXPORT Buffer {
  public:
   // A view over memory kept alive by `owner` (may be null for static memory
   // the caller guarantees outlives the buffer).
@@ -172,15 +173,15 @@ class Buffer {
 
 // A zero-copy window [offset, offset + length) of `parent`; keeps parent alive.
 // The window is clamped to [0, parent->size()] (never reaches outside it).
-std::shared_ptr<Buffer> SliceBuffer(const std::shared_ptr<Buffer>& parent, int64_t offset,
+ALKAID_EXPORT std::shared_ptr<Buffer> SliceBuffer(const std::shared_ptr<Buffer>& parent, int64_t offset,
                                     int64_t length);
 // Same, but fails instead of trusting the caller's range.
-Result<std::shared_ptr<Buffer>> SliceBufferSafe(const std::shared_ptr<Buffer>& parent,
+ALKAID_EXPORT Result<std::shared_ptr<Buffer>> SliceBufferSafe(const std::shared_ptr<Buffer>& parent,
                                                 int64_t offset, int64_t length);
 
 // A buffer that owns a pool allocation and can grow. Capacity is always a
 // multiple of 64 and bytes between size and capacity are zero.
-class ResizableBuffer final : public Buffer {
+class ALKAID_EXPORT ResizableBuffer final : public Buffer {
  public:
   explicit ResizableBuffer(MemoryPool* pool) : pool_(pool) {}
   ~ResizableBuffer() override;
@@ -196,10 +197,10 @@ class ResizableBuffer final : public Buffer {
 };
 
 // A new zero-filled buffer of `size` bytes (capacity padded to 64).
-Result<std::shared_ptr<ResizableBuffer>> AllocateBuffer(int64_t size,
+ALKAID_EXPORT Result<std::shared_ptr<ResizableBuffer>> AllocateBuffer(int64_t size,
                                                        MemoryPool* pool = default_memory_pool());
 // A new bitmap of `length` bits, all clear (or all set when `value` is true).
-Result<std::shared_ptr<ResizableBuffer>> AllocateBitmap(int64_t length, bool value = false,
+ALKAID_EXPORT Result<std::shared_ptr<ResizableBuffer>> AllocateBitmap(int64_t length, bool value = false,
                                                        MemoryPool* pool = default_memory_pool());
 
 }  // namespace alkaid

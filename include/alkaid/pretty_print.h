@@ -45,10 +45,11 @@
 #include <string>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 
 namespace alkaid {
 
-struct PrettyPrintOptions {
+struct ALKAID_EXPORT PrettyPrintOptions {
   int indent = 0;            // spaces before every line
   int indent_size = 2;       // added per nesting level
   int64_t window = 10;       // values shown at each end before "..."
@@ -62,9 +63,9 @@ struct PrettyPrintOptions {
 // array's length (a run-end encoded array of 2^62 slots prints 2 * window
 // values). Fails on invalid options (negative window or indentation), an
 // invalid array, memory running out, or when the stream reports an error.
-Status PrettyPrint(const ArrayData& data, const PrettyPrintOptions& options, std::ostream* out);
+ALKAID_EXPORT Status PrettyPrint(const ArrayData& data, const PrettyPrintOptions& options, std::ostream* out);
 // Same; on failure the text is "<" + the error + ">".
-std::string PrettyPrintToString(const ArrayData& data,
+ALKAID_EXPORT std::string PrettyPrintToString(const ArrayData& data,
                                 const PrettyPrintOptions& options = PrettyPrintOptions());
 
 // Rendering of a single slot on one line (used by printers, diffs and the
@@ -73,8 +74,8 @@ std::string PrettyPrintToString(const ArrayData& data,
 // validate it, since callers format many slots of one array); an `i` outside
 // [0, length) gives "<slot i out of range>".
 inline constexpr int64_t kFormatValueWindow = 10;
-std::string FormatValue(const ArrayData& data, int64_t i);
+ALKAID_EXPORT std::string FormatValue(const ArrayData& data, int64_t i);
 // Same with caller options (skip_new_lines is implied).
-std::string FormatValue(const ArrayData& data, int64_t i, const PrettyPrintOptions& options);
+ALKAID_EXPORT std::string FormatValue(const ArrayData& data, int64_t i, const PrettyPrintOptions& options);
 
 }  // namespace alkaid

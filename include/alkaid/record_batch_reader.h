@@ -9,13 +9,14 @@
 #include <memory>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/status.h"
 #include "alkaid/table.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
 
-class RecordBatchReader {
+class ALKAID_EXPORT RecordBatchReader {
  public:
   virtual ~RecordBatchReader() = default;
 

@@ -11,6 +11,8 @@
 #include <utility>
 #include <variant>
 
+#include "alkaid/export.h"
+
 namespace alkaid {
 
 enum class StatusCode : int8_t {
@@ -27,9 +29,9 @@ enum class StatusCode : int8_t {
   kUnknownError,
 };
 
-const char* StatusCodeName(StatusCode code);
+ALKAID_EXPORT const char* StatusCodeName(StatusCode code);
 
-class [[nodiscard]] Status {
+class ALKAID_EXPORT [[nodiscard]] Status {
  public:
   Status() noexcept = default;
   Status(StatusCode code, std::string message);

@@ -23,6 +23,7 @@
 
 #include "alkaid/array.h"
 #include "alkaid/compare.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
@@ -30,7 +31,7 @@ namespace alkaid {
 class RecordBatch;
 using RecordBatchPtr = std::shared_ptr<RecordBatch>;
 
-class RecordBatch {
+class ALKAID_EXPORT RecordBatch {
  public:
   RecordBatch(SchemaPtr schema, int64_t num_rows, ArrayDataVector columns)
       : schema_(std::move(schema)), num_rows_(num_rows), columns_(std::move(columns)) {}
@@ -91,7 +92,7 @@ class RecordBatch {
   ArrayDataVector columns_;
 };
 
-class ChunkedArray {
+class ALKAID_EXPORT ChunkedArray {
  public:
   ChunkedArray(ArrayDataVector chunks, DataTypePtr type)
       : chunks_(std::move(chunks)), type_(std::move(type)) {}
@@ -123,7 +124,7 @@ class ChunkedArray {
 };
 using ChunkedArrayPtr = std::shared_ptr<ChunkedArray>;
 
-class Table {
+class ALKAID_EXPORT Table {
  public:
   Table(SchemaPtr schema, std::vector<ChunkedArrayPtr> columns, int64_t num_rows)
       : schema_(std::move(schema)), columns_(std::move(columns)), num_rows_(num_rows) {}

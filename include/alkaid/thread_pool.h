@@ -7,14 +7,16 @@
 #include <cstdint>
 #include <functional>
 
+#include "alkaid/export.h"
+
 namespace alkaid {
 
 // Runs task(i) for every i in [0, n) on the calling thread and at most
 // `max_threads - 1` pool threads, and returns when every call has returned.
 // The caller always takes part, so nested or concurrent use cannot stall.
-void RunParallel(int64_t n, int max_threads, const std::function<void(int64_t)>& task);
+ALKAID_EXPORT void RunParallel(int64_t n, int max_threads, const std::function<void(int64_t)>& task);
 
 // Helper threads started so far (they are never stopped).
-int ThreadPoolSize();
+ALKAID_EXPORT int ThreadPoolSize();
 
 }  // namespace alkaid

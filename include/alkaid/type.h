@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/status.h"
 
 namespace alkaid {
@@ -68,10 +69,10 @@ enum class TypeId : int8_t {
   kExtension,
 };
 
-const char* TypeIdName(TypeId id);
+ALKAID_EXPORT const char* TypeIdName(TypeId id);
 
 enum class TimeUnit : int8_t { kSecond = 0, kMilli = 1, kMicro = 2, kNano = 3 };
-const char* TimeUnitName(TimeUnit unit);  // "s", "ms", "us", "ns"
+ALKAID_EXPORT const char* TimeUnitName(TimeUnit unit);  // "s", "ms", "us", "ns"
 
 enum class UnionMode : int8_t { kSparse = 0, kDense = 1 };
 
@@ -95,7 +96,7 @@ using SchemaPtr = std::shared_ptr<Schema>;
 // ---------------------------------------------------------------------------
 // Ordered key-value metadata (keys may repeat; order is preserved).
 
-class KeyValueMetadata {
+class ALKAID_EXPORT KeyValueMetadata {
  public:
   KeyValueMetadata() = default;
   KeyValueMetadata(std::vector<std::string> keys, std::vector<std::string> values);
@@ -131,12 +132,12 @@ class KeyValueMetadata {
 using MetadataPtr = std::shared_ptr<const KeyValueMetadata>;
 
 // Null and empty metadata compare equal.
-bool MetadataEquals(const MetadataPtr& a, const MetadataPtr& b);
+ALKAID_EXPORT bool MetadataEquals(const MetadataPtr& a, const MetadataPtr& b);
 
 // ---------------------------------------------------------------------------
 // Physical layout of a type: what each buffer of an ArrayData holds.
 
-struct BufferSpec {
+struct ALKAID_EXPORT BufferSpec {
   enum Kind : int8_t {
     kValidity,      // a bitmap, one bit per slot
     kBitmapValues,  // boolean values, one bit per slot
@@ -151,7 +152,7 @@ struct BufferSpec {
   int byte_width = 0;  // for kFixedWidth, kOffsets, kSizes
 };
 
-struct DataTypeLayout {
+struct ALKAID_EXPORT DataTypeLayout {
   std::vector<BufferSpec> buffers;
   // Binary/utf8 views have any number of data buffers after the fixed ones.
   bool variadic_data = false;
@@ -161,7 +162,7 @@ struct DataTypeLayout {
 // ---------------------------------------------------------------------------
 // DataType
 
-class DataType : public std::enable_shared_from_this<DataType> {
+class ALKAID_EXPORT DataType : public std::enable_shared_from_this<DataType> {
  public:
   explicit DataType(TypeId id) : id_(id) {}
   virtual ~DataType();
@@ -235,7 +236,7 @@ class DataType : public std::enable_shared_from_this<DataType> {
 // ---------------------------------------------------------------------------
 // Field and Schema
 
-class Field {
+class ALKAID_EXPORT Field {
  public:
   Field(std::string name, DataTypePtr type, bool nullable = true, MetadataPtr metadata = nullptr)
       : name_(std::move(name)), type_(std::move(type)), nullable_(nullable),
@@ -265,7 +266,7 @@ class Field {
   MetadataPtr metadata_;
 };
 
-class Schema {
+class ALKAID_EXPORT Schema {
  public:
   explicit Schema(FieldVector fields, MetadataPtr metadata = nullptr,
                   Endianness endianness = Endianness::kLittle)
@@ -298,7 +299,7 @@ class Schema {
 // ---------------------------------------------------------------------------
 // Concrete types
 
-class NullType final : public DataType {
+class ALKAID_EXPORT NullType final : public DataType {
  public:
   NullType() : DataType(TypeId::kNull) {}
   std::string name() const override { return "null"; }
@@ -306,7 +307,7 @@ class NullType final : public DataType {
   DataTypeLayout ComputeLayout() const override { return {}; }
 };
 
-class BooleanType final : public DataType {
+class ALKAID_EXPORT BooleanType final : public DataType {
  public:
   using c_type = bool;
   BooleanType() : DataType(TypeId::kBool) {}
@@ -317,7 +318,7 @@ class BooleanType final : public DataType {
 };
 
 // Base of every type whose slots are stored as fixed-width values.
-class FixedWidthType : public DataType {
+class ALKAID_EXPORT FixedWidthType : public DataType {
  public:
   using DataType::DataType;
   DataTypeLayout ComputeLayout() const override;
@@ -336,7 +337,7 @@ class PrimitiveCType : public FixedWidthType {
 };
 
 #define ALKAID_DECLARE_PRIMITIVE(ClassName, CType, Id, Name)                    \
-  class ClassName final : public PrimitiveCType<ClassName, CType, TypeId::Id> { \
+  class ALKAID_EXPORT ClassName final : public PrimitiveCType<ClassName, CType, TypeId::Id> { \
    public:                                                                      \
     static constexpr const char* kName = Name;                                  \
   };
@@ -364,19 +365,19 @@ struct DayTimeInterval {
   int32_t milliseconds;
   bool operator==(const DayTimeInterval&) const = default;
 };
-struct MonthDayNanoInterval {
+struct ALKAID_EXPORT MonthDayNanoInterval {
   int32_t months;
   int32_t days;
   int64_t nanoseconds;
   bool operator==(const MonthDayNanoInterval&) const = default;
 };
 
-class DayTimeIntervalType final
+class ALKAID_EXPORT DayTimeIntervalType final
     : public PrimitiveCType<DayTimeIntervalType, DayTimeInterval, TypeId::kIntervalDayTime> {
  public:
   static constexpr const char* kName = "day_time_interval";
 };
-class MonthDayNanoIntervalType final
+class ALKAID_EXPORT MonthDayNanoIntervalType final
     : public PrimitiveCType<MonthDayNanoIntervalType, MonthDayNanoInterval,
                             TypeId::kIntervalMonthDayNano> {
  public:
@@ -384,7 +385,7 @@ class MonthDayNanoIntervalType final
 };
 
 // Types parameterized by a time unit.
-class TemporalUnitType : public FixedWidthType {
+class ALKAID_EXPORT TemporalUnitType : public FixedWidthType {
  public:
   TemporalUnitType(TypeId id, TimeUnit unit) : FixedWidthType(id), unit_(unit) {}
   TimeUnit unit() const { return unit_; }
@@ -394,7 +395,7 @@ class TemporalUnitType : public FixedWidthType {
   TimeUnit unit_;
 };
 
-class Time32Type final : public TemporalUnitType {
+class ALKAID_EXPORT Time32Type final : public TemporalUnitType {
  public:
   using c_type = int32_t;
   static constexpr TypeId type_id = TypeId::kTime32;
@@ -406,7 +407,7 @@ class Time32Type final : public TemporalUnitType {
   std::string ToString() const override;
 };
 
-class Time64Type final : public TemporalUnitType {
+class ALKAID_EXPORT Time64Type final : public TemporalUnitType {
  public:
   using c_type = int64_t;
   static constexpr TypeId type_id = TypeId::kTime64;
@@ -418,7 +419,7 @@ class Time64Type final : public TemporalUnitType {
   std::string ToString() const override;
 };
 
-class TimestampType final : public TemporalUnitType {
+class ALKAID_EXPORT TimestampType final : public TemporalUnitType {
  public:
   using c_type = int64_t;
   static constexpr TypeId type_id = TypeId::kTimestamp;
@@ -436,7 +437,7 @@ class TimestampType final : public TemporalUnitType {
   std::string timezone_;
 };
 
-class DurationType final : public TemporalUnitType {
+class ALKAID_EXPORT DurationType final : public TemporalUnitType {
  public:
   using c_type = int64_t;
   static constexpr TypeId type_id = TypeId::kDuration;
@@ -446,7 +447,7 @@ class DurationType final : public TemporalUnitType {
   std::string ToString() const override;
 };
 
-class FixedSizeBinaryType : public FixedWidthType {
+class ALKAID_EXPORT FixedSizeBinaryType : public FixedWidthType {
  public:
   static constexpr TypeId type_id = TypeId::kFixedSizeBinary;
   explicit FixedSizeBinaryType(int32_t byte_width)
@@ -465,7 +466,7 @@ class FixedSizeBinaryType : public FixedWidthType {
 
 // Decimals store a two's complement little-endian integer of bit_width bits;
 // the logical value is that integer times 10^-scale.
-class DecimalType : public FixedSizeBinaryType {
+class ALKAID_EXPORT DecimalType : public FixedSizeBinaryType {
  public:
   int32_t precision() const { return precision_; }
   int32_t scale() const { return scale_; }
@@ -504,7 +505,7 @@ using Decimal128Type = DecimalTypeOf<TypeId::kDecimal128, 16, internal::kDecimal
 using Decimal256Type = DecimalTypeOf<TypeId::kDecimal256, 32, internal::kDecimal256Name>;
 
 // Checked construction of any decimal width: 1 <= precision <= max for the width.
-Result<DataTypePtr> MakeDecimal(int bit_width, int32_t precision, int32_t scale);
+ALKAID_EXPORT Result<DataTypePtr> MakeDecimal(int bit_width, int32_t precision, int32_t scale);
 
 // Variable-size binary with 32- or 64-bit offsets, and utf8 over the same layout.
 template <typename Derived, typename OffsetT, TypeId kId>
@@ -523,20 +524,20 @@ class BaseBinaryTypeOf : public DataType {
   }
 };
 
-class BinaryType final : public BaseBinaryTypeOf<BinaryType, int32_t, TypeId::kBinary> {
+class ALKAID_EXPORT BinaryType final : public BaseBinaryTypeOf<BinaryType, int32_t, TypeId::kBinary> {
  public:
   static constexpr const char* kName = "binary";
 };
-class StringType final : public BaseBinaryTypeOf<StringType, int32_t, TypeId::kString> {
+class ALKAID_EXPORT StringType final : public BaseBinaryTypeOf<StringType, int32_t, TypeId::kString> {
  public:
   static constexpr const char* kName = "string";
 };
-class LargeBinaryType final
+class ALKAID_EXPORT LargeBinaryType final
     : public BaseBinaryTypeOf<LargeBinaryType, int64_t, TypeId::kLargeBinary> {
  public:
   static constexpr const char* kName = "large_binary";
 };
-class LargeStringType final
+class ALKAID_EXPORT LargeStringType final
     : public BaseBinaryTypeOf<LargeStringType, int64_t, TypeId::kLargeString> {
  public:
   static constexpr const char* kName = "large_string";
@@ -575,17 +576,17 @@ class BinaryViewTypeOf : public DataType {
     return {{{BufferSpec::kValidity}, {BufferSpec::kViews, 16}}, true};
   }
 };
-class BinaryViewType final : public BinaryViewTypeOf<BinaryViewType, TypeId::kBinaryView> {
+class ALKAID_EXPORT BinaryViewType final : public BinaryViewTypeOf<BinaryViewType, TypeId::kBinaryView> {
  public:
   static constexpr const char* kName = "binary_view";
 };
-class StringViewType final : public BinaryViewTypeOf<StringViewType, TypeId::kStringView> {
+class ALKAID_EXPORT StringViewType final : public BinaryViewTypeOf<StringViewType, TypeId::kStringView> {
  public:
   static constexpr const char* kName = "string_view";
 };
 
 // Base of list, large list, list view, large list view, fixed-size list and map.
-class BaseListType : public DataType {
+class ALKAID_EXPORT BaseListType : public DataType {
  public:
   BaseListType(TypeId id, FieldPtr value_field) : DataType(id) {
     children_.push_back(std::move(value_field));
@@ -617,7 +618,7 @@ class ListTypeOf : public BaseListType {
   }
 };
 
-class ListType : public ListTypeOf<ListType, int32_t, TypeId::kList, false> {
+class ALKAID_EXPORT ListType : public ListTypeOf<ListType, int32_t, TypeId::kList, false> {
  public:
   static constexpr const char* kName = "list";
   using ListTypeOf::ListTypeOf;
@@ -626,17 +627,17 @@ class ListType : public ListTypeOf<ListType, int32_t, TypeId::kList, false> {
   // Map reuses the list layout under its own id.
   ListType(TypeId id, FieldPtr value_field) : ListTypeOf(std::move(value_field)) { id_ = id; }
 };
-class LargeListType final : public ListTypeOf<LargeListType, int64_t, TypeId::kLargeList, false> {
+class ALKAID_EXPORT LargeListType final : public ListTypeOf<LargeListType, int64_t, TypeId::kLargeList, false> {
  public:
   static constexpr const char* kName = "large_list";
   using ListTypeOf::ListTypeOf;
 };
-class ListViewType final : public ListTypeOf<ListViewType, int32_t, TypeId::kListView, true> {
+class ALKAID_EXPORT ListViewType final : public ListTypeOf<ListViewType, int32_t, TypeId::kListView, true> {
  public:
   static constexpr const char* kName = "list_view";
   using ListTypeOf::ListTypeOf;
 };
-class LargeListViewType final
+class ALKAID_EXPORT LargeListViewType final
     : public ListTypeOf<LargeListViewType, int64_t, TypeId::kLargeListView, true> {
  public:
   static constexpr const char* kName = "large_list_view";
@@ -644,7 +645,7 @@ class LargeListViewType final
 };
 
 // map<key, item>: a list of non-null struct<key: K not null, value: V>.
-class MapType final : public ListType {
+class ALKAID_EXPORT MapType final : public ListType {
  public:
   static constexpr TypeId type_id = TypeId::kMap;
   MapType(DataTypePtr key_type, DataTypePtr item_type, bool keys_sorted = false);
@@ -670,7 +671,7 @@ class MapType final : public ListType {
   bool keys_sorted_;
 };
 
-class FixedSizeListType final : public BaseListType {
+class ALKAID_EXPORT FixedSizeListType final : public BaseListType {
  public:
   static constexpr TypeId type_id = TypeId::kFixedSizeList;
   FixedSizeListType(FieldPtr value_field, int32_t list_size)
@@ -690,7 +691,7 @@ class FixedSizeListType final : public BaseListType {
   int32_t list_size_;
 };
 
-class StructType final : public DataType {
+class ALKAID_EXPORT StructType final : public DataType {
  public:
   static constexpr TypeId type_id = TypeId::kStruct;
   explicit StructType(FieldVector fields) : DataType(type_id) { children_ = std::move(fields); }
@@ -702,7 +703,7 @@ class StructType final : public DataType {
   DataTypeLayout ComputeLayout() const override { return {{{BufferSpec::kValidity}}, false}; }
 };
 
-class UnionType : public DataType {
+class ALKAID_EXPORT UnionType : public DataType {
  public:
   static constexpr int kMaxTypeCode = 127;
   static constexpr int kInvalidChild = -1;
@@ -731,7 +732,7 @@ class UnionType : public DataType {
   std::vector<int> child_of_code_;  // 128 entries
 };
 
-class SparseUnionType final : public UnionType {
+class ALKAID_EXPORT SparseUnionType final : public UnionType {
  public:
   static constexpr TypeId type_id = TypeId::kSparseUnion;
   // Empty type_codes means 0, 1, 2, ...
@@ -739,14 +740,14 @@ class SparseUnionType final : public UnionType {
   std::string name() const override { return "sparse_union"; }
 };
 
-class DenseUnionType final : public UnionType {
+class ALKAID_EXPORT DenseUnionType final : public UnionType {
  public:
   static constexpr TypeId type_id = TypeId::kDenseUnion;
   explicit DenseUnionType(FieldVector fields, std::vector<int8_t> type_codes = {});
   std::string name() const override { return "dense_union"; }
 };
 
-class DictionaryType final : public FixedWidthType {
+class ALKAID_EXPORT DictionaryType final : public FixedWidthType {
  public:
   static constexpr TypeId type_id = TypeId::kDictionary;
   DictionaryType(DataTypePtr index_type, DataTypePtr value_type, bool ordered = false)
@@ -771,7 +772,7 @@ class DictionaryType final : public FixedWidthType {
   bool ordered_;
 };
 
-class RunEndEncodedType final : public DataType {
+class ALKAID_EXPORT RunEndEncodedType final : public DataType {
  public:
   static constexpr TypeId type_id = TypeId::kRunEndEncoded;
   RunEndEncodedType(DataTypePtr run_end_type, DataTypePtr value_type);
@@ -794,7 +795,7 @@ class RunEndEncodedType final : public DataType {
 // An extension type: a storage type plus a name and serialized parameters.
 // Concrete extension types derive from this; see alkaid/extension.h for the
 // registry that turns IPC field metadata into extension types.
-class ExtensionType : public DataType {
+class ALKAID_EXPORT ExtensionType : public DataType {
  public:
   static constexpr TypeId type_id = TypeId::kExtension;
   explicit ExtensionType(DataTypePtr storage_type)
@@ -826,59 +827,59 @@ class ExtensionType : public DataType {
 // Factories. These trust their arguments; the checked constructors are the
 // static Make functions above (used on untrusted input such as IPC).
 
-DataTypePtr null();
-DataTypePtr boolean();
-DataTypePtr int8();
-DataTypePtr int16();
-DataTypePtr int32();
-DataTypePtr int64();
-DataTypePtr uint8();
-DataTypePtr uint16();
-DataTypePtr uint32();
-DataTypePtr uint64();
-DataTypePtr float16();
-DataTypePtr float32();
-DataTypePtr float64();
-DataTypePtr decimal32(int32_t precision, int32_t scale);
-DataTypePtr decimal64(int32_t precision, int32_t scale);
-DataTypePtr decimal128(int32_t precision, int32_t scale);
-DataTypePtr decimal256(int32_t precision, int32_t scale);
-DataTypePtr date32();
-DataTypePtr date64();
-DataTypePtr time32(TimeUnit unit);
-DataTypePtr time64(TimeUnit unit);
-DataTypePtr timestamp(TimeUnit unit, std::string timezone = "");
-DataTypePtr duration(TimeUnit unit);
-DataTypePtr month_interval();
-DataTypePtr day_time_interval();
-DataTypePtr month_day_nano_interval();
-DataTypePtr fixed_size_binary(int32_t byte_width);
-DataTypePtr binary();
-DataTypePtr utf8();
-DataTypePtr large_binary();
-DataTypePtr large_utf8();
-DataTypePtr binary_view();
-DataTypePtr utf8_view();
-DataTypePtr list(DataTypePtr value_type);
-DataTypePtr list(FieldPtr value_field);
-DataTypePtr large_list(DataTypePtr value_type);
-DataTypePtr large_list(FieldPtr value_field);
-DataTypePtr list_view(DataTypePtr value_type);
-DataTypePtr list_view(FieldPtr value_field);
-DataTypePtr large_list_view(DataTypePtr value_type);
-DataTypePtr large_list_view(FieldPtr value_field);
-DataTypePtr fixed_size_list(DataTypePtr value_type, int32_t list_size);
-DataTypePtr fixed_size_list(FieldPtr value_field, int32_t list_size);
-DataTypePtr struct_(FieldVector fields);
-DataTypePtr map(DataTypePtr key_type, DataTypePtr item_type, bool keys_sorted = false);
-DataTypePtr sparse_union(FieldVector fields, std::vector<int8_t> type_codes = {});
-DataTypePtr dense_union(FieldVector fields, std::vector<int8_t> type_codes = {});
-DataTypePtr dictionary(DataTypePtr index_type, DataTypePtr value_type, bool ordered = false);
-DataTypePtr run_end_encoded(DataTypePtr run_end_type, DataTypePtr value_type);
+ALKAID_EXPORT DataTypePtr null();
+ALKAID_EXPORT DataTypePtr boolean();
+ALKAID_EXPORT DataTypePtr int8();
+ALKAID_EXPORT DataTypePtr int16();
+ALKAID_EXPORT DataTypePtr int32();
+ALKAID_EXPORT DataTypePtr int64();
+ALKAID_EXPORT DataTypePtr uint8();
+ALKAID_EXPORT DataTypePtr uint16();
+ALKAID_EXPORT DataTypePtr uint32();
+ALKAID_EXPORT DataTypePtr uint64();
+ALKAID_EXPORT DataTypePtr float16();
+ALKAID_EXPORT DataTypePtr float32();
+ALKAID_EXPORT DataTypePtr float64();
+ALKAID_EXPORT DataTypePtr decimal32(int32_t precision, int32_t scale);
+ALKAID_EXPORT DataTypePtr decimal64(int32_t precision, int32_t scale);
+ALKAID_EXPORT DataTypePtr decimal128(int32_t precision, int32_t scale);
+ALKAID_EXPORT DataTypePtr decimal256(int32_t precision, int32_t scale);
+ALKAID_EXPORT DataTypePtr date32();
+ALKAID_EXPORT DataTypePtr date64();
+ALKAID_EXPORT DataTypePtr time32(TimeUnit unit);
+ALKAID_EXPORT DataTypePtr time64(TimeUnit unit);
+ALKAID_EXPORT DataTypePtr timestamp(TimeUnit unit, std::string timezone = "");
+ALKAID_EXPORT DataTypePtr duration(TimeUnit unit);
+ALKAID_EXPORT DataTypePtr month_interval();
+ALKAID_EXPORT DataTypePtr day_time_interval();
+ALKAID_EXPORT DataTypePtr month_day_nano_interval();
+ALKAID_EXPORT DataTypePtr fixed_size_binary(int32_t byte_width);
+ALKAID_EXPORT DataTypePtr binary();
+ALKAID_EXPORT DataTypePtr utf8();
+ALKAID_EXPORT DataTypePtr large_binary();
+ALKAID_EXPORT DataTypePtr large_utf8();
+ALKAID_EXPORT DataTypePtr binary_view();
+ALKAID_EXPORT DataTypePtr utf8_view();
+ALKAID_EXPORT DataTypePtr list(DataTypePtr value_type);
+ALKAID_EXPORT DataTypePtr list(FieldPtr value_field);
+ALKAID_EXPORT DataTypePtr large_list(DataTypePtr value_type);
+ALKAID_EXPORT DataTypePtr large_list(FieldPtr value_field);
+ALKAID_EXPORT DataTypePtr list_view(DataTypePtr value_type);
+ALKAID_EXPORT DataTypePtr list_view(FieldPtr value_field);
+ALKAID_EXPORT DataTypePtr large_list_view(DataTypePtr value_type);
+ALKAID_EXPORT DataTypePtr large_list_view(FieldPtr value_field);
+ALKAID_EXPORT DataTypePtr fixed_size_list(DataTypePtr value_type, int32_t list_size);
+ALKAID_EXPORT DataTypePtr fixed_size_list(FieldPtr value_field, int32_t list_size);
+ALKAID_EXPORT DataTypePtr struct_(FieldVector fields);
+ALKAID_EXPORT DataTypePtr map(DataTypePtr key_type, DataTypePtr item_type, bool keys_sorted = false);
+ALKAID_EXPORT DataTypePtr sparse_union(FieldVector fields, std::vector<int8_t> type_codes = {});
+ALKAID_EXPORT DataTypePtr dense_union(FieldVector fields, std::vector<int8_t> type_codes = {});
+ALKAID_EXPORT DataTypePtr dictionary(DataTypePtr index_type, DataTypePtr value_type, bool ordered = false);
+ALKAID_EXPORT DataTypePtr run_end_encoded(DataTypePtr run_end_type, DataTypePtr value_type);
 
-FieldPtr field(std::string name, DataTypePtr type, bool nullable = true,
+ALKAID_EXPORT FieldPtr field(std::string name, DataTypePtr type, bool nullable = true,
                MetadataPtr metadata = nullptr);
-SchemaPtr schema(FieldVector fields, MetadataPtr metadata = nullptr);
+ALKAID_EXPORT SchemaPtr schema(FieldVector fields, MetadataPtr metadata = nullptr);
 
 // Casting helper for code that has already checked the id.
 template <typename T>

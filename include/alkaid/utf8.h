@@ -7,15 +7,17 @@
 
 #include <cstdint>
 
+#include "alkaid/export.h"
+
 namespace alkaid {
 
 // Position of the first byte of the first malformed sequence in
 // bytes[0, length), or -1 when the whole range is well-formed.
-int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length);
+ALKAID_EXPORT int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length);
 
 // Same, and tells whether every byte was ASCII (set only when the result is
 // -1). Lets callers skip checks that only matter for multi-byte characters.
-int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length, bool* ascii_only);
+ALKAID_EXPORT int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length, bool* ascii_only);
 
 inline bool IsValidUtf8(const uint8_t* bytes, int64_t length) {
   return FindInvalidUtf8(bytes, length) < 0;
@@ -24,7 +26,7 @@ inline bool IsValidUtf8(const uint8_t* bytes, int64_t length) {
 namespace internal {
 // The verdict of the wide (AVX2) path alone on any length: 1 valid,
 // 0 malformed, -1 when this CPU or build has no wide path. For tests.
-int WideUtf8VerdictForTesting(const uint8_t* bytes, int64_t length);
+ALKAID_EXPORT int WideUtf8VerdictForTesting(const uint8_t* bytes, int64_t length);
 }  // namespace internal
 
 // True for bytes 0x80..0xBF, which never begin a character.

@@ -41,6 +41,7 @@
 #include <string_view>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/status.h"
 
 namespace alkaid {
@@ -50,20 +51,20 @@ namespace alkaid {
 // whatever they load at their default also validates; raise both together.
 inline constexpr int kDefaultMaxRecursionDepth = 64;
 
-Status ValidateArray(const ArrayData& data);
-Status ValidateArrayFull(const ArrayData& data);
+ALKAID_EXPORT Status ValidateArray(const ArrayData& data);
+ALKAID_EXPORT Status ValidateArrayFull(const ArrayData& data);
 
 // Same, with error paths rooted at `root_name` (e.g. a column name).
-Status ValidateArray(const ArrayData& data, std::string_view root_name);
-Status ValidateArrayFull(const ArrayData& data, std::string_view root_name);
+ALKAID_EXPORT Status ValidateArray(const ArrayData& data, std::string_view root_name);
+ALKAID_EXPORT Status ValidateArrayFull(const ArrayData& data, std::string_view root_name);
 
 // A type on its own: every field and type present, parameters in range
 // (precision, units, list sizes, union codes, run-end and index types),
 // nesting within `max_recursion_depth` levels. Arrays of a valid type still
 // need ValidateArray.
-Status ValidateType(const DataType& type, int max_recursion_depth = kDefaultMaxRecursionDepth);
+ALKAID_EXPORT Status ValidateType(const DataType& type, int max_recursion_depth = kDefaultMaxRecursionDepth);
 
-struct ValidateOptions {
+struct ALKAID_EXPORT ValidateOptions {
   // Also the O(length) checks of the values (ValidateArrayFull).
   bool full = true;
   // The caller guarantees that the type of `data`, and of every child and
@@ -77,9 +78,9 @@ struct ValidateOptions {
   // the ability to validate very deep types.
   int max_recursion_depth = kDefaultMaxRecursionDepth;
 };
-Status ValidateArray(const ArrayData& data, const ValidateOptions& options);
+ALKAID_EXPORT Status ValidateArray(const ArrayData& data, const ValidateOptions& options);
 
 // True when `bytes` is well-formed UTF-8 (see alkaid/utf8.h).
-bool ValidateUtf8(const uint8_t* bytes, int64_t length);
+ALKAID_EXPORT bool ValidateUtf8(const uint8_t* bytes, int64_t length);
 
 }  // namespace alkaid

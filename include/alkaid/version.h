@@ -2,6 +2,8 @@
 // against, and as functions for the library it runs with.
 #pragma once
 
+#include "alkaid/export.h"
+
 /// Major version: incompatible API or ABI changes.
 #define ALKAID_VERSION_MAJOR 0
 /// Minor version: compatible additions.
@@ -17,8 +19,8 @@
 namespace alkaid {
 
 /// The version string of the library linked at run time ("MAJOR.MINOR.PATCH").
-const char* Version();
+ALKAID_EXPORT const char* Version();
 /// ALKAID_VERSION_NUMBER of the library linked at run time.
-int VersionNumber();
+ALKAID_EXPORT int VersionNumber();
 
 }  // namespace alkaid

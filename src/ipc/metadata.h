@@ -35,6 +35,10 @@
 
 namespace alkaid::ipc::internal {
 
+// Not installed, but the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
+// so they keep default visibility.
+#pragma GCC visibility push(default)
+
 namespace fb = org::apache::arrow::flatbuf;
 
 inline constexpr uint32_t kContinuationMarker = 0xFFFFFFFFu;
@@ -246,5 +250,7 @@ Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
 // vector in errors ("dictionary block").
 Status ReadFileBlocks(const flatbuffers::Vector<const fb::Block*>* blocks, std::string_view what,
                       std::vector<FileBlock>* out);
+
+#pragma GCC visibility pop
 
 }  // namespace alkaid::ipc::internal

@@ -17,6 +17,10 @@
 
 namespace alkaid::json::internal {
 
+// Not installed, but the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
+// so they keep default visibility.
+#pragma GCC visibility push(default)
+
 using Json = nlohmann::json;
 // Output keeps keys in insertion order so files read like the reference ones.
 using OrderedJson = nlohmann::ordered_json;
@@ -81,5 +85,7 @@ double FloatForPrinting(float value);
 
 // "SECOND", "MILLISECOND", ...
 const char* TimeUnitJsonName(TimeUnit unit);
+
+#pragma GCC visibility pop
 
 }  // namespace alkaid::json::internal

@@ -5,13 +5,14 @@
 #include <string>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
 
 inline constexpr const char* kBool8Name = "arrow.bool8";
 
-class Bool8Type final : public ExtensionType {
+class ALKAID_EXPORT Bool8Type final : public ExtensionType {
  public:
   static std::shared_ptr<Bool8Type> Make();
 
@@ -28,10 +29,10 @@ class Bool8Type final : public ExtensionType {
 
 // arrow.bool8 (or plain int8) -> bool: zero is false, anything else true.
 // Nulls are kept; the result starts at offset 0.
-Result<ArrayDataPtr> Bool8ToBoolean(const ArrayData& data,
+ALKAID_EXPORT Result<ArrayDataPtr> Bool8ToBoolean(const ArrayData& data,
                                     MemoryPool* pool = default_memory_pool());
 // bool -> arrow.bool8 with true stored as 1. Nulls are kept.
-Result<ArrayDataPtr> BooleanToBool8(const ArrayData& data,
+ALKAID_EXPORT Result<ArrayDataPtr> BooleanToBool8(const ArrayData& data,
                                     MemoryPool* pool = default_memory_pool());
 
 }  // namespace alkaid

@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
 
 inline constexpr const char* kFixedShapeTensorName = "arrow.fixed_shape_tensor";
 
-class FixedShapeTensorType final : public ExtensionType {
+class ALKAID_EXPORT FixedShapeTensorType final : public ExtensionType {
  public:
   // Checks every parameter: shape dims >= 0 with a product that fits a
   // FixedSizeList size, dim_names empty or one per dimension, permutation
@@ -59,7 +60,7 @@ class FixedShapeTensorType final : public ExtensionType {
 };
 
 // One slot of a fixed shape tensor array seen as a tensor.
-struct TensorView {
+struct ALKAID_EXPORT TensorView {
   DataTypePtr value_type;
   // First element of the tensor as an index into the storage child array
   // (the child's own offset not included).
@@ -74,7 +75,7 @@ struct TensorView {
 };
 
 // Read access to an array whose type is FixedShapeTensorType.
-class FixedShapeTensorArray {
+class ALKAID_EXPORT FixedShapeTensorArray {
  public:
   // Fails unless data's type is arrow.fixed_shape_tensor with FixedSizeList storage.
   static Result<FixedShapeTensorArray> Make(ArrayDataPtr data);
@@ -93,6 +94,6 @@ class FixedShapeTensorArray {
 };
 
 // Row-major strides in bytes for a shape and element width.
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape, int64_t byte_width);
+ALKAID_EXPORT std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape, int64_t byte_width);
 
 }  // namespace alkaid

@@ -5,13 +5,14 @@
 #include <string>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
 
 inline constexpr const char* kJsonExtensionName = "arrow.json";
 
-class JsonExtensionType final : public ExtensionType {
+class ALKAID_EXPORT JsonExtensionType final : public ExtensionType {
  public:
   // Storage must be utf8, large_utf8 or utf8_view.
   static Result<std::shared_ptr<JsonExtensionType>> Make(DataTypePtr storage_type = utf8());
@@ -31,6 +32,6 @@ class JsonExtensionType final : public ExtensionType {
 // Checks that every non-null slot of an arrow.json array (or of a plain
 // utf8 / large_utf8 / utf8_view array) is one valid JSON text; the error
 // names the first failing slot.
-Status ValidateJsonArray(const ArrayData& data);
+ALKAID_EXPORT Status ValidateJsonArray(const ArrayData& data);
 
 }  // namespace alkaid

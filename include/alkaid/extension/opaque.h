@@ -5,13 +5,14 @@
 #include <memory>
 #include <string>
 
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
 
 inline constexpr const char* kOpaqueName = "arrow.opaque";
 
-class OpaqueType final : public ExtensionType {
+class ALKAID_EXPORT OpaqueType final : public ExtensionType {
  public:
   static Result<std::shared_ptr<OpaqueType>> Make(DataTypePtr storage_type, std::string type_name,
                                                   std::string vendor_name);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
@@ -18,7 +19,7 @@ inline constexpr const char* kTimestampWithOffsetName = "arrow.timestamp_with_of
 inline constexpr int16_t kMinOffsetMinutes = -779;
 inline constexpr int16_t kMaxOffsetMinutes = 780;
 
-class TimestampWithOffsetType final : public ExtensionType {
+class ALKAID_EXPORT TimestampWithOffsetType final : public ExtensionType {
  public:
   // struct<timestamp: timestamp[unit, UTC] not null, offset_minutes: int16 not null>.
   static std::shared_ptr<TimestampWithOffsetType> Make(TimeUnit unit);
@@ -41,7 +42,7 @@ class TimestampWithOffsetType final : public ExtensionType {
   TimeUnit unit_;
 };
 
-class TimestampWithOffsetArray {
+class ALKAID_EXPORT TimestampWithOffsetArray {
  public:
   static Result<TimestampWithOffsetArray> Make(ArrayDataPtr data);
 
@@ -67,6 +68,6 @@ class TimestampWithOffsetArray {
 };
 
 // Units of `unit` in one minute.
-int64_t UnitsPerMinute(TimeUnit unit);
+ALKAID_EXPORT int64_t UnitsPerMinute(TimeUnit unit);
 
 }  // namespace alkaid

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
@@ -18,7 +19,7 @@ inline constexpr const char* kUuidName = "arrow.uuid";
 
 using UuidBytes = std::array<uint8_t, 16>;
 
-class UuidType final : public ExtensionType {
+class ALKAID_EXPORT UuidType final : public ExtensionType {
  public:
   static std::shared_ptr<UuidType> Make();
   // Storage must be fixed_size_binary(16).
@@ -36,16 +37,16 @@ class UuidType final : public ExtensionType {
 };
 
 // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lower-case hex.
-std::string UuidToString(const uint8_t* bytes);
+ALKAID_EXPORT std::string UuidToString(const uint8_t* bytes);
 inline std::string UuidToString(const UuidBytes& bytes) { return UuidToString(bytes.data()); }
 // Parses the 8-4-4-4-12 form in either case; anything else is an error.
-Result<UuidBytes> ParseUuid(std::string_view text);
+ALKAID_EXPORT Result<UuidBytes> ParseUuid(std::string_view text);
 
 // Builds an arrow.uuid array; nullopt entries become nulls.
-Result<ArrayDataPtr> MakeUuidArray(const std::vector<std::optional<std::string>>& texts,
+ALKAID_EXPORT Result<ArrayDataPtr> MakeUuidArray(const std::vector<std::optional<std::string>>& texts,
                                    MemoryPool* pool = default_memory_pool());
 
-class UuidArray {
+class ALKAID_EXPORT UuidArray {
  public:
   // Fails unless data's type is arrow.uuid.
   static Result<UuidArray> Make(ArrayDataPtr data);

@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
 
 inline constexpr const char* kVariableShapeTensorName = "arrow.variable_shape_tensor";
 
-class VariableShapeTensorType final : public ExtensionType {
+class ALKAID_EXPORT VariableShapeTensorType final : public ExtensionType {
  public:
   // Checks: ndim >= 0, dim_names empty or ndim long, permutation empty or a
   // permutation of 0..ndim-1, uniform_shape empty or ndim long with sizes >= 0.
@@ -62,7 +63,7 @@ class VariableShapeTensorType final : public ExtensionType {
 };
 
 // One slot of a variable shape tensor array.
-struct VariableTensorView {
+struct ALKAID_EXPORT VariableTensorView {
   DataTypePtr value_type;
   // First element as an index into the data list's child array (its own
   // offset not included).
@@ -75,7 +76,7 @@ struct VariableTensorView {
   std::vector<int64_t> logical_shape;
 };
 
-class VariableShapeTensorArray {
+class ALKAID_EXPORT VariableShapeTensorArray {
  public:
   static Result<VariableShapeTensorArray> Make(ArrayDataPtr data);
 

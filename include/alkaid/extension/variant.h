@@ -5,13 +5,14 @@
 #include <memory>
 #include <string>
 
+#include "alkaid/export.h"
 #include "alkaid/type.h"
 
 namespace alkaid {
 
 inline constexpr const char* kVariantName = "arrow.parquet.variant";
 
-class VariantType final : public ExtensionType {
+class ALKAID_EXPORT VariantType final : public ExtensionType {
  public:
   // Checks the storage against the shredding rules (see CheckVariantStorage).
   static Result<std::shared_ptr<VariantType>> Make(DataTypePtr storage_type);
@@ -48,6 +49,6 @@ class VariantType final : public ExtensionType {
 //    list_view of non-nullable shredded structs, or a struct whose fields
 //    are all non-nullable shredded structs; a shredded struct has "value"
 //    and/or "typed_value" following the same rules.
-Status CheckVariantStorage(const DataType& storage);
+ALKAID_EXPORT Status CheckVariantStorage(const DataType& storage);
 
 }  // namespace alkaid

@@ -13,12 +13,13 @@
 #include <string>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 
 namespace alkaid::io {
 
-class InputStream {
+class ALKAID_EXPORT InputStream {
  public:
   virtual ~InputStream() = default;
 
@@ -37,7 +38,7 @@ class InputStream {
   virtual bool supports_zero_copy() const { return false; }
 };
 
-class RandomAccessFile : public InputStream {
+class ALKAID_EXPORT RandomAccessFile : public InputStream {
  public:
   virtual Result<int64_t> GetSize() = 0;
   // Up to `nbytes` bytes starting at `offset` (fewer when the file ends first).
@@ -50,7 +51,7 @@ class RandomAccessFile : public InputStream {
 
 // Reads from a Buffer in memory; every read is a zero-copy slice that keeps
 // the parent buffer alive.
-class BufferReader final : public RandomAccessFile {
+class ALKAID_EXPORT BufferReader final : public RandomAccessFile {
  public:
   explicit BufferReader(BufferPtr buffer);
   // Non-owning: the caller keeps `bytes` alive while any result is used.
@@ -81,7 +82,7 @@ class BufferReader final : public RandomAccessFile {
 };
 
 // A regular file read with pread(2); every read copies into a pool buffer.
-class ReadableFile final : public RandomAccessFile {
+class ALKAID_EXPORT ReadableFile final : public RandomAccessFile {
  public:
   static Result<std::shared_ptr<ReadableFile>> Open(const std::string& path,
                                                     MemoryPool* pool = default_memory_pool());
@@ -115,7 +116,7 @@ class ReadableFile final : public RandomAccessFile {
 // buffers pointing into the mapping; each one keeps the mapping alive, so it
 // stays valid after the MemoryMappedFile object (or Close()) goes away. Pages
 // that are never read are never faulted in.
-class MemoryMappedFile final : public RandomAccessFile {
+class ALKAID_EXPORT MemoryMappedFile final : public RandomAccessFile {
  public:
   static Result<std::shared_ptr<MemoryMappedFile>> Open(const std::string& path);
   ~MemoryMappedFile() override;
@@ -148,7 +149,7 @@ class MemoryMappedFile final : public RandomAccessFile {
 
 // Sequential reads from a file descriptor that may not be seekable (a pipe,
 // a socket, standard input). Copies into pool buffers.
-class FdInputStream final : public InputStream {
+class ALKAID_EXPORT FdInputStream final : public InputStream {
  public:
   // `owns_fd`: close the descriptor in Close() and the destructor.
   FdInputStream(int fd, bool owns_fd, std::string name = "fd",

@@ -8,18 +8,19 @@
 #include <string>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 
 namespace alkaid::io {
 
 // One piece of a gather write (like struct iovec).
-struct IoSlice {
+struct ALKAID_EXPORT IoSlice {
   const void* data = nullptr;
   int64_t size = 0;
 };
 
-class OutputStream {
+class ALKAID_EXPORT OutputStream {
  public:
   virtual ~OutputStream() = default;
 
@@ -41,7 +42,7 @@ class OutputStream {
 };
 
 // Writes into a growing pool allocation; Finish() hands it over.
-class BufferOutputStream final : public OutputStream {
+class ALKAID_EXPORT BufferOutputStream final : public OutputStream {
  public:
   explicit BufferOutputStream(MemoryPool* pool = default_memory_pool());
   static Result<std::unique_ptr<BufferOutputStream>> Create(
@@ -75,7 +76,7 @@ class BufferOutputStream final : public OutputStream {
 
 // Writes into a caller's pre-sized mutable buffer; writing past its end fails
 // (nothing is written by the failing call).
-class FixedSizeBufferWriter final : public OutputStream {
+class ALKAID_EXPORT FixedSizeBufferWriter final : public OutputStream {
  public:
   // `buffer` must be mutable.
   explicit FixedSizeBufferWriter(BufferPtr buffer);
@@ -98,7 +99,7 @@ class FixedSizeBufferWriter final : public OutputStream {
 };
 
 // Writes to a POSIX file descriptor, retrying interrupted and partial writes.
-class FileOutputStream final : public OutputStream {
+class ALKAID_EXPORT FileOutputStream final : public OutputStream {
  public:
   ~FileOutputStream() override;
   // Creates or truncates (or, with `append`, appends to) the file at `path`.
@@ -125,7 +126,7 @@ class FileOutputStream final : public OutputStream {
 };
 
 // Discards the bytes and only counts them, to size a buffer before writing.
-class MockOutputStream final : public OutputStream {
+class ALKAID_EXPORT MockOutputStream final : public OutputStream {
  public:
   Status Write(const void* data, int64_t nbytes) override;
   using OutputStream::Write;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 
@@ -27,19 +28,19 @@ namespace alkaid::ipc {
 enum class CompressionType : int8_t { kNone, kLz4Frame, kZstd };
 
 // "none", "lz4_frame", "zstd".
-const char* CompressionTypeName(CompressionType type);
+ALKAID_EXPORT const char* CompressionTypeName(CompressionType type);
 inline std::ostream& operator<<(std::ostream& os, CompressionType type) {
   return os << CompressionTypeName(type);
 }
 // Accepts the names above plus "lz4" and "uncompressed" (case-sensitive).
-Result<CompressionType> CompressionTypeFromName(std::string_view name);
+ALKAID_EXPORT Result<CompressionType> CompressionTypeFromName(std::string_view name);
 
 // Lets the codec pick its library's default level.
 inline constexpr int kDefaultCompressionLevel = std::numeric_limits<int>::min();
 
 // Stateless, thread-safe one-shot compressor for a single codec. Every call
 // works on caller-provided memory; a codec never allocates output buffers.
-class Codec {
+class ALKAID_EXPORT Codec {
  public:
   virtual ~Codec() = default;
 
@@ -76,14 +77,14 @@ inline constexpr int64_t kBodyBufferUncompressed = -1;
 // How to spread work over threads. Work smaller than `min_parallel_bytes`
 // in total (or a single buffer) always runs on the calling thread, because
 // starting threads would cost more than it saves.
-struct ParallelOptions {
+struct ALKAID_EXPORT ParallelOptions {
   bool use_threads = false;
   int num_threads = 0;  // 0: std::thread::hardware_concurrency()
   int64_t min_parallel_bytes = int64_t{1} << 20;
 };
 
 // A borrowed byte range.
-struct ByteRange {
+struct ALKAID_EXPORT ByteRange {
   const uint8_t* data = nullptr;
   int64_t size = 0;
 };
@@ -91,7 +92,7 @@ struct ByteRange {
 // Encodes one body buffer as described at the top of this file: an empty
 // result for an empty input; prefix -1 plus a copy of the raw bytes when the
 // compressed form would not be smaller; otherwise prefix + compressed frame.
-Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input,
+ALKAID_EXPORT Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input,
                                      MemoryPool* pool = default_memory_pool());
 
 // Encodes every input; out->size() == inputs.size() on success and (*out)[i]
@@ -99,7 +100,7 @@ Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input,
 // Buffers already in *out that nobody else references are overwritten in
 // place: a writer that passes the same vector for every batch allocates (and
 // page-faults) its compression space once, not once per buffer per batch.
-Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
+ALKAID_EXPORT Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
                            std::vector<std::shared_ptr<ResizableBuffer>>* out,
                            const ParallelOptions& parallel = {},
                            MemoryPool* pool = default_memory_pool());
@@ -107,7 +108,7 @@ Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs
 // Reads the prefix of an encoded buffer: 0 for an empty buffer, -1 for a raw
 // one, else the declared uncompressed length. Fails for a buffer shorter than
 // the prefix or a prefix below -1.
-Result<int64_t> ReadBodyBufferPrefix(ByteRange encoded);
+ALKAID_EXPORT Result<int64_t> ReadBodyBufferPrefix(ByteRange encoded);
 
 // Decodes one body buffer. An empty input gives an empty buffer; a raw (-1)
 // buffer gives a zero-copy slice of `encoded` past the prefix; otherwise a new
@@ -115,14 +116,14 @@ Result<int64_t> ReadBodyBufferPrefix(ByteRange encoded);
 // when the declared size exceeds `max_decompressed_size`, and with
 // SerializationError when the data is corrupt or decompresses to a different
 // size than declared.
-Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const BufferPtr& encoded,
+ALKAID_EXPORT Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const BufferPtr& encoded,
                                        int64_t max_decompressed_size,
                                        MemoryPool* pool = default_memory_pool());
 
 // Decodes every buffer (null entries stay null). The cap applies to the sum
 // of the declared sizes of all buffers and is checked before any allocation.
 // `buffer_index_base` is only used in error messages ("body buffer 7").
-Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& encoded,
+ALKAID_EXPORT Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& encoded,
                              std::vector<BufferPtr>* out, int64_t max_total_decompressed_size,
                              const ParallelOptions& parallel = {},
                              MemoryPool* pool = default_memory_pool(),
@@ -133,7 +134,7 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
 // the first error by index. costs[i] estimates the work of task i (bytes):
 // threads take the costliest tasks first, so one large buffer left for last
 // does not run alone while the other threads idle.
-Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parallel,
+ALKAID_EXPORT Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parallel,
                    const std::function<Status(int64_t)>& task);
 
 }  // namespace alkaid::ipc

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "alkaid/dictionary_ids.h"
+#include "alkaid/export.h"
 #include "alkaid/ipc/compression.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
@@ -20,7 +21,7 @@ enum class IpcDialect : int8_t { kArrow, kAlkaid };
 
 inline constexpr int kDefaultMaxRecursionDepth = 64;
 
-struct IpcWriteOptions {
+struct ALKAID_EXPORT IpcWriteOptions {
   // Body buffers are padded to (and so start at) multiples of this: 8 or 64.
   int32_t alignment = 8;
 
@@ -58,7 +59,7 @@ struct IpcWriteOptions {
   Status Validate() const;
 };
 
-struct IpcReadOptions {
+struct ALKAID_EXPORT IpcReadOptions {
   // Top-level column indices to materialize (projection), in schema order of
   // the result as listed. Empty: all columns.
   std::vector<int> included_fields;

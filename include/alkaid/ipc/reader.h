@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "alkaid/dictionary_ids.h"
+#include "alkaid/export.h"
 #include "alkaid/io/input.h"
 #include "alkaid/ipc/options.h"
 #include "alkaid/record_batch_reader.h"
@@ -44,7 +45,7 @@
 
 namespace alkaid::ipc {
 
-struct ReadStats {
+struct ALKAID_EXPORT ReadStats {
   int64_t num_messages = 0;               // schema, dictionary and record batch messages
   int64_t num_record_batches = 0;
   int64_t num_dictionary_batches = 0;     // deltas included
@@ -62,7 +63,7 @@ class MessageDecoder;
 //
 // Threads: one thread at a time (reading is sequential by nature); the
 // const accessors may be called concurrently with each other.
-class StreamReader : public RecordBatchReader {
+class ALKAID_EXPORT StreamReader : public RecordBatchReader {
  public:
   ~StreamReader() override;
 
@@ -114,7 +115,7 @@ class StreamReader : public RecordBatchReader {
 // Next() advances a cursor of its own: one thread at a time. The underlying
 // RandomAccessFile must support concurrent ReadAt (the library's files and
 // BufferReader do: they are positionless for ReadAt).
-class FileReader : public RecordBatchReader {
+class ALKAID_EXPORT FileReader : public RecordBatchReader {
  public:
   ~FileReader() override;
 
@@ -170,12 +171,12 @@ class FileReader : public RecordBatchReader {
 //
 // Threads: one thread at a time; the listener is called on the thread that
 // calls Consume().
-class StreamDecoder {
+class ALKAID_EXPORT StreamDecoder {
  public:
   class Listener {
    public:
     virtual ~Listener() = default;
-    virtual Status OnSchema(const SchemaPtr& schema) { return Status::OK(); }
+    virtual Status OnSchema(const SchemaPtr& /*schema*/) { return Status::OK(); }
     virtual Status OnRecordBatch(RecordBatchPtr batch) = 0;
     virtual Status OnEOS() { return Status::OK(); }
   };

@@ -7,13 +7,14 @@
 #include <memory>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/options.h"
 #include "alkaid/table.h"
 
 namespace alkaid::ipc {
 
-struct WriteStats {
+struct ALKAID_EXPORT WriteStats {
   int64_t num_messages = 0;               // schema + dictionary + record batch messages
   int64_t num_record_batches = 0;
   int64_t num_dictionary_batches = 0;     // all of them, deltas included
@@ -22,7 +23,7 @@ struct WriteStats {
   int64_t bytes_written = 0;              // everything this writer wrote to its sink
 };
 
-class RecordBatchWriter {
+class ALKAID_EXPORT RecordBatchWriter {
  public:
   virtual ~RecordBatchWriter() = default;
 
@@ -42,28 +43,28 @@ class RecordBatchWriter {
 
 // The sink must outlive the writer. The schema message is written before the
 // first batch (or by Close() when there is none).
-Result<std::unique_ptr<RecordBatchWriter>> MakeStreamWriter(
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchWriter>> MakeStreamWriter(
     io::OutputStream* sink, SchemaPtr schema,
     const IpcWriteOptions& options = IpcWriteOptions::Defaults());
 
 // File format. `footer_metadata` goes into the footer's custom_metadata.
 // Dictionary replacement is refused (the file format cannot express it).
-Result<std::unique_ptr<RecordBatchWriter>> MakeFileWriter(
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchWriter>> MakeFileWriter(
     io::OutputStream* sink, SchemaPtr schema,
     const IpcWriteOptions& options = IpcWriteOptions::Defaults(),
     MetadataPtr footer_metadata = nullptr);
 
 // Whole streams and files in memory.
-Result<BufferPtr> SerializeStream(const SchemaPtr& schema,
+ALKAID_EXPORT Result<BufferPtr> SerializeStream(const SchemaPtr& schema,
                                   const std::vector<RecordBatchPtr>& batches,
                                   const IpcWriteOptions& options = IpcWriteOptions::Defaults());
-Result<BufferPtr> SerializeFile(const SchemaPtr& schema,
+ALKAID_EXPORT Result<BufferPtr> SerializeFile(const SchemaPtr& schema,
                                 const std::vector<RecordBatchPtr>& batches,
                                 const IpcWriteOptions& options = IpcWriteOptions::Defaults(),
                                 MetadataPtr footer_metadata = nullptr);
 
 // One framed schema message (no EOS).
-Result<BufferPtr> SerializeSchema(const Schema& schema,
+ALKAID_EXPORT Result<BufferPtr> SerializeSchema(const Schema& schema,
                                   const IpcWriteOptions& options = IpcWriteOptions::Defaults());
 
 }  // namespace alkaid::ipc

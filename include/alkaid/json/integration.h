@@ -20,12 +20,13 @@
 
 #include "alkaid/array_data.h"
 #include "alkaid/dictionary_ids.h"
+#include "alkaid/export.h"
 #include "alkaid/table.h"
 #include "alkaid/type.h"
 
 namespace alkaid::json {
 
-struct IntegrationFile {
+struct ALKAID_EXPORT IntegrationFile {
   SchemaPtr schema;
   // Field path -> dictionary id, as the JSON declares them.
   DictionaryIds dictionary_ids;
@@ -47,20 +48,20 @@ struct IntegrationReadOptions {
 // the 1f 8b magic bytes, not by the file name). What is built is fully
 // validated (ValidateArrayFull) like the output of every other reader; errors
 // name the batch and column.
-Result<IntegrationFile> ReadIntegrationFile(const std::string& path,
+ALKAID_EXPORT Result<IntegrationFile> ReadIntegrationFile(const std::string& path,
                                             const IntegrationReadOptions& options = {});
-Result<IntegrationFile> ParseIntegrationJson(std::string_view text,
+ALKAID_EXPORT Result<IntegrationFile> ParseIntegrationJson(std::string_view text,
                                              const IntegrationReadOptions& options = {});
 
 // Serializes `file`; the dictionaries written are `file.dictionaries` and the
 // ids those of `file.dictionary_ids` (sequential ids when it is empty).
 // Output is deterministic.
-Result<std::string> WriteIntegrationJson(const IntegrationFile& file);
+ALKAID_EXPORT Result<std::string> WriteIntegrationJson(const IntegrationFile& file);
 // Serializes batches under `schema`, collecting dictionaries from the
 // dictionary-encoded columns. Ids come from `ids`, or are assigned in
 // depth-first order when null. Every batch must carry the same dictionary per
 // id (the format has one dictionary per id).
-Result<std::string> WriteIntegrationJson(const Schema& schema,
+ALKAID_EXPORT Result<std::string> WriteIntegrationJson(const Schema& schema,
                                          const std::vector<RecordBatchPtr>& batches,
                                          const DictionaryIds* ids = nullptr);
 
@@ -132,17 +133,17 @@ class IntegrationDictionaries {
 };
 
 // The schema part alone, e.g. for tools that print a schema.
-Result<std::string> WriteIntegrationSchemaJson(const Schema& schema,
+ALKAID_EXPORT Result<std::string> WriteIntegrationSchemaJson(const Schema& schema,
                                                const DictionaryIds* ids = nullptr);
 
 // Whole-file helpers used by the reader (and handy in tools and tests).
-Result<std::string> ReadMaybeGzip(const std::string& path);
+ALKAID_EXPORT Result<std::string> ReadMaybeGzip(const std::string& path);
 // Refuses (CapacityError) output beyond `max_size` bytes: deflate expands up
 // to about 1000 times, so a small file could otherwise ask for terabytes.
 inline constexpr int64_t kDefaultMaxGunzipBytes = int64_t{2} << 30;
-Result<std::string> GzipDecompress(std::string_view compressed,
+ALKAID_EXPORT Result<std::string> GzipDecompress(std::string_view compressed,
                                    int64_t max_size = kDefaultMaxGunzipBytes);
-Result<std::string> GzipCompress(std::string_view bytes, int level = 6);
-bool LooksGzipped(std::string_view bytes);
+ALKAID_EXPORT Result<std::string> GzipCompress(std::string_view bytes, int level = 6);
+ALKAID_EXPORT bool LooksGzipped(std::string_view bytes);
 
 }  // namespace alkaid::json

@@ -1,0 +1,165 @@
+# Install rules, the CMake package (alkaidConfig.cmake, alkaidConfigVersion.cmake,
+# alkaidTargets.cmake), the pkg-config file alkaid.pc and the Debian packages (CPack).
+#
+# Install components: "dev" (headers, static libraries or the .so links, CMake and pkg-config
+# files), "runtime" (shared libraries, BUILD_SHARED_LIBS=ON only) and "tool" (bin/alkaid).
+include(CMakePackageConfigHelpers)
+
+set(ALKAID_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/alkaid)
+get_property(alkaid_modules GLOBAL PROPERTY ALKAID_MODULES)
+
+# Public headers, as they are in the source tree. The generated Flatbuffers code is not one.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/alkaid DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT dev FILES_MATCHING PATTERN "*.h")
+
+set(alkaid_targets alkaid)
+foreach(m ${alkaid_modules})
+  list(APPEND alkaid_targets alkaid_${m})
+endforeach()
+install(TARGETS ${alkaid_targets} EXPORT alkaidTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT alkaidTargets NAMESPACE alkaid:: DESTINATION ${ALKAID_CMAKE_DIR} COMPONENT dev)
+
+# Third-party libraries that reach a consumer's link line: those of static libraries (as
+# $<LINK_ONLY:...>) and public ones of shared libraries. Header-only ones never do.
+get_property(link_deps GLOBAL PROPERTY ALKAID_LINK_DEPS)
+list(REMOVE_DUPLICATES link_deps)
+set(ALKAID_CONFIG_DEPENDENCIES "")
+set(ALKAID_PC_REQUIRES_PRIVATE "")
+set(ALKAID_PC_LIBS_PRIVATE "")
+foreach(dep ${link_deps})
+  get_property(package GLOBAL PROPERTY ALKAID_DEP_PACKAGE_${dep})
+  get_property(pkgconfig GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_${dep})
+  get_property(pkgconfig_libs GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_LIBS_${dep})
+  if(package)
+    string(REPLACE ";" " " package "${package}")
+    string(APPEND ALKAID_CONFIG_DEPENDENCIES "find_dependency(${package})\n")
+  elseif(pkgconfig AND dep MATCHES "^PkgConfig::(.+)$")
+    set(prefix ${CMAKE_MATCH_1})
+    string(APPEND ALKAID_CONFIG_DEPENDENCIES
+      "if(NOT TARGET ${dep})\n"
+      "  find_dependency(PkgConfig)\n"
+      "  pkg_check_modules(${prefix} QUIET IMPORTED_TARGET ${pkgconfig})\n"
+      "  if(NOT TARGET ${dep})\n"
+      "    set(alkaid_FOUND FALSE)\n"
+      "    set(alkaid_NOT_FOUND_MESSAGE \"alkaid needs pkg-config module ${pkgconfig}\")\n"
+      "    return()\n"
+      "  endif()\n"
+      "endif()\n")
+  else()
+    message(FATAL_ERROR "alkaid_dependency(TARGET ${dep}): say PACKAGE or PKGCONFIG")
+  endif()
+  if(pkgconfig)
+    list(APPEND ALKAID_PC_REQUIRES_PRIVATE ${pkgconfig})
+  endif()
+  if(pkgconfig_libs)
+    list(APPEND ALKAID_PC_LIBS_PRIVATE ${pkgconfig_libs})
+  endif()
+endforeach()
+
+# Modules in link order (a module before the modules it depends on), for alkaid.pc.
+set(remaining ${alkaid_modules})
+set(ordered "")
+while(remaining)
+  set(progress FALSE)
+  foreach(m ${remaining})
+    set(needed FALSE)
+    foreach(other ${remaining})
+      get_property(other_deps GLOBAL PROPERTY ALKAID_MODULE_DEPS_${other})
+      if(alkaid_${m} IN_LIST other_deps)
+        set(needed TRUE)
+      endif()
+    endforeach()
+    if(NOT needed)
+      list(APPEND ordered ${m})
+      list(REMOVE_ITEM remaining ${m})
+      set(progress TRUE)
+      break()
+    endif()
+  endforeach()
+  if(NOT progress)
+    message(FATAL_ERROR "alkaid modules depend on each other in a cycle: ${remaining}")
+  endif()
+endwhile()
+set(ALKAID_PC_LIBS "")
+foreach(m ${ordered})
+  string(APPEND ALKAID_PC_LIBS " -lalkaid_${m}")
+endforeach()
+string(REPLACE ";" " " ALKAID_PC_REQUIRES_PRIVATE "${ALKAID_PC_REQUIRES_PRIVATE}")
+string(REPLACE ";" " " ALKAID_PC_LIBS_PRIVATE "${ALKAID_PC_LIBS_PRIVATE}")
+string(REPLACE ";" " " ALKAID_MODULE_LIST "${alkaid_modules}")
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/alkaidConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/alkaidConfig.cmake INSTALL_DESTINATION ${ALKAID_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/alkaidConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/alkaidConfig.cmake ${PROJECT_BINARY_DIR}/alkaidConfigVersion.cmake
+        DESTINATION ${ALKAID_CMAKE_DIR} COMPONENT dev)
+
+# alkaid.pc finds its prefix from its own location, so the installed tree can move.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(ALKAID_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  set(ALKAID_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+else()
+  file(RELATIVE_PATH up /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+  set(ALKAID_PC_PREFIX "\${pcfiledir}/${up}")
+  set(ALKAID_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(ALKAID_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+else()
+  set(ALKAID_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/alkaid.pc.in ${PROJECT_BINARY_DIR}/alkaid.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/alkaid.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT dev)
+
+# ---- Debian packages: cpack -G DEB in the build tree -----------------------------------------
+set(CPACK_PACKAGE_NAME alkaid)
+set(CPACK_PACKAGE_VENDOR "alkaid")
+set(CPACK_PACKAGE_CONTACT "alkaid developers <alkaid@localhost>")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
+# Depends of packages with binaries come from dpkg-shlibdeps.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME libalkaid-dev)
+set(CPACK_DEBIAN_DEV_DESCRIPTION
+    "alkaid: Apache Arrow in C++20 - development files\nHeaders, libraries, CMake package (find_package(alkaid)) and pkg-config file (alkaid.pc).")
+set(CPACK_DEBIAN_TOOL_PACKAGE_NAME alkaid)
+set(CPACK_DEBIAN_TOOL_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_TOOL_DESCRIPTION
+    "alkaid: Apache Arrow in C++20 - command-line tool\nConverts, prints and validates Arrow IPC files and streams.")
+# The -dev package needs the -dev packages of the libraries on its link interface (static
+# libraries carry their dependencies' symbols unresolved).
+set(dev_depends "")
+foreach(dep ${link_deps})
+  get_property(pkgconfig GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_${dep})
+  if(pkgconfig)
+    execute_process(COMMAND dpkg-query -S ${pkgconfig}.pc OUTPUT_VARIABLE owner
+                    ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+    string(REGEX REPLACE ":.*" "" owner "${owner}")
+    if(owner)
+      list(APPEND dev_depends ${owner})
+    endif()
+  endif()
+endforeach()
+if(BUILD_SHARED_LIBS)
+  set(CPACK_COMPONENTS_ALL dev runtime tool)
+  set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME "libalkaid${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}")
+  set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
+  set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+  set(CPACK_COMPONENT_DEV_DEPENDS runtime)
+  set(CPACK_COMPONENT_TOOL_DEPENDS runtime)
+else()
+  set(CPACK_COMPONENTS_ALL dev tool)
+endif()
+list(REMOVE_DUPLICATES dev_depends)
+string(REPLACE ";" ", " CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${dev_depends}")
+include(CPack)

@@ -1,1 +1,0 @@
-// Placeholder so a module without sources yet still forms a library.
