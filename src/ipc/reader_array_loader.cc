@@ -435,8 +435,9 @@ Status ArrayLoader::Visit(const DictionaryType& type) {
 
 Status ArrayLoader::Visit(const RunEndEncodedType& type) {
   // Run-end encoded arrays have no buffers; nulls live in the values child.
+  // The node's null count is kept as written: validation refuses a non-zero
+  // one, as the format requires.
   out_->buffers.clear();
-  out_->null_count = 0;
   return LoadChildren(type, out_);
 }
 

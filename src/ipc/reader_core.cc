@@ -162,7 +162,7 @@ Status ReaderCore::Init(const fb::Schema* schema, const IpcReadOptions& options,
   full_schema_ = std::move(read.schema);
   full_ids_ = std::move(read.dictionary_ids);
   for (const FieldPtr& field : full_schema_->fields()) {
-    Status st = ValidateType(*field->type());
+    Status st = ValidateType(*field->type(), options_.max_recursion_depth);
     if (!st.ok()) return st.WithContext("field '" + field->name() + "' of the schema");
   }
   swap_endian_ = full_schema_->endianness() != NativeEndianness();
@@ -232,9 +232,7 @@ Status ReaderCore::ValidateArrayOfSchema(const ArrayData& data) const {
   ValidateOptions validate;
   validate.full = options_.validate_full;
   validate.types_validated = true;
-  // TODO(merge): pass the reader's depth limit once ValidateOptions has it
-  // (the validation engineer adds `int max_recursion_depth`):
-  //   validate.max_recursion_depth = options_.max_recursion_depth;
+  validate.max_recursion_depth = options_.max_recursion_depth;
   return ValidateArray(data, validate);
 }
 

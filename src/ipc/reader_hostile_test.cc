@@ -512,8 +512,6 @@ TEST(FooterBlocks, UnalignedBodyBuffersAreCopied) {
 
 TEST(DepthLimit, OptionReachesSchemaReading) {
   // 20 nested lists: within the default, refused when the option is lowered.
-  // (Raising it above 64 also needs validation to take the limit: see the
-  // TODO(merge) in reader_core.cc.)
   DataTypePtr type = int32();
   for (int i = 0; i < 20; ++i) type = list(type);
   auto s = schema({field("deep", type)});
@@ -526,6 +524,33 @@ TEST(DepthLimit, OptionReachesSchemaReading) {
   IpcReadOptions read;
   read.max_recursion_depth = 10;
   EXPECT_FALSE(StreamReader::Open(stream, read).ok());
+}
+
+TEST(DepthLimit, RaisedOptionReadsAndValidatesDeeperBatches) {
+  // 70 nested lists with a value: over the default of 64, read (schema, loader
+  // and full validation) once the option allows it.
+  DataTypePtr type = int32();
+  std::string json = "[1]";
+  for (int i = 0; i < 70; ++i) {
+    type = list(type);
+    json = "[" + json + "]";
+  }
+  auto array = ArrayFromJSON(type, json);
+  ASSERT_NE(array, nullptr);
+  auto s = schema({field("deep", type)});
+  IpcWriteOptions write;
+  write.max_recursion_depth = 80;
+  auto bytes = SerializeStream(s, {RecordBatch::Make(s, 1, {array})}, write);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_FALSE(StreamReader::Open(*bytes).ok());  // default limit: refused
+  IpcReadOptions read;
+  read.max_recursion_depth = 80;
+  auto reader = StreamReader::Open(*bytes, read);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  auto batch = (*reader)->Next();
+  ASSERT_TRUE(batch.ok()) << batch.status();
+  ASSERT_NE(*batch, nullptr);
+  EXPECT_TRUE((*batch)->column(0)->Equals(*MakeArray(array)));
 }
 
 }  // namespace

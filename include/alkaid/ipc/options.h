@@ -10,6 +10,7 @@
 #include "alkaid/ipc/compression.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
+#include "alkaid/validate.h"
 
 namespace alkaid::ipc {
 
@@ -19,7 +20,9 @@ namespace alkaid::ipc {
 // Readers accept both.
 enum class IpcDialect : int8_t { kArrow, kAlkaid };
 
-inline constexpr int kDefaultMaxRecursionDepth = 64;
+// The one depth limit of the library (alkaid/validate.h): readers, writers
+// and validation agree on it.
+using ::alkaid::kDefaultMaxRecursionDepth;
 
 struct ALKAID_EXPORT IpcWriteOptions {
   // Body buffers are padded to (and so start at) multiples of this: 8 or 64.
