@@ -216,8 +216,12 @@ Result<std::unique_ptr<Input>> Input::Open(const std::string& path,
         in->stream_source_ = std::make_shared<PrefixedStdin>(std::move(head));
         source = in->stream_source_;
       } else {
-        ALKAID_RETURN_NOT_OK(in->source_->Seek(0));
-        source = in->source_;
+        // Text is read front to back in blocks: a plain file stream keeps
+        // resident memory at the reader's blocks (a mapping would count every
+        // page read so far).
+        in->source_.reset();
+        ALKAID_ASSIGN_OR_RAISE(in->stream_source_, io::FdInputStream::Open(path));
+        source = in->stream_source_;
       }
       ALKAID_RETURN_NOT_OK(in->OpenText(text_kind, std::move(source), columns, *text));
       return in;

@@ -227,8 +227,8 @@ Opened OpenOrReport(const std::string& path, const std::vector<std::string>& col
   const std::string subject = path == "-" ? "<stdin>" : path;
   // Text that was read as text failed in its reader: the reader's message
   // (with line and column) is the answer.
-  const bool read_as_text = text != nullptr && (kind == DataKind::kCsv || kind == DataKind::kJsonLines) &&
-                            text->format != InputFormat::kArrow;
+  const bool read_as_text = text != nullptr && text->format != InputFormat::kArrow &&
+                            (kind == DataKind::kCsv || kind == DataKind::kJsonLines);
   if (!read_as_text && kind != DataKind::kIpcFile && kind != DataKind::kIpcStream &&
       kind != DataKind::kText && kind != DataKind::kEmpty)
     return {nullptr, Report(subject, Status::Invalid(st.message(), WhereToSend(kind)), kExitUsage)};
@@ -715,7 +715,8 @@ std::vector<std::string> SplitKeepingEmpty(const std::string& list) {
   size_t start = 0;
   while (true) {
     size_t comma = list.find(',', start);
-    out.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    size_t length = comma == std::string::npos ? std::string::npos : comma - start;
+    out.push_back(list.substr(start, length));
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -779,7 +780,8 @@ Result<DataTypePtr> ParseTypeName(const std::string& text) {
     ALKAID_ASSIGN_OR_RAISE(int32_t scale, number(1));
     if (name == "decimal32" && precision <= 9) return decimal32(precision, scale);
     if (name == "decimal64" && precision <= 18) return decimal64(precision, scale);
-    if ((name == "decimal128" || name == "decimal") && precision <= 38) return decimal128(precision, scale);
+    if ((name == "decimal128" || name == "decimal") && precision <= 38)
+      return decimal128(precision, scale);
     if (name == "decimal256" && precision <= 76) return decimal256(precision, scale);
   }
   return Status::KeyError("unknown type '", text, "'");
@@ -861,7 +863,8 @@ int ConvertInput(const std::string& in, const std::string& out, const std::strin
     // A value that does not fit the type inferred from the sample: say how
     // to fix that with this tool's options.
     if (input->is_text() && st.message().find("inference_rows") != std::string::npos)
-      st = Status::Invalid(st.message(), "; alkaid: --inference-rows N or --types NAME:TYPE");
+      st = Status::Invalid(st.message(),
+                           "; the options for that are --inference-rows N and --types NAME:TYPE");
     return Report(st.IsIOError() ? out : in == "-" ? "<stdin>" : in, st);
   }
   return kExitOk;
@@ -872,8 +875,10 @@ int RunFromText(InputFormat format, const std::string& in, const std::string& ou
                 const std::string& columns, const TextSettings& text_settings,
                 const WriteSettings& settings) {
   auto text = MakeTextReadOptions(text_settings);
-  if (!text.ok()) return Report(format == InputFormat::kCsv ? "from-csv" : "from-jsonl", text.status(),
-                                kExitUsage);
+  if (!text.ok()) {
+    const char* subcommand = format == InputFormat::kCsv ? "from-csv" : "from-jsonl";
+    return Report(subcommand, text.status(), kExitUsage);
+  }
   text->format = format;
   return ConvertInput(in, out, columns, settings, *text);
 }
@@ -918,14 +923,16 @@ void AddTextOptions(CLI::App* cmd, TextSettings* t, std::string* columns, bool c
   if (csv) {
     cmd->add_option("--delimiter", t->delimiter, "Field separator: one character, or 'tab'")
         ->capture_default_str();
-    cmd->add_option("--quote", t->quote, "Quote character ('none': no quoting)")->capture_default_str();
-    cmd->add_flag("--no-header", t->no_header, "The first line is data; columns are named f0, f1, ...");
+    cmd->add_option("--quote", t->quote, "Quote character ('none': no quoting)")
+        ->capture_default_str();
+    cmd->add_flag("--no-header", t->no_header,
+                  "The first line is data; columns are named f0, f1, ...");
     cmd->add_option("--column-names", t->column_names,
                     "Comma-separated names for the columns (replace the header's)");
     cmd->add_option_function<std::string>(
         "--null", [t](const std::string& spellings) { t->nulls = spellings; },
-                    "Comma-separated spellings of null, e.g. 'NA,-' or '' (default: empty, NA, N/A, "
-                    "NULL, null); quoted fields are never null");
+                    "Comma-separated spellings of null, e.g. 'NA,-' or '' (default: empty, NA, "
+                    "N/A, NULL, null); quoted fields are never null");
     cmd->add_option("--types", t->types,
                     "Types of some columns: NAME:TYPE,... (e.g. id:int32,at:timestamp[ms,UTC],"
                     "price:decimal128(10,2)); the rest are inferred");
@@ -939,7 +946,8 @@ void AddTextOptions(CLI::App* cmd, TextSettings* t, std::string* columns, bool c
   cmd->add_option("--inference-rows", t->inference_rows, "Rows read to infer the column types")
       ->capture_default_str();
   cmd->add_option("--block-size", t->block_size, "Bytes parsed per batch")->capture_default_str();
-  cmd->add_option("--threads", t->threads, "Parsing threads (0: one per core)")->capture_default_str();
+  cmd->add_option("--threads", t->threads, "Parsing threads (0: one per core)")
+      ->capture_default_str();
 }
 
 int UnknownSubcommand(const std::string& name) {
@@ -1026,7 +1034,8 @@ int Main(int argc, char** argv) {
   };
   for (const TextSubcommand& t :
        {TextSubcommand{"from-csv", InputFormat::kCsv,
-                       "Convert CSV to an IPC file or stream, block by block (types inferred or given)",
+                       "Convert CSV to an IPC file or stream, block by block (types inferred "
+                       "or given)",
                        "CSV file, '-' for stdin"},
         TextSubcommand{"from-jsonl", InputFormat::kJsonLines,
                        "Convert JSON Lines (one object per line) to an IPC file or stream",
@@ -1045,7 +1054,8 @@ int Main(int argc, char** argv) {
       "convert",
       "Rewrite an IPC file or stream (format, compression, dialect, columns); CSV and JSON Lines "
       "input is recognised and converted");
-  convert_cmd->add_option("IN", in, "IPC file or stream, CSV or JSON Lines; '-' for stdin")->required();
+  convert_cmd->add_option("IN", in, "IPC file or stream, CSV or JSON Lines; '-' for stdin")
+      ->required();
   convert_cmd->add_option("OUT", out, "Output path, '-' for stdout")->required();
   convert_cmd->add_option("--columns", columns, "Comma-separated column names to keep");
   convert_cmd->add_option("--input-format", input_format,
@@ -1053,7 +1063,8 @@ int Main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "arrow", "csv", "jsonl"}))
       ->capture_default_str();
   AddWriteOptions(convert_cmd, &settings);
-  convert_cmd->callback([&] { run = [&] { return RunConvert(in, out, columns, input_format, settings); }; });
+  convert_cmd->callback(
+      [&] { run = [&] { return RunConvert(in, out, columns, input_format, settings); }; });
 
   for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
     Subcommands().insert(sub->get_name());
