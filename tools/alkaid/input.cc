@@ -185,7 +185,8 @@ Input::~Input() = default;
 
 Result<std::unique_ptr<Input>> Input::Open(const std::string& path,
                                            const std::vector<std::string>& columns,
-                                           const ipc::IpcReadOptions& base_options, DataKind* kind) {
+                                           const ipc::IpcReadOptions& base_options, DataKind* kind,
+                                           const TextReadOptions* text) {
   std::unique_ptr<Input> in(new Input());
   ipc::IpcReadOptions options = base_options;
   std::string head;
@@ -199,6 +200,33 @@ Result<std::unique_ptr<Input>> Input::Open(const std::string& path,
     head.assign(bytes->view());
   }
   *kind = SniffDataKind(head);
+  if (text != nullptr) {
+    // A forced text format wins over the content; a forced "arrow" keeps
+    // text from being read as a table.
+    DataKind text_kind = DataKind::kEmpty;
+    if (text->format == InputFormat::kCsv) text_kind = DataKind::kCsv;
+    else if (text->format == InputFormat::kJsonLines) text_kind = DataKind::kJsonLines;
+    else if (text->format == InputFormat::kAuto &&
+             (*kind == DataKind::kCsv || *kind == DataKind::kJsonLines))
+      text_kind = *kind;
+    if (text_kind != DataKind::kEmpty) {
+      *kind = text_kind;
+      std::shared_ptr<io::InputStream> source;
+      if (path == "-") {
+        in->stream_source_ = std::make_shared<PrefixedStdin>(std::move(head));
+        source = in->stream_source_;
+      } else {
+        // Text is read front to back in blocks: a plain file stream keeps
+        // resident memory at the reader's blocks (a mapping would count every
+        // page read so far).
+        in->source_.reset();
+        ALKAID_ASSIGN_OR_RAISE(in->stream_source_, io::FdInputStream::Open(path));
+        source = in->stream_source_;
+      }
+      ALKAID_RETURN_NOT_OK(in->OpenText(text_kind, std::move(source), columns, *text));
+      return in;
+    }
+  }
   if (*kind != DataKind::kIpcFile && *kind != DataKind::kIpcStream) return NotArrow(*kind);
 
   if (path == "-") {
@@ -248,6 +276,28 @@ Result<std::unique_ptr<Input>> Input::Open(const std::string& path,
   return in;
 }
 
+Status Input::OpenText(DataKind kind, std::shared_ptr<io::InputStream> source,
+                       const std::vector<std::string>& columns, const TextReadOptions& text) {
+  if (kind == DataKind::kCsv) {
+    // The CSV reader selects (and converts) only the named columns itself.
+    csv::ReadOptions options = text.csv;
+    if (!columns.empty()) options.include_columns = columns;
+    ALKAID_ASSIGN_OR_RAISE(text_, csv::MakeReader(std::move(source), options));
+    schema_ = text_->schema();
+  } else {
+    ALKAID_ASSIGN_OR_RAISE(text_, jsonl::MakeReader(std::move(source), text.jsonl));
+    schema_ = text_->schema();
+    if (!columns.empty()) {
+      ALKAID_ASSIGN_OR_RAISE(project_, ResolveColumns(*schema_, columns));
+      FieldVector fields;
+      for (int i : project_) fields.push_back(schema_->field(i));
+      schema_ = std::make_shared<Schema>(std::move(fields), schema_->metadata());
+    }
+  }
+  ids_ = DictionaryIds::AssignSequential(*schema_);
+  return Status::OK();
+}
+
 Result<RecordBatchPtr> Input::Project(RecordBatchPtr batch) const {
   if (batch == nullptr || project_.empty()) return batch;
   ALKAID_ASSIGN_OR_RAISE(auto selected, batch->SelectColumns(project_));
@@ -265,7 +315,7 @@ Result<RecordBatchPtr> Input::Next() {
     if (next_batch_ >= file_->num_record_batches()) return RecordBatchPtr();
     return file_->ReadRecordBatch(next_batch_++);
   }
-  ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, stream_->Next());
+  ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, text_ != nullptr ? text_->Next() : stream_->Next());
   return Project(std::move(batch));
 }
 

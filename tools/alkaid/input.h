@@ -2,7 +2,10 @@
 // told apart by content (the leading magic), from a path or from stdin ("-").
 // Batches are read one at a time; nothing here keeps a batch once it is
 // handed out. Other formats (Parquet, CSV, JSON, JSON Lines, gzip) are
-// recognised from their first bytes so the error can say what they are.
+// recognised from their first bytes so the error can say what they are;
+// subcommands that convert text (from-csv, from-jsonl, convert) pass
+// TextReadOptions and get CSV and JSON Lines read through the library's
+// streaming readers instead.
 #pragma once
 
 #include <memory>
@@ -10,10 +13,13 @@
 #include <string_view>
 #include <vector>
 
+#include "alkaid/csv.h"
 #include "alkaid/dictionary_ids.h"
 #include "alkaid/io/input.h"
 #include "alkaid/ipc/options.h"
 #include "alkaid/ipc/reader.h"
+#include "alkaid/jsonl.h"
+#include "alkaid/record_batch_reader.h"
 #include "alkaid/table.h"
 
 namespace alkaid::cli {
@@ -36,17 +42,32 @@ DataKind SniffDataKind(std::string_view head);
 // "a Parquet file", "CSV text", ...
 const char* DataKindName(DataKind kind);
 
+// What an input is taken to be: kAuto decides by content.
+enum class InputFormat { kAuto, kArrow, kCsv, kJsonLines };
+
+// How text input is read by the subcommands that accept it.
+struct TextReadOptions {
+  InputFormat format = InputFormat::kAuto;
+  csv::ReadOptions csv;
+  jsonl::ReadOptions jsonl;
+};
+
 class Input {
  public:
   ~Input();
   // `columns` (names) projects the read; unknown names fail with KeyError.
   // Fails with IOError when the path cannot be opened, and with Invalid
   // naming the format when the bytes are not Arrow IPC (see kind()).
+  // With `text`, CSV and JSON Lines (recognised, or forced by text->format)
+  // are read as tables too; *kind then tells which was read.
   static Result<std::unique_ptr<Input>> Open(const std::string& path,
                                              const std::vector<std::string>& columns,
-                                             const ipc::IpcReadOptions& options, DataKind* kind);
+                                             const ipc::IpcReadOptions& options, DataKind* kind,
+                                             const TextReadOptions* text = nullptr);
 
   bool is_file_format() const { return file_ != nullptr; }
+  // CSV or JSON Lines read through a text reader.
+  bool is_text() const { return text_ != nullptr; }
   const SchemaPtr& schema() const { return schema_; }
   // Dictionary ids of schema()'s dictionary-encoded fields.
   const DictionaryIds& dictionary_ids() const { return ids_; }
@@ -65,14 +86,17 @@ class Input {
  private:
   Input() = default;
   Result<RecordBatchPtr> Project(RecordBatchPtr batch) const;
+  Status OpenText(DataKind kind, std::shared_ptr<io::InputStream> source,
+                  const std::vector<std::string>& columns, const TextReadOptions& text);
 
   std::shared_ptr<io::RandomAccessFile> source_;
   std::shared_ptr<io::InputStream> stream_source_;
   std::unique_ptr<ipc::FileReader> file_;
   std::unique_ptr<ipc::StreamReader> stream_;
+  std::unique_ptr<RecordBatchReader> text_;
   SchemaPtr schema_;
   DictionaryIds ids_;
-  std::vector<int> project_;  // stdin streams: projection applied per batch
+  std::vector<int> project_;  // stdin streams, JSON Lines: projection applied per batch
   int next_batch_ = 0;
   int64_t size_ = -1;
 };

@@ -1,5 +1,5 @@
-// `alkaid`: inspect, validate and convert Arrow IPC files and streams and
-// Arrow integration JSON.
+// `alkaid`: inspect, validate and convert Arrow IPC files and streams, and
+// convert Arrow integration JSON, CSV and JSON Lines to them.
 //
 // Exit codes: 0 success; 1 the data is invalid or differs from what was
 // expected (or memory ran out); 2 usage errors (bad options, unknown columns,
@@ -24,17 +24,21 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <map>
 #include <new>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "alkaid/compare.h"
+#include "alkaid/csv.h"
 #include "alkaid/extension_registry.h"
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/writer.h"
 #include "alkaid/json/integration.h"
+#include "alkaid/jsonl.h"
 #include "alkaid/pretty_print.h"
 #include "alkaid/version.h"
 #include "alkaid/visit_type.h"
@@ -187,7 +191,10 @@ class Progress {
 // should go instead.
 std::string WhereToSend(DataKind kind) {
   auto route = [](const char* sub, const char* what) -> std::string {
-    if (Subcommands().count(sub) != 0) return std::string("; ") + what + " is read by `alkaid " + sub + "`";
+    if (Subcommands().count(sub) != 0) {
+      std::string also = std::string(sub) == "from-json" ? "" : " (or `alkaid convert`)";
+      return std::string("; ") + what + " is read by `alkaid " + sub + "`" + also;
+    }
     return std::string("; this build of alkaid has no `") + sub + "` for " + what + " yet";
   };
   switch (kind) {
@@ -211,15 +218,21 @@ struct Opened {
 };
 
 Opened OpenOrReport(const std::string& path, const std::vector<std::string>& columns,
-                    const ipc::IpcReadOptions& options = ipc::IpcReadOptions()) {
+                    const ipc::IpcReadOptions& options = ipc::IpcReadOptions(),
+                    const TextReadOptions* text = nullptr) {
   DataKind kind = DataKind::kIpcStream;
-  auto input = Input::Open(path, columns, options, &kind);
+  auto input = Input::Open(path, columns, options, &kind, text);
   if (input.ok()) return {std::move(input).MoveValueUnsafe(), kExitOk};
   const Status& st = input.status();
-  if (kind != DataKind::kIpcFile && kind != DataKind::kIpcStream && kind != DataKind::kText &&
-      kind != DataKind::kEmpty)
-    return {nullptr, Report(path, Status::Invalid(st.message(), WhereToSend(kind)), kExitUsage)};
-  return {nullptr, Report(path, st)};
+  const std::string subject = path == "-" ? "<stdin>" : path;
+  // Text that was read as text failed in its reader: the reader's message
+  // (with line and column) is the answer.
+  const bool read_as_text = text != nullptr && text->format != InputFormat::kArrow &&
+                            (kind == DataKind::kCsv || kind == DataKind::kJsonLines);
+  if (!read_as_text && kind != DataKind::kIpcFile && kind != DataKind::kIpcStream &&
+      kind != DataKind::kText && kind != DataKind::kEmpty)
+    return {nullptr, Report(subject, Status::Invalid(st.message(), WhereToSend(kind)), kExitUsage)};
+  return {nullptr, Report(subject, st)};
 }
 
 // ---------------------------------------------------------------------------
@@ -669,20 +682,216 @@ int RunFromJson(const std::string& in, const std::string& out, const WriteSettin
   return kExitOk;
 }
 
-int RunConvert(const std::string& in, const std::string& out, const std::string& columns,
-               const WriteSettings& settings) {
+// ---------------------------------------------------------------------------
+// Text input options (from-csv, from-jsonl)
+
+struct TextSettings {
+  std::string delimiter = ",";
+  std::string quote = "\"";
+  bool no_header = false;
+  std::string column_names;
+  std::optional<std::string> nulls;
+  std::string types;
+  int64_t skip_rows = 0;
+  int64_t inference_rows = 10000;
+  int64_t block_size = 1 << 20;
+  int threads = 0;
+  bool fill_missing = false;
+  bool ignore_unexpected = false;
+};
+
+// A one-byte delimiter or quote; "tab" and "\t" spell a tab.
+Result<char> ParseSeparator(const std::string& option, const std::string& text) {
+  if (text == "tab" || text == "\\t" || text == "\t") return '\t';
+  if (option == "--quote" && (text.empty() || text == "none")) return '\0';
+  if (text.size() != 1 || text[0] == '\n' || text[0] == '\r')
+    return Status::KeyError(option, " takes one character (or 'tab'), got '", text, "'");
+  return text[0];
+}
+
+// "a,b,,c" -> {"a", "b", "", "c"}: empty entries kept (an empty null spelling).
+std::vector<std::string> SplitKeepingEmpty(const std::string& list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = list.find(',', start);
+    size_t length = comma == std::string::npos ? std::string::npos : comma - start;
+    out.push_back(list.substr(start, length));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+Result<TimeUnit> ParseUnit(const std::string& text) {
+  if (text == "s") return TimeUnit::kSecond;
+  if (text == "ms") return TimeUnit::kMilli;
+  if (text == "us") return TimeUnit::kMicro;
+  if (text == "ns") return TimeUnit::kNano;
+  return Status::KeyError("unknown time unit '", text, "' (expected s, ms, us or ns)");
+}
+
+// Type names for --types: the spellings of DataType::ToString() for the
+// types a CSV column can be read as, plus a few common aliases.
+Result<DataTypePtr> ParseTypeName(const std::string& text) {
+  static const std::map<std::string, DataTypePtr (*)()> simple = {
+      {"null", null},          {"bool", boolean},         {"boolean", boolean},
+      {"int8", int8},          {"int16", int16},          {"int32", int32},
+      {"int64", int64},        {"uint8", uint8},          {"uint16", uint16},
+      {"uint32", uint32},      {"uint64", uint64},        {"float32", float32},
+      {"float", float32},      {"float64", float64},      {"double", float64},
+      {"utf8", utf8},          {"string", utf8},          {"large_utf8", large_utf8},
+      {"large_string", large_utf8}, {"utf8_view", utf8_view}, {"string_view", utf8_view},
+      {"binary", binary},      {"large_binary", large_binary}, {"binary_view", binary_view},
+      {"date32", date32},      {"date64", date64}};
+  if (auto it = simple.find(text); it != simple.end()) return it->second();
+  // name[args] or name(args)
+  size_t open = text.find_first_of("[(");
+  char close = open != std::string::npos && text[open] == '[' ? ']' : ')';
+  if (open == std::string::npos || text.back() != close)
+    return Status::KeyError("unknown type '", text, "' (e.g. int64, float64, utf8, bool, date32, ",
+                            "timestamp[ms], timestamp[us,UTC], decimal128(10,2))");
+  std::string name = text.substr(0, open);
+  std::vector<std::string> args = SplitKeepingEmpty(text.substr(open + 1, text.size() - open - 2));
+  auto number = [&](size_t i) -> Result<int32_t> {
+    char* end = nullptr;
+    long v = std::strtol(args[i].c_str(), &end, 10);
+    if (args[i].empty() || *end != '\0' || v < 0 || v > 1000)
+      return Status::KeyError("bad number '", args[i], "' in type '", text, "'");
+    return static_cast<int32_t>(v);
+  };
+  if (name == "timestamp" && (args.size() == 1 || args.size() == 2)) {
+    ALKAID_ASSIGN_OR_RAISE(TimeUnit unit, ParseUnit(args[0]));
+    return timestamp(unit, args.size() == 2 ? args[1] : "");
+  }
+  if ((name == "time32" || name == "time64" || name == "duration") && args.size() == 1) {
+    ALKAID_ASSIGN_OR_RAISE(TimeUnit unit, ParseUnit(args[0]));
+    if (name == "duration") return duration(unit);
+    const bool wide = unit == TimeUnit::kMicro || unit == TimeUnit::kNano;
+    if (wide != (name == "time64"))
+      return Status::KeyError("type '", text, "': time32 takes s or ms, time64 us or ns");
+    return wide ? time64(unit) : time32(unit);
+  }
+  if (name == "fixed_size_binary" && args.size() == 1) {
+    ALKAID_ASSIGN_OR_RAISE(int32_t width, number(0));
+    return fixed_size_binary(width);
+  }
+  if (name.rfind("decimal", 0) == 0 && args.size() == 2) {
+    ALKAID_ASSIGN_OR_RAISE(int32_t precision, number(0));
+    ALKAID_ASSIGN_OR_RAISE(int32_t scale, number(1));
+    if (name == "decimal32" && precision <= 9) return decimal32(precision, scale);
+    if (name == "decimal64" && precision <= 18) return decimal64(precision, scale);
+    if ((name == "decimal128" || name == "decimal") && precision <= 38)
+      return decimal128(precision, scale);
+    if (name == "decimal256" && precision <= 76) return decimal256(precision, scale);
+  }
+  return Status::KeyError("unknown type '", text, "'");
+}
+
+// "name:type,name:type"; commas inside [] and () belong to the type.
+Result<std::map<std::string, DataTypePtr>> ParseColumnTypes(const std::string& list) {
+  std::map<std::string, DataTypePtr> out;
+  std::vector<std::string> entries;
+  int depth = 0;
+  std::string current;
+  for (char c : list) {
+    if (c == '[' || c == '(') ++depth;
+    if (c == ']' || c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      entries.push_back(std::move(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) entries.push_back(std::move(current));
+  for (const auto& entry : entries) {
+    size_t colon = entry.find(':');
+    if (colon == std::string::npos || colon == 0)
+      return Status::KeyError("--types entries are NAME:TYPE, got '", entry, "'");
+    ALKAID_ASSIGN_OR_RAISE(out[entry.substr(0, colon)], ParseTypeName(entry.substr(colon + 1)));
+  }
+  return out;
+}
+
+Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
+  TextReadOptions options;
+  if (t.block_size < 1024) return Status::KeyError("--block-size must be at least 1024 bytes");
+  if (t.inference_rows < 1) return Status::KeyError("--inference-rows must be at least 1");
+  if (t.threads < 0) return Status::KeyError("--threads must be 0 (all cores) or more");
+  if (t.skip_rows < 0) return Status::KeyError("--skip-rows must be 0 or more");
+  csv::ReadOptions& c = options.csv;
+  ALKAID_ASSIGN_OR_RAISE(c.delimiter, ParseSeparator("--delimiter", t.delimiter));
+  ALKAID_ASSIGN_OR_RAISE(c.quote, ParseSeparator("--quote", t.quote));
+  c.header = !t.no_header;
+  if (!t.column_names.empty()) {
+    ALKAID_ASSIGN_OR_RAISE(c.column_names, SplitColumns(t.column_names));
+  }
+  if (t.nulls) c.null_values = SplitKeepingEmpty(*t.nulls);
+  if (!t.types.empty()) {
+    ALKAID_ASSIGN_OR_RAISE(c.column_types, ParseColumnTypes(t.types));
+  }
+  c.skip_rows = t.skip_rows;
+  c.inference_rows = t.inference_rows;
+  c.block_size = t.block_size;
+  c.num_threads = t.threads;
+  if (t.fill_missing) c.ragged_rows = csv::RaggedRows::kFillNull;
+  jsonl::ReadOptions& j = options.jsonl;
+  j.inference_rows = t.inference_rows;
+  j.block_size = t.block_size;
+  j.num_threads = t.threads;
+  if (t.ignore_unexpected) j.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
+  return options;
+}
+
+// Reads `in` (text or IPC, as `text` says) and writes it as IPC to `out`,
+// batch by batch.
+int ConvertInput(const std::string& in, const std::string& out, const std::string& columns,
+                 const WriteSettings& settings, const TextReadOptions& text) {
   auto names = SplitColumns(columns);
   if (!names.ok()) return Report("--columns", names.status(), kExitUsage);
-  if (Status st = CheckDistinctFiles(in, out); !st.ok()) return Report(out, st, kExitUsage);
-  auto [input, code] = OpenOrReport(in, *names);
+  if (in != "-") {
+    if (Status st = CheckDistinctFiles(in, out); !st.ok()) return Report(out, st, kExitUsage);
+  }
+  auto [input, code] = OpenOrReport(in, *names, ipc::IpcReadOptions(), &text);
   if (!input) return code;
   // After a projection the original ids' paths no longer apply; renumber.
   DictionaryIds ids = names->empty() ? input->dictionary_ids() : DictionaryIds();
   Input* reader = input.get();
   Status st = WriteBatches(
       out, input->schema(), ids, settings, [reader] { return reader->Next(); }, reader);
-  if (!st.ok()) return Report(st.IsIOError() ? out : in, st);
+  if (!st.ok()) {
+    // A value that does not fit the type inferred from the sample: say how
+    // to fix that with this tool's options.
+    if (input->is_text() && st.message().find("inference_rows") != std::string::npos)
+      st = Status::Invalid(st.message(),
+                           "; the options for that are --inference-rows N and --types NAME:TYPE");
+    return Report(st.IsIOError() ? out : in == "-" ? "<stdin>" : in, st);
+  }
   return kExitOk;
+}
+
+// from-csv and from-jsonl: the text format is given, not guessed.
+int RunFromText(InputFormat format, const std::string& in, const std::string& out,
+                const std::string& columns, const TextSettings& text_settings,
+                const WriteSettings& settings) {
+  auto text = MakeTextReadOptions(text_settings);
+  if (!text.ok()) {
+    const char* subcommand = format == InputFormat::kCsv ? "from-csv" : "from-jsonl";
+    return Report(subcommand, text.status(), kExitUsage);
+  }
+  text->format = format;
+  return ConvertInput(in, out, columns, settings, *text);
+}
+
+// convert: IPC in, or CSV / JSON Lines recognised by content (or forced by
+// --input-format), read with default options.
+int RunConvert(const std::string& in, const std::string& out, const std::string& columns,
+               const std::string& input_format, const WriteSettings& settings) {
+  TextReadOptions text;
+  if (input_format == "arrow") text.format = InputFormat::kArrow;
+  else if (input_format == "csv") text.format = InputFormat::kCsv;
+  else if (input_format == "jsonl") text.format = InputFormat::kJsonLines;
+  return ConvertInput(in, out, columns, settings, text);
 }
 
 void AddWriteOptions(CLI::App* cmd, WriteSettings* settings) {
@@ -709,6 +918,38 @@ void AddDisplayOptions(CLI::App* cmd, DisplaySettings* display) {
   cmd->add_option("--max-cell", display->max_cell, "Widest cell in columns")->capture_default_str();
 }
 
+void AddTextOptions(CLI::App* cmd, TextSettings* t, std::string* columns, bool csv) {
+  cmd->add_option("--columns", *columns, "Comma-separated column names to read, in this order");
+  if (csv) {
+    cmd->add_option("--delimiter", t->delimiter, "Field separator: one character, or 'tab'")
+        ->capture_default_str();
+    cmd->add_option("--quote", t->quote, "Quote character ('none': no quoting)")
+        ->capture_default_str();
+    cmd->add_flag("--no-header", t->no_header,
+                  "The first line is data; columns are named f0, f1, ...");
+    cmd->add_option("--column-names", t->column_names,
+                    "Comma-separated names for the columns (replace the header's)");
+    cmd->add_option_function<std::string>(
+        "--null", [t](const std::string& spellings) { t->nulls = spellings; },
+                    "Comma-separated spellings of null, e.g. 'NA,-' or '' (default: empty, NA, "
+                    "N/A, NULL, null); quoted fields are never null");
+    cmd->add_option("--types", t->types,
+                    "Types of some columns: NAME:TYPE,... (e.g. id:int32,at:timestamp[ms,UTC],"
+                    "price:decimal128(10,2)); the rest are inferred");
+    cmd->add_option("--skip-rows", t->skip_rows, "Lines to drop before the header");
+    cmd->add_flag("--fill-missing", t->fill_missing,
+                  "Records with fewer fields than the header get nulls (default: an error)");
+  } else {
+    cmd->add_flag("--ignore-unexpected-fields", t->ignore_unexpected,
+                  "Drop keys first seen after the inference sample (default: an error)");
+  }
+  cmd->add_option("--inference-rows", t->inference_rows, "Rows read to infer the column types")
+      ->capture_default_str();
+  cmd->add_option("--block-size", t->block_size, "Bytes parsed per batch")->capture_default_str();
+  cmd->add_option("--threads", t->threads, "Parsing threads (0: one per core)")
+      ->capture_default_str();
+}
+
 int UnknownSubcommand(const std::string& name) {
   std::cerr << "alkaid: unknown subcommand '" << name << "'; subcommands:";
   for (const auto& s : Subcommands()) std::cerr << " " << s;
@@ -724,8 +965,9 @@ int Main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("alkaid ") + Version());
   std::function<int()> run;
 
-  std::string file, json_path, in, out, columns, limit, rows = "10";
+  std::string file, json_path, in, out, columns, limit, rows = "10", input_format = "auto";
   WriteSettings settings;
+  TextSettings text_settings;
   DisplaySettings display;
   JsonOutputSettings json_limits;
 
@@ -784,13 +1026,45 @@ int Main(int argc, char** argv) {
   AddWriteOptions(from_json_cmd, &settings);
   from_json_cmd->callback([&] { run = [&] { return RunFromJson(in, out, settings); }; });
 
+  struct TextSubcommand {
+    const char* name;
+    InputFormat format;
+    const char* help;
+    const char* input_help;
+  };
+  for (const TextSubcommand& t :
+       {TextSubcommand{"from-csv", InputFormat::kCsv,
+                       "Convert CSV to an IPC file or stream, block by block (types inferred "
+                       "or given)",
+                       "CSV file, '-' for stdin"},
+        TextSubcommand{"from-jsonl", InputFormat::kJsonLines,
+                       "Convert JSON Lines (one object per line) to an IPC file or stream",
+                       "JSON Lines file, '-' for stdin"}}) {
+    auto* cmd = app.add_subcommand(t.name, t.help);
+    cmd->add_option("IN", in, t.input_help)->required();
+    cmd->add_option("OUT", out, "Output path, '-' for stdout")->required();
+    AddTextOptions(cmd, &text_settings, &columns, /*csv=*/t.format == InputFormat::kCsv);
+    AddWriteOptions(cmd, &settings);
+    cmd->callback([&, format = t.format] {
+      run = [&, format] { return RunFromText(format, in, out, columns, text_settings, settings); };
+    });
+  }
+
   auto* convert_cmd = app.add_subcommand(
-      "convert", "Rewrite an IPC file or stream: change format, compression, dialect or columns");
-  convert_cmd->add_option("IN", in, "IPC file or stream, '-' for stdin")->required();
+      "convert",
+      "Rewrite an IPC file or stream (format, compression, dialect, columns); CSV and JSON Lines "
+      "input is recognised and converted");
+  convert_cmd->add_option("IN", in, "IPC file or stream, CSV or JSON Lines; '-' for stdin")
+      ->required();
   convert_cmd->add_option("OUT", out, "Output path, '-' for stdout")->required();
   convert_cmd->add_option("--columns", columns, "Comma-separated column names to keep");
+  convert_cmd->add_option("--input-format", input_format,
+                          "What IN is: auto (by content), arrow, csv or jsonl")
+      ->check(CLI::IsMember({"auto", "arrow", "csv", "jsonl"}))
+      ->capture_default_str();
   AddWriteOptions(convert_cmd, &settings);
-  convert_cmd->callback([&] { run = [&] { return RunConvert(in, out, columns, settings); }; });
+  convert_cmd->callback(
+      [&] { run = [&] { return RunConvert(in, out, columns, input_format, settings); }; });
 
   for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
     Subcommands().insert(sub->get_name());

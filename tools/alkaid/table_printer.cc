@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "alkaid/csv.h"
+#include "alkaid/io/output.h"
+#include "alkaid/jsonl.h"
 #include "alkaid/pretty_print.h"
 
 namespace alkaid::cli {
@@ -194,6 +197,63 @@ class TablePrinter final : public BatchPrinter {
   bool header_done_ = false;
 };
 
+// The library writers write to an io::OutputStream; this one forwards to
+// the printer's std::ostream.
+class OstreamSink final : public io::OutputStream {
+ public:
+  explicit OstreamSink(std::ostream* out) : out_(*out) {}
+  Status Write(const void* data, int64_t nbytes) override {
+    out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(nbytes));
+    position_ += nbytes;
+    return out_ ? Status::OK() : Status::IOError("writing to standard output failed");
+  }
+  Result<int64_t> Tell() const override { return position_; }
+  Status Flush() override {
+    out_.flush();
+    return out_ ? Status::OK() : Status::IOError("writing to standard output failed");
+  }
+  Status Close() override { return Flush(); }
+  bool closed() const override { return false; }
+
+ private:
+  std::ostream& out_;
+  int64_t position_ = 0;
+};
+
+// CSV or JSON Lines through the library's writers: data only (no summary),
+// each batch flushed as soon as it is written so a pipe sees rows as they
+// are read. `Writer` is csv::Writer or jsonl::Writer.
+template <typename Writer>
+class TextPrinter final : public BatchPrinter {
+ public:
+  using Factory = std::function<Result<std::unique_ptr<Writer>>(io::OutputStream*, SchemaPtr)>;
+  // `unsupported_hint` is added to NotImplemented errors (types the format
+  // cannot hold).
+  TextPrinter(std::ostream* out, Factory make, std::string unsupported_hint = "")
+      : sink_(out), make_(std::move(make)), hint_(std::move(unsupported_hint)) {}
+
+  Status Begin(const Schema& schema) override {
+    ALKAID_ASSIGN_OR_RAISE(writer_, make_(&sink_, std::make_shared<Schema>(schema)));
+    return Status::OK();
+  }
+  Status PrintBatch(const RecordBatch& batch) override {
+    Status st = writer_->WriteBatch(batch);
+    if (st.IsNotImplemented() && !hint_.empty()) return Status::NotImplemented(st.message(), hint_);
+    ALKAID_RETURN_NOT_OK(st);
+    return sink_.Flush();
+  }
+  Status End(const PrintSummary&) override {
+    ALKAID_RETURN_NOT_OK(writer_->Close());
+    return sink_.Flush();
+  }
+
+ private:
+  OstreamSink sink_;
+  Factory make_;
+  std::string hint_;
+  std::unique_ptr<Writer> writer_;
+};
+
 }  // namespace
 
 int64_t DisplayWidth(std::string_view text) {
@@ -230,11 +290,25 @@ std::string ClipToWidth(std::string_view text, int64_t width) {
 }
 
 const std::vector<OutputFormat>& OutputFormats() {
-  // Text formats (csv, jsonl) join this table once their writers exist.
   static const std::vector<OutputFormat> formats = {
       {"table", "aligned table fitted to the terminal",
        [](const PrintOptions& options, std::ostream* out) -> std::unique_ptr<BatchPrinter> {
          return std::make_unique<TablePrinter>(options, out);
+       }},
+      {"csv", "CSV with a header line (RFC 4180 quoting; nulls as empty fields)",
+       [](const PrintOptions&, std::ostream* out) -> std::unique_ptr<BatchPrinter> {
+         return std::make_unique<TextPrinter<csv::Writer>>(
+             out, [](io::OutputStream* sink, SchemaPtr schema) {
+               return csv::Writer::Make(sink, std::move(schema));
+             },
+             " (--format jsonl writes every type)");
+       }},
+      {"jsonl", "JSON Lines: one object per row",
+       [](const PrintOptions&, std::ostream* out) -> std::unique_ptr<BatchPrinter> {
+         return std::make_unique<TextPrinter<jsonl::Writer>>(
+             out, [](io::OutputStream* sink, SchemaPtr schema) {
+               return jsonl::Writer::Make(sink, std::move(schema));
+             });
        }},
   };
   return formats;
