@@ -65,6 +65,14 @@ inline int64_t FileBytes(const std::string& path) {
   return static_cast<int64_t>(std::filesystem::file_size(path));
 }
 
+// CPU seconds (user + system) of every thread of the process so far.
+inline double ProcessCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 inline double PeakRssMiB() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -107,6 +115,7 @@ inline void ReadAll(benchmark::State& state, const std::string& path,
                     const std::function<Result<std::unique_ptr<RecordBatchReader>>(MemoryPool*)>& open) {
   int64_t rows = 0;
   SystemMemoryPool pool;
+  double cpu0 = ProcessCpuSeconds();
   for (auto _ : state) {
     auto reader = open(&pool);
     if (!reader.ok()) {
@@ -124,7 +133,13 @@ inline void ReadAll(benchmark::State& state, const std::string& path,
       rows += (*batch)->num_rows();
     }
   }
+  // Google Benchmark's CPU column counts the calling thread only; this counts
+  // the pool's threads too (per iteration), so CPU throughput is comparable
+  // across thread counts on a loaded machine.
+  double cpu = (ProcessCpuSeconds() - cpu0) / static_cast<double>(state.iterations());
   state.SetBytesProcessed(state.iterations() * FileBytes(path));
+  state.counters["proc_cpu_s"] = cpu;
+  state.counters["cpu_MBps"] = static_cast<double>(FileBytes(path)) / cpu / 1e6;
   state.counters["rows"] = static_cast<double>(rows);
   state.counters["pool_peak_MiB"] = static_cast<double>(pool.max_memory()) / (1 << 20);
   state.counters["peak_rss_MiB"] = PeakRssMiB();

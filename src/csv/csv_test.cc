@@ -1,11 +1,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <random>
 
 #include "alkaid/csv.h"
 #include "alkaid/ipc/reader.h"
 #include "src/csv/text_test_helpers.h"
+#include "src/csv/text_values.h"
 
 namespace alkaid::csv {
 namespace {
@@ -441,6 +443,130 @@ TEST(CsvRoundTrip, GoldPrimitive) { GoldRoundTrip("generated_primitive.arrow_fil
 TEST(CsvRoundTrip, GoldDatetime) { GoldRoundTrip("generated_datetime.arrow_file"); }
 TEST(CsvRoundTrip, GoldDecimal) { GoldRoundTrip("generated_decimal.arrow_file"); }
 TEST(CsvRoundTrip, GoldDecimal256) { GoldRoundTrip("generated_decimal256.arrow_file"); }
+
+}  // namespace
+}  // namespace alkaid::csv
+
+namespace alkaid::csv {
+namespace {
+
+// A random timestamp-like text: mostly the fixed layout the fast path takes
+// (with fields sometimes out of range), sometimes mutated, cut or extended so
+// that invalid and general-only forms are covered too.
+std::string RandomTimestampText(std::mt19937_64& rng) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  char buf[64];
+  int year = pick(10) == 0 ? pick(10000) : 1900 + pick(200);
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d%c%02d:%02d:%02d", year, pick(14), pick(33),
+                "T t_"[pick(4)], pick(26), pick(62), pick(62));
+  std::string s = buf;
+  if (pick(3) != 0) {
+    s += pick(8) == 0 ? ',' : '.';
+    for (int i = pick(12); i > 0; --i) s += static_cast<char>('0' + pick(10));
+  }
+  static const char* kZones[] = {"", "", "Z", "z", "+05:30", "-0800", "+01", "ZZ", "Z ", "-24:00"};
+  s += kZones[pick(10)];
+  switch (pick(6)) {
+    case 0: {
+      static const char kBytes[] = "0123456789-:.Tt Zz+,a\xff";
+      s[static_cast<size_t>(pick(static_cast<int>(s.size())))] = kBytes[pick(sizeof(kBytes) - 1)];
+      break;
+    }
+    case 1: s.resize(static_cast<size_t>(pick(static_cast<int>(s.size()) + 1))); break;
+    case 2: s.insert(static_cast<size_t>(pick(static_cast<int>(s.size()) + 1)), 1, "0-:"[pick(3)]); break;
+    default: break;
+  }
+  return s;
+}
+
+TEST(TextValues, TimestampFastPathAgreesWithGeneralParser) {
+  std::mt19937_64 rng(2026);
+  int accepted = 0;
+  for (int n = 0; n < 200000; ++n) {
+    std::string s = RandomTimestampText(rng);
+    text::TimestampText fast, slow;
+    bool ok_fast = text::ParseTimestamp(s, &fast);
+    bool ok_slow = text::ParseTimestampGeneral(s, &slow);
+    ASSERT_EQ(ok_fast, ok_slow) << s;
+    accepted += ok_fast;
+    if (ok_fast) {
+      ASSERT_EQ(fast.seconds, slow.seconds) << s;
+      ASSERT_TRUE(fast.seconds128 == slow.seconds128) << s;
+      ASSERT_EQ(fast.nanos, slow.nanos) << s;
+      ASSERT_EQ(fast.frac_digits, slow.frac_digits) << s;
+      ASSERT_EQ(fast.has_zone, slow.has_zone) << s;
+      ASSERT_EQ(fast.date_only, slow.date_only) << s;
+    }
+    for (TimeUnit unit : {TimeUnit::kSecond, TimeUnit::kMilli, TimeUnit::kMicro, TimeUnit::kNano}) {
+      for (bool zoned : {false, true}) {
+        int64_t a = 0, b = 0;
+        bool ok_a = text::ParseTimestampAs(s, unit, zoned, &a);
+        bool ok_b = ok_slow && slow.has_zone == zoned && text::TimestampToUnit(slow, unit, &b);
+        ASSERT_EQ(ok_a, ok_b) << s << " unit " << static_cast<int>(unit) << " zoned " << zoned;
+        if (ok_a) ASSERT_EQ(a, b) << s;
+      }
+    }
+  }
+  // Both kinds must be well represented for the comparison to mean anything.
+  EXPECT_GT(accepted, 20000);
+  EXPECT_LT(accepted, 180000);
+}
+
+TEST(TextValues, TimestampFastPathValues) {
+  int64_t v = 0;
+  ASSERT_TRUE(text::ParseTimestampAs("1970-01-01T00:00:00", TimeUnit::kSecond, false, &v));
+  EXPECT_EQ(v, 0);
+  ASSERT_TRUE(text::ParseTimestampAs("2024-02-29 23:59:59.5Z", TimeUnit::kMilli, true, &v));
+  EXPECT_EQ(v, 1709251199500);
+  EXPECT_FALSE(text::ParseTimestampAs("2023-02-29T00:00:00", TimeUnit::kSecond, false, &v));
+  EXPECT_FALSE(text::ParseTimestampAs("2024-01-01T00:00:00.1234", TimeUnit::kMilli, false, &v));
+  EXPECT_FALSE(text::ParseTimestampAs("2024-01-01T00:00:00Z", TimeUnit::kSecond, false, &v));
+  // Past year 2262 nanoseconds overflow int64.
+  EXPECT_FALSE(text::ParseTimestampAs("2300-01-01T00:00:00", TimeUnit::kNano, false, &v));
+  // The smallest nanosecond instant: seconds * 10^9 alone overflows.
+  ASSERT_TRUE(text::ParseTimestampAs("1677-09-21T00:12:43.145224192", TimeUnit::kNano, false, &v));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_FALSE(text::ParseTimestampAs("1677-09-21T00:12:43.145224191", TimeUnit::kNano, false, &v));
+  ASSERT_TRUE(text::ParseTimestampAs("0000-03-01T00:00:00", TimeUnit::kSecond, false, &v));
+  EXPECT_EQ(v, -62162035200);
+}
+
+}  // namespace
+}  // namespace alkaid::csv
+
+namespace alkaid::csv {
+namespace {
+
+TEST(TextValues, Int64FastPathAgreesWithReference) {
+  std::mt19937_64 rng(13);
+  static const char kBytes[] = "0123456789+-a ";
+  for (int n = 0; n < 200000; ++n) {
+    std::string s;
+    int len = static_cast<int>(rng() % 22);
+    for (int i = 0; i < len; ++i) {
+      // Mostly digits, sometimes a sign or junk anywhere.
+      s += rng() % 8 == 0 ? kBytes[rng() % (sizeof(kBytes) - 1)] : static_cast<char>('0' + rng() % 10);
+    }
+    // Reference: std::from_chars, which takes '-' but not '+'.
+    std::string_view body = s;
+    bool plus = !body.empty() && body[0] == '+';
+    if (plus) body.remove_prefix(1);
+    int64_t want = 0;
+    auto [end, ec] = std::from_chars(body.data(), body.data() + body.size(), want);
+    bool ok_want = !body.empty() && ec == std::errc() && end == body.data() + body.size() &&
+                   !(plus && body[0] == '-');
+    int64_t got = 0;
+    bool ok_got = text::ParseInt64(s, &got);
+    ASSERT_EQ(ok_got, ok_want) << s;
+    if (ok_got) ASSERT_EQ(got, want) << s;
+  }
+  int64_t v;
+  ASSERT_TRUE(text::ParseInt64("-9223372036854775808", &v));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_FALSE(text::ParseInt64("9223372036854775808", &v));
+  ASSERT_TRUE(text::ParseInt64("-999999999999999999", &v));
+  EXPECT_EQ(v, -999999999999999999);
+}
 
 }  // namespace
 }  // namespace alkaid::csv

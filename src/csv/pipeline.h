@@ -15,34 +15,55 @@
 
 namespace alkaid::csv::internal {
 
-// Blocks in flight and batches ready, in input order. Next() loads up to
-// `threads` blocks (serially: the loader must see the input in order),
-// parses them all on the thread pool, then hands each to `take` in input
-// order. Memory: `threads` blocks plus their batches. An error sticks: later
-// calls return it again.
+// Blocks in flight and batches ready, in input order. Next() parses the
+// loaded blocks (up to `threads` of them) on the thread pool and, with more
+// than one thread, loads the next round of blocks at the same time as one
+// more pool task (loading is serial: the loader must see the input in
+// order, so only that task calls load()), then hands the parsed blocks to
+// `take` in input order. Memory: two rounds of `threads` blocks plus their
+// batches. An error sticks: later calls return it again.
 template <typename BlockT>
 class BlockPipeline {
  public:
-  std::deque<BlockT>& pending() { return pending_; }
+  // Where load() appends: the blocks to parse next. Readers also use it
+  // before the first Next() (header, inference sample).
+  std::deque<BlockT>& pending() { return *load_into_; }
 
   // load(): Status, appends at most one block to pending() (none at the end).
-  // parse(BlockT*): Status, called on any thread.
+  // parse(BlockT*): Status, called on any thread, concurrently with load().
   // take(BlockT&): Result<RecordBatchPtr>, in order; null for no batch.
   template <typename Load, typename Parse, typename Take>
   Result<RecordBatchPtr> Next(const Loader& loader, int threads, Load&& load, Parse&& parse,
                               Take&& take) {
     if (!error_.ok()) return error_;
     while (ready_.empty()) {
-      if (pending_.empty() && loader.done()) return RecordBatchPtr();
-      while (static_cast<int>(pending_.size()) < threads && !loader.done()) {
-        ALKAID_RETURN_NOT_OK(Remember(load()));
+      if (!deferred_.ok()) return Remember(deferred_);
+      if (pending_.empty()) {
+        if (loader.done()) return RecordBatchPtr();
+        while (static_cast<int>(pending_.size()) < threads && !loader.done()) {
+          ALKAID_RETURN_NOT_OK(Remember(load()));
+        }
       }
       std::vector<BlockT*> work;
       for (BlockT& b : pending_) work.push_back(&b);
       std::vector<Status> statuses(work.size());
-      RunParallel(static_cast<int64_t>(work.size()), threads, [&](int64_t i) {
-        statuses[static_cast<size_t>(i)] = parse(work[static_cast<size_t>(i)]);
+      // Task 0 loads the next round (while the other thread parses) so that
+      // reading the input overlaps parsing; one thread parses only.
+      const bool overlap = threads > 1 && !loader.done();
+      const int64_t first_parse = overlap ? 1 : 0;
+      Status load_status;
+      load_into_ = &next_;
+      RunParallel(static_cast<int64_t>(work.size()) + first_parse, threads, [&](int64_t i) {
+        if (i < first_parse) {
+          while (static_cast<int>(next_.size()) < threads && !loader.done() && load_status.ok()) {
+            load_status = load();
+          }
+          return;
+        }
+        auto k = static_cast<size_t>(i - first_parse);
+        statuses[k] = parse(work[k]);
       });
+      load_into_ = &pending_;
       for (Status& st : statuses) {
         ALKAID_RETURN_NOT_OK(Remember(std::move(st)));
         Result<RecordBatchPtr> batch = take(pending_.front());
@@ -50,6 +71,10 @@ class BlockPipeline {
         if (*batch != nullptr && (*batch)->num_rows() > 0) ready_.push_back(std::move(*batch));
         pending_.pop_front();
       }
+      // Batches before a failed read are still handed out first.
+      deferred_ = std::move(load_status);
+      for (BlockT& b : next_) pending_.push_back(std::move(b));
+      next_.clear();
     }
     RecordBatchPtr out = std::move(ready_.front());
     ready_.pop_front();
@@ -63,8 +88,11 @@ class BlockPipeline {
   }
 
   std::deque<BlockT> pending_;
+  std::deque<BlockT> next_;  // loaded while pending_ is parsed
+  std::deque<BlockT>* load_into_ = &pending_;
   std::deque<RecordBatchPtr> ready_;
   Status error_;
+  Status deferred_;  // a load error, returned once the batches before it are out
 };
 
 // A ReaderT (constructed from input and options, then Init()) as a

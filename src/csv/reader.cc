@@ -116,7 +116,7 @@ struct NullMatcher {
     if (n >= 64 || !(length_mask >> n & 1)) return false;
     if (n == 0) return true;  // only "" has length 0
     for (const auto& s : values) {
-      if (s.size() == n && std::memcmp(s.data(), p, n) == 0) return true;
+      if (s.size() == n && s[0] == p[0] && std::memcmp(s.data(), p, n) == 0) return true;
     }
     return false;
   }
@@ -183,8 +183,18 @@ class ColumnConverter {
   Status Visit(const T& type) {
     using C = typename T::c_type;
     using B = NumericBuilder<T>;
-    if constexpr (std::is_same_v<T, Date32Type> || std::is_same_v<T, Date64Type> ||
-                  std::is_same_v<T, TimestampType> || std::is_same_v<T, Time32Type> ||
+    if constexpr (std::is_same_v<T, TimestampType>) {
+      // Unit and zone looked up once per column, not per value.
+      TimeUnit unit = type.unit();
+      bool zoned = !type.timezone().empty();
+      return Each<B>([unit, zoned](B* b, std::string_view s) {
+        int64_t v;
+        if (!text::ParseTimestampAs(s, unit, zoned, &v)) return false;
+        b->UnsafeAppend(v);
+        return true;
+      });
+    } else if constexpr (std::is_same_v<T, Date32Type> || std::is_same_v<T, Date64Type> ||
+                         std::is_same_v<T, Time32Type> ||
                   std::is_same_v<T, Time64Type>) {
       return Each<B>([&type](B* b, std::string_view s) {
         int64_t v;

@@ -160,6 +160,28 @@ bool ParseUInt64(std::string_view s, uint64_t* out) {
 }
 
 bool ParseInt64(std::string_view s, int64_t* out) {
+  // Up to 18 digits fit without overflow checks: one tight loop for the
+  // common case, the general code (range checks) for the rest.
+  {
+    const char* p = s.data();
+    size_t n = s.size();
+    bool neg = false;
+    if (n > 0 && (p[0] == '-' || p[0] == '+')) {
+      neg = p[0] == '-';
+      ++p;
+      --n;
+    }
+    if (n > 0 && n <= 18) {
+      uint64_t v = 0;
+      for (size_t i = 0; i < n; ++i) {
+        unsigned d = static_cast<unsigned char>(p[i]) - static_cast<unsigned>('0');
+        if (d > 9) return false;
+        v = v * 10 + d;
+      }
+      *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+      return true;
+    }
+  }
   bool neg = !s.empty() && s[0] == '-';
   uint64_t mag = 0;
   if (neg) {
@@ -203,7 +225,102 @@ bool ParseDate(std::string_view s, int64_t* days) {
   return ParseDatePrefix(s, &pos, days) && pos == s.size();
 }
 
+namespace {
+
+// The common fixed layout YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}][Z] with straight
+// digit arithmetic (four-digit years cannot overflow 64-bit seconds). Returns
+// false for anything else, valid or not, so the caller falls back to the
+// general parser: this path never rejects, it only accepts what the general
+// parser accepts, with the same result.
+bool FastTimestamp(std::string_view s, int64_t* seconds, int32_t* nanos, int* frac_digits,
+                   bool* has_zone) {
+  const size_t n = s.size();
+  if (n < 19) return false;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  auto d = [p](int i) { return static_cast<unsigned>(p[i]) - '0'; };
+  unsigned y0 = d(0), y1 = d(1), y2 = d(2), y3 = d(3), mo0 = d(5), mo1 = d(6), d0 = d(8),
+           d1 = d(9), h0 = d(11), h1 = d(12), mi0 = d(14), mi1 = d(15), s0 = d(17), s1 = d(18);
+  // Unsigned wrap-around makes every non-digit compare above 9.
+  if ((y0 > 9) | (y1 > 9) | (y2 > 9) | (y3 > 9) | (mo0 > 9) | (mo1 > 9) | (d0 > 9) | (d1 > 9) |
+      (h0 > 9) | (h1 > 9) | (mi0 > 9) | (mi1 > 9) | (s0 > 9) | (s1 > 9)) {
+    return false;
+  }
+  if ((p[4] != '-') | (p[7] != '-') | (p[13] != ':') | (p[16] != ':') ||
+      (p[10] != 'T' && p[10] != ' ' && p[10] != 't')) {
+    return false;
+  }
+  int64_t year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+  int month = static_cast<int>(mo0 * 10 + mo1), day = static_cast<int>(d0 * 10 + d1);
+  int64_t hour = h0 * 10 + h1, minute = mi0 * 10 + mi1, second = s0 * 10 + s1;
+  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) || hour > 23 ||
+      minute > 59 || second > 59) {
+    return false;
+  }
+  size_t i = 19;
+  int32_t frac = 0;
+  int digits = 0;
+  if (i < n && p[i] == '.') {
+    ++i;
+    while (i < n && static_cast<unsigned>(p[i] - '0') <= 9u) {
+      if (digits == 9) return false;
+      frac = frac * 10 + (p[i] - '0');
+      ++digits;
+      ++i;
+    }
+    if (digits == 0) return false;
+  }
+  bool zone = false;
+  if (i < n) {
+    if ((p[i] != 'Z' && p[i] != 'z') || i + 1 != n) return false;
+    zone = true;
+  }
+  static constexpr int32_t kScale[] = {1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000,
+                                       10'000,        1'000,       100,        10,        1};
+  *seconds = DaysFromCivil(year, month, day) * 86400 + (hour * 60 + minute) * 60 + second;
+  *nanos = frac * kScale[digits];
+  *frac_digits = digits;
+  *has_zone = zone;
+  return true;
+}
+
+}  // namespace
+
+bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* out) {
+  int64_t seconds;
+  int32_t nanos;
+  int digits;
+  bool has_zone;
+  if (FastTimestamp(s, &seconds, &nanos, &digits, &has_zone)) {
+    if (has_zone != zoned) return false;
+    int64_t per = UnitsPerSecond(unit);
+    int32_t nanos_per_unit = static_cast<int32_t>(1'000'000'000 / per);
+    if (nanos % nanos_per_unit != 0) return false;
+    int64_t v;
+    // Near the ends of the range seconds * per may overflow while the sum
+    // with the fraction does not: those few go the 128-bit way below.
+    if (!__builtin_mul_overflow(seconds, per, &v) &&
+        !__builtin_add_overflow(v, nanos / nanos_per_unit, &v)) {
+      *out = v;
+      return true;
+    }
+  }
+  TimestampText ts;
+  return ParseTimestamp(s, &ts) && ts.has_zone == zoned && TimestampToUnit(ts, unit, out);
+}
+
 bool ParseTimestamp(std::string_view s, TimestampText* out) {
+  {
+    TimestampText ts;
+    if (FastTimestamp(s, &ts.seconds, &ts.nanos, &ts.frac_digits, &ts.has_zone)) {
+      ts.seconds128 = ts.seconds;
+      *out = ts;
+      return true;
+    }
+  }
+  return ParseTimestampGeneral(s, out);
+}
+
+bool ParseTimestampGeneral(std::string_view s, TimestampText* out) {
   size_t p = 0;
   int64_t days = 0;
   if (!ParseDatePrefix(s, &p, &days)) return false;
@@ -297,9 +414,7 @@ bool ParseTemporal(std::string_view s, const DataType& type, int64_t* out) {
     }
     case TypeId::kTimestamp: {
       const auto& t = checked_cast<TimestampType>(type);
-      TimestampText ts;
-      return ParseTimestamp(s, &ts) && ts.has_zone == !t.timezone().empty() &&
-             TimestampToUnit(ts, t.unit(), out);
+      return ParseTimestampAs(s, t.unit(), !t.timezone().empty(), out);
     }
     case TypeId::kTime32:
     case TypeId::kTime64: {

@@ -51,6 +51,12 @@ struct TimestampText {
   bool date_only = false;  // just YYYY-MM-DD
 };
 bool ParseTimestamp(std::string_view s, TimestampText* out);
+// ParseTimestamp without its fast path for the common fixed layout (tests
+// compare the two).
+bool ParseTimestampGeneral(std::string_view s, TimestampText* out);
+// ParseTimestamp then TimestampToUnit, requiring a zone exactly when `zoned`
+// (the value of a timestamp(unit, zone) column); fast for the fixed layout.
+bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* out);
 // The value in `unit`; false on overflow or when digits finer than the unit
 // would be dropped.
 bool TimestampToUnit(const TimestampText& ts, TimeUnit unit, int64_t* out);
