@@ -181,6 +181,8 @@ struct ALKAID_EXPORT ArrayData {
 
 /// An ArrayData of `length` nulls of any type (children and buffers allocated
 /// as the layout needs).
+/// @param type Any type, nested, union, dictionary and extension types included.
+/// @param length Number of slots, >= 0.
 /// @param pool Allocates the buffers (zero-filled validity, offsets, ...).
 /// @return The array; Invalid for a null type or a negative length,
 ///         CapacityError for a length near INT64_MAX, OutOfMemory when the
