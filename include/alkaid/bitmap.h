@@ -1,5 +1,6 @@
-// Bit-level helpers for validity bitmaps and boolean data (LSB bit order).
-// Range operations work 64 bits at a time; per-bit helpers are inline.
+/// @file
+/// Bit-level helpers for validity bitmaps and boolean data (LSB bit order).
+/// Range operations work 64 bits at a time; per-bit helpers are inline.
 #pragma once
 
 #include <cstdint>
