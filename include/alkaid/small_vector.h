@@ -164,15 +164,14 @@ class SmallVector {
 
   /// Constructs an element at the end from `args` and returns it. The
   /// arguments may refer to an element of this vector even when it grows.
-  /// Growth is not geometric: leaving the inline storage makes room for 2 * N,
-  /// and every later append to a full vector reallocates to exactly one more
-  /// element (O(size())), so call reserve() before appending many.
+  /// A full vector doubles its capacity (at least 2 * N), so appending n
+  /// elements one by one costs O(n) amortized.
   template <typename... Args>
   T& emplace_back(Args&&... args) {
     if (size_ == capacity_) {
       // The argument may refer to one of our own elements: build it first.
       T value(std::forward<Args>(args)...);
-      Grow(NextCapacity(size_ + 1));
+      Grow(NextCapacity());
       new (data_ + size_) T(std::move(value));
     } else {
       new (data_ + size_) T(std::forward<Args>(args)...);
@@ -250,7 +249,8 @@ class SmallVector {
   }
 
  private:
-  static size_t NextCapacity(size_t needed) { return std::max(needed, size_t{2} * N); }
+  // Geometric growth keeps appends amortized O(1).
+  size_t NextCapacity() const { return std::max(size_t{2} * capacity_, size_t{2} * N); }
 
   bool is_inline() const noexcept { return data_ == InlineData(); }
   T* InlineData() noexcept { return std::launder(reinterpret_cast<T*>(inline_)); }

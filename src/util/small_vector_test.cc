@@ -114,6 +114,23 @@ TEST_F(SmallVectorTest, InsertAndErase) {
   EXPECT_EQ(Values(v), (std::vector<std::string>{"d", "x"}));
 }
 
+TEST(SmallVectorGrowth, AppendsReallocateGeometrically) {
+  // Appending one by one must not reallocate per element (quadratic copying).
+  SmallVector<int, 3> v;
+  int reallocations = 0;
+  size_t capacity = v.capacity();
+  for (int i = 0; i < 100000; ++i) {
+    v.push_back(i);
+    if (v.capacity() != capacity) {
+      ++reallocations;
+      EXPECT_GE(v.capacity(), 2 * capacity);
+      capacity = v.capacity();
+    }
+  }
+  EXPECT_LE(reallocations, 20);
+  for (int i = 0; i < 100000; ++i) ASSERT_EQ(v[static_cast<size_t>(i)], i);
+}
+
 TEST_F(SmallVectorTest, HoldsSharedPointersWithoutLeaking) {
   auto shared = std::make_shared<int>(7);
   {
