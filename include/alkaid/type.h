@@ -27,8 +27,8 @@
 
 namespace alkaid {
 
-/// Ids of every data type. Values are ours, not the Flatbuffers ones: they
-/// may change between releases, so never persist them (IPC writes the
+/// Ids of every data type. Values are ours, not the Flatbuffers ones, so
+/// they are not a wire format: do not persist them (IPC writes the
 /// Flatbuffers enumeration instead).
 enum class TypeId : int8_t {
   kNull,                  ///< No storage at all; every slot is null (NullType).
