@@ -1,5 +1,7 @@
-// Canonical Arrow extension types (the arrow.* names of the Arrow
-// specification) and array-level checks that go beyond storage validation.
+/// @file
+/// Canonical Arrow extension types (the arrow.* names of the Arrow
+/// specification) and array-level checks that go beyond storage validation.
+/// Including this header brings in every canonical type and the registry.
 #pragma once
 
 #include "alkaid/array_data.h"
@@ -16,11 +18,12 @@
 
 namespace alkaid {
 
-// Semantic checks of canonical extension arrays anywhere in `data` (the
-// array itself, its children and dictionaries): tensor element counts and
-// shapes, JSON text, timestamp offsets. Extension types of other names pass.
-// Call after ValidateArrayFull succeeded: buffers are trusted to be large
-// enough. Errors name the extension, the child path and the slot.
+/// Semantic checks of canonical extension arrays anywhere in `data` (the
+/// array itself, its children and dictionaries): tensor element counts and
+/// shapes, JSON text, timestamp offsets. Extension types of other names pass.
+/// Call after ValidateArrayFull succeeded: buffers are trusted to be large
+/// enough. Errors name the extension, the child path and the slot.
+/// Reads `data` only; may run concurrently with other readers of it.
 ALKAID_EXPORT Status ValidateExtensionArray(const ArrayData& data);
 
 }  // namespace alkaid

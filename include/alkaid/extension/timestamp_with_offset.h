@@ -1,6 +1,10 @@
-// arrow.timestamp_with_offset: a UTC timestamp plus the original zone offset
-// in minutes, per value. Storage: struct<timestamp: timestamp[unit, UTC],
-// offset_minutes: int16> (the offset may be dictionary- or run-end-encoded).
+/// @file
+/// arrow.timestamp_with_offset: a UTC timestamp plus the original zone offset
+/// in minutes, per value. Storage: struct<timestamp: timestamp[unit, UTC],
+/// offset_minutes: int16> (the offset may be dictionary- or run-end-encoded).
+///
+/// Types and TimestampWithOffsetArray are immutable: every function here may
+/// be called from several threads at once.
 #pragma once
 
 #include <cstdint>
@@ -14,26 +18,37 @@
 
 namespace alkaid {
 
+/// Extension name of TimestampWithOffsetType.
 inline constexpr const char* kTimestampWithOffsetName = "arrow.timestamp_with_offset";
 // The offsets the spec allows: -12:59 to +13:00.
+/// Smallest offset the spec allows, in minutes (-12:59).
 inline constexpr int16_t kMinOffsetMinutes = -779;
+/// Largest offset the spec allows, in minutes (+13:00).
 inline constexpr int16_t kMaxOffsetMinutes = 780;
 
+/// The arrow.timestamp_with_offset extension type. Its only parameter, the
+/// time unit, is taken from the storage's timestamp field.
 class ALKAID_EXPORT TimestampWithOffsetType final : public ExtensionType {
  public:
-  // struct<timestamp: timestamp[unit, UTC] not null, offset_minutes: int16 not null>.
+  /// struct<timestamp: timestamp[unit, UTC] not null, offset_minutes: int16 not null>.
   static std::shared_ptr<TimestampWithOffsetType> Make(TimeUnit unit);
-  // Checks a given storage: exactly two fields in order, "timestamp" of type
-  // timestamp[any unit, "UTC"] and "offset_minutes" of int16,
-  // dictionary<integer, int16> or run_end_encoded<_, int16>.
+  /// Checks a given storage: exactly two fields in order, "timestamp" of type
+  /// timestamp[any unit, "UTC"] and "offset_minutes" of int16,
+  /// dictionary<integer, int16> or run_end_encoded<_, int16>. Invalid otherwise.
   static Result<std::shared_ptr<TimestampWithOffsetType>> MakeFromStorage(DataTypePtr storage_type);
 
+  /// kTimestampWithOffsetName.
   std::string extension_name() const override { return kTimestampWithOffsetName; }
+  /// "": the type has no parameters beyond its storage.
   std::string Serialize() const override { return ""; }
+  /// Checks the storage as MakeFromStorage does.
   Result<DataTypePtr> Deserialize(DataTypePtr storage_type,
                                   const std::string& serialized) const override;
+  /// True for any other arrow.timestamp_with_offset type (the unit is part
+  /// of the storage, which is compared separately).
   bool ExtensionEquals(const ExtensionType& other) const override;
 
+  /// Unit of the UTC timestamps (from the storage's timestamp field).
   TimeUnit unit() const { return unit_; }
 
  private:
@@ -42,22 +57,37 @@ class ALKAID_EXPORT TimestampWithOffsetType final : public ExtensionType {
   TimeUnit unit_;
 };
 
+/// Read access to an array whose type is TimestampWithOffsetType. Shares
+/// (does not copy) the array data; the accessors taking a slot index `i`
+/// count from the array's logical start (its offset is applied for you).
 class ALKAID_EXPORT TimestampWithOffsetArray {
  public:
+  /// Wraps `data`: TypeError unless its type is arrow.timestamp_with_offset,
+  /// Invalid when the struct does not have its two children or an encoded
+  /// offset child lacks its dictionary / run arrays. Assumes the array
+  /// passed structural validation (ValidateArrayFull).
   static Result<TimestampWithOffsetArray> Make(ArrayDataPtr data);
 
+  /// The array's extension type.
   const TimestampWithOffsetType& extension_type() const { return *type_; }
+  /// Number of slots.
   int64_t length() const { return data_->length; }
-  // Null when the struct slot or its timestamp is null.
+  /// Null when the struct slot or its timestamp is null.
+  /// Precondition: 0 <= i < length() (not checked).
   bool IsNull(int64_t i) const;
-  // UTC timestamp of slot i in the type's unit (slot must be non-null).
+  /// UTC timestamp of slot i in the type's unit (slot must be non-null).
+  /// Precondition: 0 <= i < length() (not checked).
   int64_t GetUtc(int64_t i) const;
-  // Offset of slot i in minutes; a null offset reads as 0 (as the spec says).
+  /// Offset of slot i in minutes; a null offset reads as 0 (as the spec says).
+  /// Precondition: 0 <= i < length() (not checked).
   int16_t GetOffsetMinutes(int64_t i) const;
-  // UTC + offset, in the type's unit: the wall-clock time where the value was
-  // recorded. nullopt for null slots; an error on overflow.
+  /// UTC + offset, in the type's unit: the wall-clock time where the value was
+  /// recorded. nullopt for null slots; IndexError for i outside
+  /// [0, length()), Invalid on int64 overflow.
   Result<std::optional<int64_t>> GetLocalTime(int64_t i) const;
-  // Every non-null slot's offset lies in [-779, 780].
+  /// Every slot whose struct entry is valid has an offset in
+  /// [kMinOffsetMinutes, kMaxOffsetMinutes] = [-779, 780]; the error names the
+  /// first slot that does not.
   Status ValidateFull() const;
 
  private:
@@ -67,7 +97,7 @@ class ALKAID_EXPORT TimestampWithOffsetArray {
   std::shared_ptr<const TimestampWithOffsetType> type_;
 };
 
-// Units of `unit` in one minute.
+/// Units of `unit` in one minute (60 for seconds ... 6e10 for nanoseconds).
 ALKAID_EXPORT int64_t UnitsPerMinute(TimeUnit unit);
 
 }  // namespace alkaid

@@ -1,5 +1,7 @@
-// arrow.parquet.variant: Parquet Variant values, optionally shredded, in a
-// struct whose fields are found by name.
+/// @file
+/// arrow.parquet.variant: Parquet Variant values, optionally shredded, in a
+/// struct whose fields are found by name.
+/// Everything here may be called from several threads at once.
 #pragma once
 
 #include <memory>
@@ -10,24 +12,36 @@
 
 namespace alkaid {
 
+/// Extension name of VariantType.
 inline constexpr const char* kVariantName = "arrow.parquet.variant";
 
+/// The arrow.parquet.variant extension type: each slot is a Parquet Variant
+/// (binary metadata + value), optionally shredded into typed columns.
 class ALKAID_EXPORT VariantType final : public ExtensionType {
  public:
-  // Checks the storage against the shredding rules (see CheckVariantStorage).
+  /// Checks the storage against the shredding rules (see CheckVariantStorage).
   static Result<std::shared_ptr<VariantType>> Make(DataTypePtr storage_type);
-  // struct<metadata: binary not null, value: binary not null>.
+  /// struct<metadata: binary not null, value: binary not null>.
   static std::shared_ptr<VariantType> MakeUnshredded();
 
+  /// kVariantName.
   std::string extension_name() const override { return kVariantName; }
+  /// "": the type has no parameters.
   std::string Serialize() const override { return ""; }
+  /// Metadata must be empty; storage is checked as by Make.
   Result<DataTypePtr> Deserialize(DataTypePtr storage_type,
                                   const std::string& serialized) const override;
+  /// True for any other arrow.parquet.variant type (the storage is compared
+  /// separately).
   bool ExtensionEquals(const ExtensionType& other) const override;
 
   // Positions of the fields in the storage struct; -1 when absent.
+
+  /// Position of the "metadata" field in the storage struct (always present).
   int metadata_index() const { return metadata_index_; }
+  /// Position of the "value" field in the storage struct; -1 when absent.
   int value_index() const { return value_index_; }
+  /// Position of the "typed_value" field in the storage struct; -1 when absent.
   int typed_value_index() const { return typed_value_index_; }
 
  private:
@@ -41,14 +55,19 @@ class ALKAID_EXPORT VariantType final : public ExtensionType {
   int typed_value_index_;
 };
 
-// Fields are matched by name (case-sensitive, any order):
-//  - "metadata": non-nullable binary, large_binary or binary_view, possibly
-//    dictionary- or run-end-encoded;
-//  - at least one of "value" (binary-like) and "typed_value";
-//  - typed_value: a primitive of the Variant mapping, or a list / large_list /
-//    list_view of non-nullable shredded structs, or a struct whose fields
-//    are all non-nullable shredded structs; a shredded struct has "value"
-//    and/or "typed_value" following the same rules.
+/// Checks that `storage` is a valid arrow.parquet.variant storage struct;
+/// the error says which field breaks which rule.
+///
+/// Fields are matched by name (case-sensitive, any order):
+///  - "metadata": non-nullable binary, large_binary or binary_view, possibly
+///    dictionary- or run-end-encoded;
+///  - at least one of "value" (binary-like) and "typed_value";
+///  - typed_value: a primitive of the Variant mapping, or a list / large_list /
+///    list_view of non-nullable shredded structs, or a struct whose fields
+///    are all non-nullable shredded structs; a shredded struct has "value"
+///    and/or "typed_value" following the same rules.
+///
+/// Any other field name, or a name that appears twice, is an error.
 ALKAID_EXPORT Status CheckVariantStorage(const DataType& storage);
 
 }  // namespace alkaid
