@@ -74,6 +74,7 @@
 #include <string>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/io/input.h"
 #include "alkaid/io/output.h"
 #include "alkaid/memory.h"
@@ -136,15 +137,16 @@ struct ReadOptions {
 
 // A reader over `input`. Reads the header and the inference sample before
 // returning, so schema() is known at once (and errors in them surface here).
-Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
-                                                      const ReadOptions& options = {});
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> MakeReader(
+    std::shared_ptr<io::InputStream> input, const ReadOptions& options = {});
 // Opens `path` and reads it as CSV.
-Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
-                                                      const ReadOptions& options = {});
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> OpenReader(
+    const std::string& path, const ReadOptions& options = {});
 // The whole input as one table.
-Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options = {});
+ALKAID_EXPORT Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input,
+                                         const ReadOptions& options = {});
 // Convenience for small inputs (tests, literals).
-Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options = {});
+ALKAID_EXPORT Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options = {});
 
 struct WriteOptions {
   char delimiter = ',';
@@ -165,7 +167,7 @@ struct WriteOptions {
 // delimiter, the quote, a line break, leading or trailing blanks, is empty,
 // or equals null_text or a DefaultNullValues() spelling. Nested types, float16 and the day-time and
 // month-day-nano intervals are NotImplemented (use JSON Lines).
-class Writer {
+class ALKAID_EXPORT Writer {
  public:
   // `sink` must outlive the writer. The header is written by the first
   // WriteBatch (or by Close when no batch was written).
@@ -187,8 +189,10 @@ class Writer {
 };
 
 // The whole table as CSV on `sink`.
-Status WriteTable(const Table& table, io::OutputStream* sink, const WriteOptions& options = {});
+ALKAID_EXPORT Status WriteTable(const Table& table, io::OutputStream* sink,
+                                const WriteOptions& options = {});
 // The whole table as CSV text.
-Result<std::string> WriteToString(const Table& table, const WriteOptions& options = {});
+ALKAID_EXPORT Result<std::string> WriteToString(const Table& table,
+                                                const WriteOptions& options = {});
 
 }  // namespace alkaid::csv

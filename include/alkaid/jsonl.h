@@ -77,6 +77,7 @@
 #include <memory>
 #include <string>
 
+#include "alkaid/export.h"
 #include "alkaid/io/input.h"
 #include "alkaid/io/output.h"
 #include "alkaid/memory.h"
@@ -101,14 +102,15 @@ struct ReadOptions {
   MemoryPool* pool = default_memory_pool();
 };
 
-Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
-                                                      const ReadOptions& options = {});
-Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
-                                                      const ReadOptions& options = {});
-Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options = {});
-Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options = {});
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> MakeReader(
+    std::shared_ptr<io::InputStream> input, const ReadOptions& options = {});
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> OpenReader(
+    const std::string& path, const ReadOptions& options = {});
+ALKAID_EXPORT Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input,
+                                         const ReadOptions& options = {});
+ALKAID_EXPORT Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options = {});
 
-class Writer {
+class ALKAID_EXPORT Writer {
  public:
   // `sink` must outlive the writer.
   static Result<std::unique_ptr<Writer>> Make(io::OutputStream* sink, SchemaPtr schema);
@@ -123,7 +125,7 @@ class Writer {
   std::vector<std::string> keys_;  // "\"name\":" per field
 };
 
-Status WriteTable(const Table& table, io::OutputStream* sink);
-Result<std::string> WriteToString(const Table& table);
+ALKAID_EXPORT Status WriteTable(const Table& table, io::OutputStream* sink);
+ALKAID_EXPORT Result<std::string> WriteToString(const Table& table);
 
 }  // namespace alkaid::jsonl

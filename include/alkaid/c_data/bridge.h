@@ -33,6 +33,7 @@
 
 #include "alkaid/array_data.h"
 #include "alkaid/c_data/abi.h"
+#include "alkaid/export.h"
 #include "alkaid/record_batch_reader.h"
 #include "alkaid/status.h"
 #include "alkaid/table.h"
@@ -51,34 +52,35 @@ struct ImportOptions {
 
 // A type as a nameless, nullable field. Extension types export their storage
 // with ARROW:extension:name / ARROW:extension:metadata in the metadata.
-Status ExportType(const DataType& type, ArrowSchema* out);
-Status ExportField(const Field& field, ArrowSchema* out);
+ALKAID_EXPORT Status ExportType(const DataType& type, ArrowSchema* out);
+ALKAID_EXPORT Status ExportField(const Field& field, ArrowSchema* out);
 // A schema is a "+s" struct whose children are the fields.
-Status ExportSchema(const Schema& schema, ArrowSchema* out);
+ALKAID_EXPORT Status ExportSchema(const Schema& schema, ArrowSchema* out);
 
 // Each consumes (releases) `schema`.
-Result<DataTypePtr> ImportType(ArrowSchema* schema);
-Result<FieldPtr> ImportField(ArrowSchema* schema);
-Result<SchemaPtr> ImportSchema(ArrowSchema* schema);
+ALKAID_EXPORT Result<DataTypePtr> ImportType(ArrowSchema* schema);
+ALKAID_EXPORT Result<FieldPtr> ImportField(ArrowSchema* schema);
+ALKAID_EXPORT Result<SchemaPtr> ImportSchema(ArrowSchema* schema);
 
 // --- Arrays ----------------------------------------------------------------
 
 // `data` must be valid for its type. If `out_schema` is given, the type is
 // exported there too.
-Status ExportArray(const ArrayData& data, ArrowArray* out, ArrowSchema* out_schema = nullptr);
+ALKAID_EXPORT Status ExportArray(const ArrayData& data, ArrowArray* out,
+                                 ArrowSchema* out_schema = nullptr);
 // A record batch is exported as a struct array of its columns.
-Status ExportRecordBatch(const RecordBatch& batch, ArrowArray* out,
-                         ArrowSchema* out_schema = nullptr);
+ALKAID_EXPORT Status ExportRecordBatch(const RecordBatch& batch, ArrowArray* out,
+                                       ArrowSchema* out_schema = nullptr);
 
 // Consume `array` (and `schema` where given).
-Result<ArrayDataPtr> ImportArray(ArrowArray* array, const DataTypePtr& type,
-                                 const ImportOptions& options = {});
-Result<ArrayDataPtr> ImportArray(ArrowArray* array, ArrowSchema* schema,
-                                 const ImportOptions& options = {});
-Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, const SchemaPtr& schema,
-                                         const ImportOptions& options = {});
-Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, ArrowSchema* schema,
-                                         const ImportOptions& options = {});
+ALKAID_EXPORT Result<ArrayDataPtr> ImportArray(ArrowArray* array, const DataTypePtr& type,
+                                               const ImportOptions& options = {});
+ALKAID_EXPORT Result<ArrayDataPtr> ImportArray(ArrowArray* array, ArrowSchema* schema,
+                                               const ImportOptions& options = {});
+ALKAID_EXPORT Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, const SchemaPtr& schema,
+                                                       const ImportOptions& options = {});
+ALKAID_EXPORT Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, ArrowSchema* schema,
+                                                       const ImportOptions& options = {});
 
 // --- Streams ---------------------------------------------------------------
 
@@ -86,28 +88,31 @@ Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, ArrowSchema* schema,
 // imported stream). Errors of the reader come back from get_next as EINVAL
 // (EIO for I/O errors, ENOMEM for allocation failures) with the message
 // available from get_last_error.
-Status ExportRecordBatchReader(std::shared_ptr<RecordBatchReader> reader, ArrowArrayStream* out);
+ALKAID_EXPORT Status ExportRecordBatchReader(std::shared_ptr<RecordBatchReader> reader,
+                                             ArrowArrayStream* out);
 // Consumes `stream`: the returned reader owns it and releases it when
 // destroyed. Fails if get_schema fails or the schema does not import.
-Result<std::unique_ptr<RecordBatchReader>> ImportRecordBatchReader(
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> ImportRecordBatchReader(
     ArrowArrayStream* stream, const ImportOptions& options = {});
 
 // --- Device interface (CPU device only) ------------------------------------
 
 // device_type ARROW_DEVICE_CPU, device_id -1, no sync event.
-Status ExportDeviceArray(const ArrayData& data, ArrowDeviceArray* out,
-                         ArrowSchema* out_schema = nullptr);
-Status ExportDeviceRecordBatch(const RecordBatch& batch, ArrowDeviceArray* out,
-                               ArrowSchema* out_schema = nullptr);
+ALKAID_EXPORT Status ExportDeviceArray(const ArrayData& data, ArrowDeviceArray* out,
+                                       ArrowSchema* out_schema = nullptr);
+ALKAID_EXPORT Status ExportDeviceRecordBatch(const RecordBatch& batch, ArrowDeviceArray* out,
+                                             ArrowSchema* out_schema = nullptr);
 // Fail with NotImplemented for any device other than the CPU (the struct is
 // still released).
-Result<ArrayDataPtr> ImportDeviceArray(ArrowDeviceArray* array, const DataTypePtr& type,
-                                       const ImportOptions& options = {});
-Result<RecordBatchPtr> ImportDeviceRecordBatch(ArrowDeviceArray* array, const SchemaPtr& schema,
-                                               const ImportOptions& options = {});
-Status ExportDeviceRecordBatchReader(std::shared_ptr<RecordBatchReader> reader,
-                                     ArrowDeviceArrayStream* out);
-Result<std::unique_ptr<RecordBatchReader>> ImportDeviceRecordBatchReader(
+ALKAID_EXPORT Result<ArrayDataPtr> ImportDeviceArray(ArrowDeviceArray* array,
+                                                     const DataTypePtr& type,
+                                                     const ImportOptions& options = {});
+ALKAID_EXPORT Result<RecordBatchPtr> ImportDeviceRecordBatch(ArrowDeviceArray* array,
+                                                             const SchemaPtr& schema,
+                                                             const ImportOptions& options = {});
+ALKAID_EXPORT Status ExportDeviceRecordBatchReader(std::shared_ptr<RecordBatchReader> reader,
+                                                   ArrowDeviceArrayStream* out);
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> ImportDeviceRecordBatchReader(
     ArrowDeviceArrayStream* stream, const ImportOptions& options = {});
 
 }  // namespace alkaid::c_data

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "alkaid/array_data.h"
+#include "alkaid/export.h"
 #include "alkaid/status.h"
 #include "alkaid/table.h"
 #include "alkaid/type.h"
@@ -58,14 +59,16 @@ namespace alkaid::json {
 inline constexpr int kMaxJsonNestingDepth = 64;
 
 /// An array of `type` from a JSON array of slot literals.
-Result<ArrayDataPtr> ArrayFromJSONString(const DataTypePtr& type, std::string_view json);
+ALKAID_EXPORT Result<ArrayDataPtr> ArrayFromJSONString(const DataTypePtr& type,
+                                                       std::string_view json);
 
 /// A chunked array of `type`, one chunk per JSON text.
-Result<ChunkedArrayPtr> ChunkedArrayFromJSONString(const DataTypePtr& type,
-                                                   const std::vector<std::string>& chunks);
+ALKAID_EXPORT Result<ChunkedArrayPtr> ChunkedArrayFromJSONString(
+    const DataTypePtr& type, const std::vector<std::string>& chunks);
 
 /// A record batch from a JSON array of row objects keyed by column name (a
 /// missing key is a null).
-Result<RecordBatchPtr> RecordBatchFromJSONString(const SchemaPtr& schema, std::string_view json);
+ALKAID_EXPORT Result<RecordBatchPtr> RecordBatchFromJSONString(const SchemaPtr& schema,
+                                                               std::string_view json);
 
 }  // namespace alkaid::json

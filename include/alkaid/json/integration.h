@@ -48,10 +48,10 @@ struct IntegrationReadOptions {
 // the 1f 8b magic bytes, not by the file name). What is built is fully
 // validated (ValidateArrayFull) like the output of every other reader; errors
 // name the batch and column.
-ALKAID_EXPORT Result<IntegrationFile> ReadIntegrationFile(const std::string& path,
-                                            const IntegrationReadOptions& options = {});
-ALKAID_EXPORT Result<IntegrationFile> ParseIntegrationJson(std::string_view text,
-                                             const IntegrationReadOptions& options = {});
+ALKAID_EXPORT Result<IntegrationFile> ReadIntegrationFile(
+    const std::string& path, const IntegrationReadOptions& options = {});
+ALKAID_EXPORT Result<IntegrationFile> ParseIntegrationJson(
+    std::string_view text, const IntegrationReadOptions& options = {});
 
 // Serializes `file`; the dictionaries written are `file.dictionaries` and the
 // ids those of `file.dictionary_ids` (sequential ids when it is empty).
@@ -62,8 +62,8 @@ ALKAID_EXPORT Result<std::string> WriteIntegrationJson(const IntegrationFile& fi
 // depth-first order when null. Every batch must carry the same dictionary per
 // id (the format has one dictionary per id).
 ALKAID_EXPORT Result<std::string> WriteIntegrationJson(const Schema& schema,
-                                         const std::vector<RecordBatchPtr>& batches,
-                                         const DictionaryIds* ids = nullptr);
+                                                       const std::vector<RecordBatchPtr>& batches,
+                                                       const DictionaryIds* ids = nullptr);
 
 struct IntegrationWriteOptions {
   // Refuse to write more than this many bytes (-1: no limit). Before each
@@ -88,7 +88,7 @@ class DictionaryCollector;
 // identical to WriteIntegrationJson's. Integration JSON puts dictionaries
 // before batches, so they must be known at Open() (IntegrationDictionaries
 // collects them in a first pass). Not thread-safe: one caller at a time.
-class IntegrationJsonWriter {
+class ALKAID_EXPORT IntegrationJsonWriter {
  public:
   // `out` must outlive the writer. `dictionaries`: id -> values.
   static Result<std::unique_ptr<IntegrationJsonWriter>> Open(
@@ -119,7 +119,7 @@ class IntegrationJsonWriter {
 // Collects, batch by batch, the dictionaries that dictionary-encoded columns
 // carry, keyed by the ids of `ids`; fails when one id gets two different
 // dictionaries (the format holds one per id). Holds references only.
-class IntegrationDictionaries {
+class ALKAID_EXPORT IntegrationDictionaries {
  public:
   explicit IntegrationDictionaries(DictionaryIds ids);
   ~IntegrationDictionaries();
@@ -134,7 +134,7 @@ class IntegrationDictionaries {
 
 // The schema part alone, e.g. for tools that print a schema.
 ALKAID_EXPORT Result<std::string> WriteIntegrationSchemaJson(const Schema& schema,
-                                               const DictionaryIds* ids = nullptr);
+                                                             const DictionaryIds* ids = nullptr);
 
 // Whole-file helpers used by the reader (and handy in tools and tests).
 ALKAID_EXPORT Result<std::string> ReadMaybeGzip(const std::string& path);
@@ -142,7 +142,7 @@ ALKAID_EXPORT Result<std::string> ReadMaybeGzip(const std::string& path);
 // to about 1000 times, so a small file could otherwise ask for terabytes.
 inline constexpr int64_t kDefaultMaxGunzipBytes = int64_t{2} << 30;
 ALKAID_EXPORT Result<std::string> GzipDecompress(std::string_view compressed,
-                                   int64_t max_size = kDefaultMaxGunzipBytes);
+                                                 int64_t max_size = kDefaultMaxGunzipBytes);
 ALKAID_EXPORT Result<std::string> GzipCompress(std::string_view bytes, int level = 6);
 ALKAID_EXPORT bool LooksGzipped(std::string_view bytes);
 
