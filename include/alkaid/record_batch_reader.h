@@ -16,6 +16,9 @@
 
 namespace alkaid {
 
+/// A source of record batches that all share one schema, read one at a time.
+/// Implementations may read lazily from a file, a socket or another library;
+/// every error comes back from Next() as a Status.
 class ALKAID_EXPORT RecordBatchReader {
  public:
   virtual ~RecordBatchReader() = default;
@@ -39,6 +42,7 @@ class ALKAID_EXPORT RecordBatchReader {
                                                          SchemaPtr schema = nullptr);
 };
 
+/// Shared ownership of a reader, as ExportRecordBatchReader takes it.
 using RecordBatchReaderPtr = std::shared_ptr<RecordBatchReader>;
 
 }  // namespace alkaid
