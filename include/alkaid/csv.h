@@ -85,98 +85,120 @@
 
 namespace alkaid::csv {
 
-// What to do with a record whose field count differs from the header's.
+/// What to do with a record whose field count differs from the header's.
 enum class RaggedRows : int8_t {
-  kError,     // Invalid, naming the line and both counts
-  kFillNull,  // missing trailing fields are null; extra fields are still an error
+  kError,     ///< Invalid, naming the line and both counts
+  kFillNull,  ///< missing trailing fields are null; extra fields are still an error
 };
 
-// The null spellings a reader accepts by default. The writer quotes strings
-// equal to any of them (and to its own null_text), so they read back as
-// strings.
+/// The null spellings a reader accepts by default. The writer quotes strings
+/// equal to any of them (and to its own null_text), so they read back as
+/// strings.
 inline const std::vector<std::string>& DefaultNullValues() {
   static const std::vector<std::string> values = {"", "NA", "N/A", "NULL", "null"};
   return values;
 }
 
+/// How MakeReader and the other read functions parse CSV text. A plain value,
+/// copied by the reader; the defaults read RFC 4180 files with a header.
 struct ReadOptions {
+  /// The byte separating fields; must differ from `quote` and from CR and LF.
   char delimiter = ',';
-  // '\0' turns quoting off (quote characters are then ordinary bytes).
+  /// `'\0'` turns quoting off (quote characters are then ordinary bytes).
   char quote = '"';
-  // The first record (after skip_rows) holds the column names.
+  /// The first record (after skip_rows) holds the column names.
   bool header = true;
-  // Names for the columns. With header == true the header record is read and
-  // dropped (its field count must match); without either, names are f0, f1, ...
+  /// Names for the columns. With header == true the header record is read and
+  /// dropped (its field count must match); without either, names are f0, f1, ...
   std::vector<std::string> column_names;
-  // Unquoted field texts that mean null.
+  /// Unquoted field texts that mean null.
   std::vector<std::string> null_values = DefaultNullValues();
-  // Lines dropped before anything else (before the header). These are raw
-  // lines: quotes are not interpreted in them.
+  /// Lines dropped before anything else (before the header). These are raw
+  /// lines: quotes are not interpreted in them.
   int64_t skip_rows = 0;
+  /// Skip lines with no bytes at all (see the top of this file for the
+  /// one-column case). A line of blanks is not empty.
   bool ignore_empty_lines = true;
-  // Every column's name and type, in file order. When header is true the
-  // header record is dropped; the field count must match.
+  /// Every column's name and type, in file order. When header is true the
+  /// header record is dropped; the field count must match.
   SchemaPtr schema;
-  // Types of some columns by name; the rest are inferred.
+  /// Types of some columns by name; the rest are inferred.
   std::map<std::string, DataTypePtr> column_types;
-  // Only these columns, in this order (names). Empty: all columns.
+  /// Only these columns, in this order (names). Empty: all columns.
   std::vector<std::string> include_columns;
-  // Records used for type inference (at least 1).
+  /// Records used for type inference (at least 1).
   int64_t inference_rows = 10000;
-  // Bytes of input parsed per batch. Bigger blocks mean fewer, longer
-  // batches; memory held is about (num_threads + 1) blocks.
+  /// Bytes of input parsed per batch. Bigger blocks mean fewer, longer
+  /// batches; memory held is about (num_threads + 1) blocks.
   int64_t block_size = 1 << 20;
-  // Threads parsing blocks; 0 means the number of hardware threads.
+  /// Threads parsing blocks; 0 means the number of hardware threads.
   int num_threads = 0;
-  // The longest record accepted, in bytes. Guards against an unterminated
-  // quote making the reader buffer the rest of the input.
+  /// The longest record accepted, in bytes. Guards against an unterminated
+  /// quote making the reader buffer the rest of the input.
   int64_t max_record_bytes = 64 << 20;
+  /// What to do with a record whose field count differs from the header's.
   RaggedRows ragged_rows = RaggedRows::kError;
+  /// Memory of the columns built; must outlive the batches.
   MemoryPool* pool = default_memory_pool();
 };
 
-// A reader over `input`. Reads the header and the inference sample before
-// returning, so schema() is known at once (and errors in them surface here).
+/// A reader over `input`. Reads the header and the inference sample before
+/// returning, so schema() is known at once (and errors in them surface here).
 ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> MakeReader(
     std::shared_ptr<io::InputStream> input, const ReadOptions& options = {});
-// Opens `path` and reads it as CSV.
+/// Opens `path` and reads it as CSV.
+/// IOError when the file cannot be opened.
 ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> OpenReader(
     const std::string& path, const ReadOptions& options = {});
-// The whole input as one table.
+/// The whole input as one table.
+/// Reads `input` to its end; errors are those of MakeReader and Next.
 ALKAID_EXPORT Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input,
                                          const ReadOptions& options = {});
-// Convenience for small inputs (tests, literals).
+/// Convenience for small inputs (tests, literals).
 ALKAID_EXPORT Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options = {});
 
+/// How Writer and the write functions format CSV text. A plain value, copied by
+/// the writer.
 struct WriteOptions {
+  /// The byte written between fields.
   char delimiter = ',';
+  /// The byte that quotes fields; a quote inside a quoted field is doubled.
   char quote = '"';
+  /// Write a first record with the column names.
   bool header = true;
-  // Text written for nulls. Strings equal to it are quoted.
+  /// Text written for nulls. Strings equal to it are quoted.
   std::string null_text;
-  // Quote every string and binary value, not just those that need it.
+  /// Quote every string and binary value, not just those that need it.
   bool quote_all_strings = false;
-  // Record terminator: "\n" or "\r\n".
+  /// Record terminator: `"\n"` or `"\r\n"`.
   std::string line_ending = "\n";
 };
 
-// Writes record batches as CSV. Value text: see the top of this file and
-// src/csv/text_values.h (ISO 8601 temporal values with the unit's fraction
-// digits and 'Z' for zoned timestamps, shortest round-trip floats, exact
-// decimals, raw bytes for binary). A field is quoted when it contains the
-// delimiter, the quote, a line break, leading or trailing blanks, is empty,
-// or equals null_text or a DefaultNullValues() spelling. Nested types, float16 and the day-time and
-// month-day-nano intervals are NotImplemented (use JSON Lines).
+/// Writes record batches as CSV. Value text: see the top of this file and
+/// src/csv/text_values.h (ISO 8601 temporal values with the unit's fraction
+/// digits and 'Z' for zoned timestamps, shortest round-trip floats, exact
+/// decimals, raw bytes for binary). A field is quoted when it contains the
+/// delimiter, the quote, a line break, leading or trailing blanks, is empty,
+/// or equals null_text or a DefaultNullValues() spelling. Nested types,
+/// float16 and the day-time and month-day-nano intervals are NotImplemented
+/// (use JSON Lines).
 class ALKAID_EXPORT Writer {
  public:
-  // `sink` must outlive the writer. The header is written by the first
-  // WriteBatch (or by Close when no batch was written).
+  /// `sink` must outlive the writer. The header is written by the first
+  /// WriteBatch (or by Close when no batch was written). Invalid when `sink` or
+  /// `schema` is null, when delimiter and quote clash (with each other, with
+  /// line breaks, or a `'\0'` quote) or when line_ending is not `"\n"` or `"\r\n"`.
   static Result<std::unique_ptr<Writer>> Make(io::OutputStream* sink, SchemaPtr schema,
                                               const WriteOptions& options = {});
+  /// Does not write anything: call Close() first so errors are seen.
   ~Writer();
+  /// Appends the rows of `batch`, whose schema must equal the writer's
+  /// (Invalid otherwise). NotImplemented for a column type CSV cannot hold;
+  /// errors of the sink are passed on.
   Status WriteBatch(const RecordBatch& batch);
+  /// Appends every row of `table`, chunk by chunk, as WriteBatch does.
   Status WriteTable(const Table& table);
-  // Writes the header if nothing was written yet; does not close the sink.
+  /// Writes the header if nothing was written yet; does not close the sink.
   Status Close();
 
  private:
@@ -188,10 +210,10 @@ class ALKAID_EXPORT Writer {
   bool header_written_ = false;
 };
 
-// The whole table as CSV on `sink`.
+/// The whole table as CSV on `sink`.
 ALKAID_EXPORT Status WriteTable(const Table& table, io::OutputStream* sink,
                                 const WriteOptions& options = {});
-// The whole table as CSV text.
+/// The whole table as CSV text.
 ALKAID_EXPORT Result<std::string> WriteToString(const Table& table,
                                                 const WriteOptions& options = {});
 
