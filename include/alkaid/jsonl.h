@@ -88,34 +88,64 @@
 
 namespace alkaid::jsonl {
 
-enum class UnexpectedFields : int8_t { kError, kIgnore };
+/// What the reader does with an object key that is not a column of the schema.
+enum class UnexpectedFields : int8_t {
+  kError,   ///< Invalid, naming the line and the field path
+  kIgnore,  ///< the key and its value are skipped
+};
 
+/// How MakeReader and the other read functions parse JSON Lines. A plain value,
+/// copied by the reader.
 struct ReadOptions {
-  // Every column's name and type; null means infer.
+  /// Every column's name and type; null means infer.
   SchemaPtr schema;
+  /// Lines used to infer the schema when none is given (at least 1).
   int64_t inference_rows = 10000;
+  /// Bytes of input parsed per batch; memory held is about (num_threads + 1)
+  /// blocks.
   int64_t block_size = 1 << 20;
-  int num_threads = 0;  // 0: hardware threads
+  /// Threads parsing blocks; 0 means the number of hardware threads.
+  int num_threads = 0;
+  /// The longest line accepted, in bytes; a longer one is an error instead of
+  /// being buffered whole.
   int64_t max_line_bytes = 64 << 20;
+  /// Deepest nesting of arrays and objects accepted on a line.
   int max_depth = 64;
+  /// Whether keys outside the schema are an error or dropped.
   UnexpectedFields unexpected_fields = UnexpectedFields::kError;
+  /// Memory of the columns built; must outlive the batches.
   MemoryPool* pool = default_memory_pool();
 };
 
+/// A reader over `input`. Reads the inference sample (when no schema is given)
+/// before returning, so schema() is known at once and errors in the sample
+/// surface here.
 ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> MakeReader(
     std::shared_ptr<io::InputStream> input, const ReadOptions& options = {});
+/// Opens `path` and reads it as JSON Lines; IOError when it cannot be opened.
 ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> OpenReader(
     const std::string& path, const ReadOptions& options = {});
+/// The whole input as one table.
 ALKAID_EXPORT Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input,
                                          const ReadOptions& options = {});
+/// The whole of `text` as one table; convenient for tests and literals.
 ALKAID_EXPORT Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options = {});
 
+/// Writes record batches as JSON Lines, one object per row, in the forms listed
+/// at the top of this file.
 class ALKAID_EXPORT Writer {
  public:
-  // `sink` must outlive the writer.
+  /// `sink` must outlive the writer.
+  /// Invalid when `sink` or `schema` is null.
   static Result<std::unique_ptr<Writer>> Make(io::OutputStream* sink, SchemaPtr schema);
+  /// Appends one line per row of `batch`, whose schema must equal the writer's
+  /// (Invalid otherwise). NotImplemented for float16; errors of the sink are
+  /// passed on.
   Status WriteBatch(const RecordBatch& batch);
+  /// Appends every row of `table`, chunk by chunk, as WriteBatch does.
   Status WriteTable(const Table& table);
+  /// Nothing to finish (JSON Lines has no trailer); does not close the sink.
+  /// Present so the writer is used like the others.
   Status Close() { return Status::OK(); }
 
  private:
@@ -125,7 +155,9 @@ class ALKAID_EXPORT Writer {
   std::vector<std::string> keys_;  // "\"name\":" per field
 };
 
+/// The whole table as JSON Lines on `sink`.
 ALKAID_EXPORT Status WriteTable(const Table& table, io::OutputStream* sink);
+/// The whole table as JSON Lines text.
 ALKAID_EXPORT Result<std::string> WriteToString(const Table& table);
 
 }  // namespace alkaid::jsonl
