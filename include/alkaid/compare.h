@@ -1,23 +1,24 @@
-// Logical equality of arrays: masked-out slots are ignored, slices compare by
-// value, and layouts that encode the same values (e.g. different offsets or
-// view buffers) are equal.
-//
-// Rules per type:
-//  - types must be equal (DataType::Equals; field metadata only with
-//    check_metadata), lengths equal, null positions equal;
-//  - values are compared in non-null slots only (whatever lies under a null
-//    slot, including the children of a null struct or list slot, is ignored);
-//  - floats are exact by default (+0 == -0, NaN != NaN); see EqualOptions;
-//    half floats compare by value;
-//  - list views, dense unions, binary views: by the values they reference;
-//  - unions: same type code per slot, then the selected child values;
-//  - dictionary arrays: by decoded value; a slot is null when its index is
-//    null or the dictionary value it points to is null;
-//  - run-end encoded arrays: by decoded value (run splits do not matter);
-//  - extension arrays: extension types equal, then storage values.
-// Any input is safe: both arrays are fully validated (alkaid/validate.h)
-// before any value is read. An invalid array is equal to nothing (not even to
-// itself), and ArrayDiff then says "left array is invalid: <why>" (or right).
+/// @file
+/// Logical equality of arrays: masked-out slots are ignored, slices compare by
+/// value, and layouts that encode the same values (e.g. different offsets or
+/// view buffers) are equal.
+///
+/// Rules per type:
+///  - types must be equal (DataType::Equals; field metadata only with
+///    check_metadata), lengths equal, null positions equal;
+///  - values are compared in non-null slots only (whatever lies under a null
+///    slot, including the children of a null struct or list slot, is ignored);
+///  - floats are exact by default (+0 == -0, NaN != NaN); see EqualOptions;
+///    half floats compare by value;
+///  - list views, dense unions, binary views: by the values they reference;
+///  - unions: same type code per slot, then the selected child values;
+///  - dictionary arrays: by decoded value; a slot is null when its index is
+///    null or the dictionary value it points to is null;
+///  - run-end encoded arrays: by decoded value (run splits do not matter);
+///  - extension arrays: extension types equal, then storage values.
+/// Any input is safe: both arrays are fully validated (alkaid/validate.h)
+/// before any value is read. An invalid array is equal to nothing (not even to
+/// itself), and ArrayDiff then says "left array is invalid: <why>" (or right).
 #pragma once
 
 #include <string>

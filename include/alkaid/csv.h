@@ -1,71 +1,72 @@
-// CSV (RFC 4180) reading and writing.
-//
-// Reading:
-//
-//   ALKAID_ASSIGN_OR_RAISE(auto input, io::ReadableFile::Open("data.csv"));
-//   csv::ReadOptions options;            // header, ',' and '"' by default
-//   options.column_types["id"] = int32();
-//   ALKAID_ASSIGN_OR_RAISE(auto reader, csv::MakeReader(input, options));
-//   while (true) {
-//     ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, reader->Next());
-//     if (!batch) break;  // end of input
-//     ...
-//   }
-//
-// The reader streams: it holds the blocks it is parsing (num_threads of them,
-// block_size bytes each, plus the inference sample at the start) and never
-// the whole input. Each block of input becomes one record batch; batches come
-// out in input order.
-//
-// The format accepted: fields separated by `delimiter`; records end with LF,
-// CRLF or a lone CR (mixed endings are fine); a field that starts with `quote`
-// runs to the matching closing quote and may hold delimiters, line breaks and
-// doubled quotes ("" for one "); after a closing quote only a delimiter or a
-// line end may follow. A quote inside an unquoted field is an error (it is
-// how a broken quoted field usually shows up, and accepting it would let one
-// stray byte silently merge records). A UTF-8 byte order mark at the start is
-// dropped. Empty lines are skipped unless ignore_empty_lines is false or
-// there is only one column (then an empty line is a record with one empty
-// field, by default a null).
-//
-// Nulls: an unquoted field equal to one of `null_values` is null, in every
-// column (strings too). A quoted field is never null, so "" is an empty
-// string. The writer quotes strings that equal its null text, so tables
-// round-trip exactly.
-//
-// Types. Columns named in `column_types`, or every column when `schema` is
-// set, get the given type; other columns are inferred from the first
-// `inference_rows` records (the sample): each column gets the narrowest of
-//   null -> bool -> int64 -> float64 -> utf8    and    date32 -> timestamp -> utf8
-// that holds every non-null value in the sample (int64 and float64 join to
-// float64; anything else that disagrees joins to utf8). Timestamps are ISO
-// 8601 ("2024-05-01T12:30:00.250", 'T' or ' '); the unit is the coarsest of
-// s/ms/us/ns that holds every fraction seen; values with a zone (Z, +02:00)
-// are converted to UTC and give timestamp[unit, tz=UTC]; a sample mixing
-// zoned and zone-less values is utf8. A column that is null throughout the
-// sample is utf8, unless the sample is the whole input (then it is null).
-// Records after the sample are converted to the inferred type; a value that
-// does not fit is an error naming its line, column and text (the schema is
-// fixed once the first batch is out): enlarge inference_rows or give the
-// column's type. Integers too large for int64 are inferred as float64.
-//
-// Types a column can be read as: null, bool, int8..int64, uint8..uint64,
-// float32, float64, decimal32/64/128/256, date32, date64, time32, time64,
-// timestamp (any unit and zone), duration (integer count of the unit),
-// utf8, large_utf8, utf8_view, binary, large_binary, binary_view,
-// fixed_size_binary. Decimal text must fit the type's width at its scale
-// without losing digits (the declared precision is not enforced, as in IPC
-// data). utf8 columns must be valid UTF-8 (an error names the
-// line and column otherwise); binary columns take the bytes as they are.
-//
-// Errors (Status::Invalid) start with "CSV line N" (1-based physical line of
-// the record, counting the header, skipped rows and line breaks inside
-// quotes) and name the column (1-based number and name) and the text.
-//
-// Threads: a reader is a cursor; calls on one reader must not overlap. It
-// uses up to num_threads threads of the process-wide pool (thread_pool.h)
-// inside Next() and the Make call. Writers: calls on one writer must not
-// overlap. Separate readers and writers are independent.
+/// @file
+/// CSV (RFC 4180) reading and writing.
+///
+/// Reading:
+///
+///   ALKAID_ASSIGN_OR_RAISE(auto input, io::ReadableFile::Open("data.csv"));
+///   csv::ReadOptions options;            // header, ',' and '"' by default
+///   options.column_types["id"] = int32();
+///   ALKAID_ASSIGN_OR_RAISE(auto reader, csv::MakeReader(input, options));
+///   while (true) {
+///     ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, reader->Next());
+///     if (!batch) break;  // end of input
+///     ...
+///   }
+///
+/// The reader streams: it holds the blocks it is parsing (num_threads of them,
+/// block_size bytes each, plus the inference sample at the start) and never
+/// the whole input. Each block of input becomes one record batch; batches come
+/// out in input order.
+///
+/// The format accepted: fields separated by `delimiter`; records end with LF,
+/// CRLF or a lone CR (mixed endings are fine); a field that starts with `quote`
+/// runs to the matching closing quote and may hold delimiters, line breaks and
+/// doubled quotes ("" for one "); after a closing quote only a delimiter or a
+/// line end may follow. A quote inside an unquoted field is an error (it is
+/// how a broken quoted field usually shows up, and accepting it would let one
+/// stray byte silently merge records). A UTF-8 byte order mark at the start is
+/// dropped. Empty lines are skipped unless ignore_empty_lines is false or
+/// there is only one column (then an empty line is a record with one empty
+/// field, by default a null).
+///
+/// Nulls: an unquoted field equal to one of `null_values` is null, in every
+/// column (strings too). A quoted field is never null, so "" is an empty
+/// string. The writer quotes strings that equal its null text, so tables
+/// round-trip exactly.
+///
+/// Types. Columns named in `column_types`, or every column when `schema` is
+/// set, get the given type; other columns are inferred from the first
+/// `inference_rows` records (the sample): each column gets the narrowest of
+///   null -> bool -> int64 -> float64 -> utf8    and    date32 -> timestamp -> utf8
+/// that holds every non-null value in the sample (int64 and float64 join to
+/// float64; anything else that disagrees joins to utf8). Timestamps are ISO
+/// 8601 ("2024-05-01T12:30:00.250", 'T' or ' '); the unit is the coarsest of
+/// s/ms/us/ns that holds every fraction seen; values with a zone (Z, +02:00)
+/// are converted to UTC and give timestamp[unit, tz=UTC]; a sample mixing
+/// zoned and zone-less values is utf8. A column that is null throughout the
+/// sample is utf8, unless the sample is the whole input (then it is null).
+/// Records after the sample are converted to the inferred type; a value that
+/// does not fit is an error naming its line, column and text (the schema is
+/// fixed once the first batch is out): enlarge inference_rows or give the
+/// column's type. Integers too large for int64 are inferred as float64.
+///
+/// Types a column can be read as: null, bool, int8..int64, uint8..uint64,
+/// float32, float64, decimal32/64/128/256, date32, date64, time32, time64,
+/// timestamp (any unit and zone), duration (integer count of the unit),
+/// utf8, large_utf8, utf8_view, binary, large_binary, binary_view,
+/// fixed_size_binary. Decimal text must fit the type's width at its scale
+/// without losing digits (the declared precision is not enforced, as in IPC
+/// data). utf8 columns must be valid UTF-8 (an error names the
+/// line and column otherwise); binary columns take the bytes as they are.
+///
+/// Errors (Status::Invalid) start with "CSV line N" (1-based physical line of
+/// the record, counting the header, skipped rows and line breaks inside
+/// quotes) and name the column (1-based number and name) and the text.
+///
+/// Threads: a reader is a cursor; calls on one reader must not overlap. It
+/// uses up to num_threads threads of the process-wide pool (thread_pool.h)
+/// inside Next() and the Make call. Writers: calls on one writer must not
+/// overlap. Separate readers and writers are independent.
 #pragma once
 
 #include <cstdint>

@@ -1,76 +1,77 @@
-// JSON Lines (one JSON object per line) reading and writing.
-//
-//   ALKAID_ASSIGN_OR_RAISE(auto reader, jsonl::OpenReader("events.jsonl"));
-//   while (true) {
-//     ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, reader->Next());
-//     if (!batch) break;
-//     ...
-//   }
-//
-// Reading. Each non-blank line holds one JSON object (RFC 8259; lines end
-// with LF, a CR before it is whitespace); its keys are the columns. Parsing
-// uses simdjson. The reader streams block by block (block_size bytes, split
-// at line feeds, parsed on num_threads threads, batches in input order).
-//
-// Types, given (`schema`) or inferred from the first `inference_rows` lines:
-//   JSON null   -> null in any column (a column null throughout the sample is
-//                  utf8, unless the sample is the whole input: then null)
-//   true/false  -> bool
-//   integers    -> int64, exactly (never through a double); integers above
-//                  INT64_MAX make the column uint64 if none is negative
-//   other numbers -> float64 (int64 and float64 join to float64)
-//   strings     -> utf8
-//   arrays      -> list<item type joined over every element>
-//   objects     -> struct<fields in first-seen order>
-// Any other disagreement inside the sample (a string where a number was) is
-// an error naming the line and the field path (e.g. "a.b[2]"). Keys missing
-// from an object are null. Keys not in the schema (given, or inferred from
-// the sample) are an error unless unexpected_fields is kIgnore.
-//
-// With a given schema, the JSON form each type accepts is the one the writer
-// produces (below); in addition integers are accepted for timestamp, date,
-// time and duration columns (the count of the unit), and numbers for decimal
-// columns when they are integers. Reading dictionary and run-end encoded
-// columns is NotImplemented.
-//
-// Errors start with "JSON Lines line N" and name the field path. Nesting is
-// limited to max_depth levels (default 64); deeper input is an error.
-//
-// Writing: one object per line, keys in schema order, every key present
-// (null values as null). Value forms:
-//   null                 null
-//   bool                 true / false
-//   integers             JSON integers, exact at 64 bits
-//   float32/64           shortest round-trip numbers; NaN and infinities as
-//                        the strings "nan", "inf", "-inf"
-//   float16              NotImplemented
-//   decimals             strings of the exact decimal ("-12.30")
-//   date32/date64        "YYYY-MM-DD" (date64 with a time of day as a
-//                        timestamp string)
-//   time32/time64        "HH:MM:SS[.fff...]" (digits by unit)
-//   timestamp            "YYYY-MM-DDTHH:MM:SS[.f]" with the unit's fraction
-//                        digits, and "Z" when the type has a time zone (the
-//                        values are UTC)
-//   duration             integer count of the unit
-//   month_interval       integer months
-//   day_time_interval    {"days": d, "milliseconds": ms}
-//   month_day_nano       {"months": m, "days": d, "nanoseconds": ns}
-//   utf8 (all forms)     JSON strings
-//   binary (all forms), fixed_size_binary
-//                        strings of lower-case hex digits
-//   list, large_list, list_view, large_list_view, fixed_size_list
-//                        arrays
-//   struct               objects keyed by field name
-//   map                  arrays of entry objects {"key": k, "value": v}
-//                        (named as the map's entry fields)
-//   sparse/dense union   [type_code, value]
-//   dictionary, run_end_encoded
-//                        the decoded value
-//   extension            the storage value
-//
-// Threads: calls on one reader (or writer) must not overlap; different
-// readers and writers are independent. A reader uses up to num_threads
-// threads of the process-wide pool inside Make and Next.
+/// @file
+/// JSON Lines (one JSON object per line) reading and writing.
+///
+///   ALKAID_ASSIGN_OR_RAISE(auto reader, jsonl::OpenReader("events.jsonl"));
+///   while (true) {
+///     ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, reader->Next());
+///     if (!batch) break;
+///     ...
+///   }
+///
+/// Reading. Each non-blank line holds one JSON object (RFC 8259; lines end
+/// with LF, a CR before it is whitespace); its keys are the columns. Parsing
+/// uses simdjson. The reader streams block by block (block_size bytes, split
+/// at line feeds, parsed on num_threads threads, batches in input order).
+///
+/// Types, given (`schema`) or inferred from the first `inference_rows` lines:
+///   JSON null   -> null in any column (a column null throughout the sample is
+///                  utf8, unless the sample is the whole input: then null)
+///   true/false  -> bool
+///   integers    -> int64, exactly (never through a double); integers above
+///                  INT64_MAX make the column uint64 if none is negative
+///   other numbers -> float64 (int64 and float64 join to float64)
+///   strings     -> utf8
+///   arrays      -> `list<item type joined over every element>`
+///   objects     -> `struct<fields in first-seen order>`
+/// Any other disagreement inside the sample (a string where a number was) is
+/// an error naming the line and the field path (e.g. "a.b[2]"). Keys missing
+/// from an object are null. Keys not in the schema (given, or inferred from
+/// the sample) are an error unless unexpected_fields is kIgnore.
+///
+/// With a given schema, the JSON form each type accepts is the one the writer
+/// produces (below); in addition integers are accepted for timestamp, date,
+/// time and duration columns (the count of the unit), and numbers for decimal
+/// columns when they are integers. Reading dictionary and run-end encoded
+/// columns is NotImplemented.
+///
+/// Errors start with "JSON Lines line N" and name the field path. Nesting is
+/// limited to max_depth levels (default 64); deeper input is an error.
+///
+/// Writing: one object per line, keys in schema order, every key present
+/// (null values as null). Value forms:
+///   null                 null
+///   bool                 true / false
+///   integers             JSON integers, exact at 64 bits
+///   float32/64           shortest round-trip numbers; NaN and infinities as
+///                        the strings "nan", "inf", "-inf"
+///   float16              NotImplemented
+///   decimals             strings of the exact decimal ("-12.30")
+///   date32/date64        "YYYY-MM-DD" (date64 with a time of day as a
+///                        timestamp string)
+///   time32/time64        "HH:MM:SS[.fff...]" (digits by unit)
+///   timestamp            "YYYY-MM-DDTHH:MM:SS[.f]" with the unit's fraction
+///                        digits, and "Z" when the type has a time zone (the
+///                        values are UTC)
+///   duration             integer count of the unit
+///   month_interval       integer months
+///   day_time_interval    {"days": d, "milliseconds": ms}
+///   month_day_nano       {"months": m, "days": d, "nanoseconds": ns}
+///   utf8 (all forms)     JSON strings
+///   binary (all forms), fixed_size_binary
+///                        strings of lower-case hex digits
+///   list, large_list, list_view, large_list_view, fixed_size_list
+///                        arrays
+///   struct               objects keyed by field name
+///   map                  arrays of entry objects {"key": k, "value": v}
+///                        (named as the map's entry fields)
+///   sparse/dense union   [type_code, value]
+///   dictionary, run_end_encoded
+///                        the decoded value
+///   extension            the storage value
+///
+/// Threads: calls on one reader (or writer) must not overlap; different
+/// readers and writers are independent. A reader uses up to num_threads
+/// threads of the process-wide pool inside Make and Next.
 #pragma once
 
 #include <cstdint>

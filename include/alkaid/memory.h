@@ -1,11 +1,12 @@
-// Memory: pools that count what they hand out, and reference-counted buffers.
-//
-// Every allocation is 64-byte aligned and its capacity is padded to a multiple
-// of 64 with the padding zeroed, so SIMD loops may read a whole cache line past
-// the last value. A Buffer never owns memory directly: it holds a shared
-// "owner" that keeps the bytes alive (a pool allocation, a parent buffer, a
-// memory map, ...), so slices are free and zero-copy IPC reads can point into
-// a mapped file.
+/// @file
+/// Memory: pools that count what they hand out, and reference-counted buffers.
+///
+/// Every allocation is 64-byte aligned and its capacity is padded to a multiple
+/// of 64 with the padding zeroed, so SIMD loops may read a whole cache line past
+/// the last value. A Buffer never owns memory directly: it holds a shared
+/// "owner" that keeps the bytes alive (a pool allocation, a parent buffer, a
+/// memory map, ...), so slices are free and zero-copy IPC reads can point into
+/// a mapped file.
 #pragma once
 
 #include <atomic>

@@ -1,44 +1,45 @@
-// Human-readable rendering of arrays.
-//
-// Style (multi-line mode): the array is a bracketed block with one slot per
-// line; every container value is itself a block, one level deeper:
-//
-//   [                        list<int32>:  [[1, 2], null, []]
-//     [
-//       1,
-//       2
-//     ],
-//     null,
-//     []
-//   ]
-//
-// In one-line mode (skip_new_lines, and FormatValue) the same text is joined
-// with ", ": [[1, 2], null, []].
-//
-// Values:
-//   lists, list views, fixed-size lists  [1, 2]
-//   structs                             {a: 1, b: "x"}      (field names as is)
-//   maps                                {"k": 1, "j": null} (keys rendered as values)
-//   unions                              2: "x"              (type code: value)
-//   dictionary arrays                   the decoded value
-//   run-end encoded arrays              the decoded value
-//   extension arrays                    the storage value
-//   strings                             "a\"b\n" (C-style escapes, \xNN for other control bytes)
-//   binary, fixed-size binary           hex digits 68690A (an empty value is "")
-//   floats, half floats                 shortest round-trip text: 1.5, -0, nan, inf
-//   decimals                            exact: -12.345, 0.05
-//   date32, date64                      2024-02-29
-//   time32, time64                      13:45:07, 13:45:07.250 (digits of the unit)
-//   timestamps                          2024-02-29T13:45:07.250 (digits of the unit); with a
-//                                       time zone: ...Z for UTC, local time plus the offset
-//                                       for "+05:30"-style zones, ...Z[Europe/Paris] for named
-//                                       zones (the instant in UTC, zone annotated)
-//   durations                           15ms
-//   intervals                           2M, 3d400ms, 2M3d400000ns
-//
-// A long array shows its first and last `window` slots with "..." between
-// them; containers inside values use `container_window` the same way.
-// Output has no trailing newline.
+/// @file
+/// Human-readable rendering of arrays.
+///
+/// Style (multi-line mode): the array is a bracketed block with one slot per
+/// line; every container value is itself a block, one level deeper:
+///
+///   [                        list<int32>:  [[1, 2], null, []]
+///     [
+///       1,
+///       2
+///     ],
+///     null,
+///     []
+///   ]
+///
+/// In one-line mode (skip_new_lines, and FormatValue) the same text is joined
+/// with ", ": [[1, 2], null, []].
+///
+/// Values:
+///   lists, list views, fixed-size lists  [1, 2]
+///   structs                             {a: 1, b: "x"}      (field names as is)
+///   maps                                {"k": 1, "j": null} (keys rendered as values)
+///   unions                              2: "x"              (type code: value)
+///   dictionary arrays                   the decoded value
+///   run-end encoded arrays              the decoded value
+///   extension arrays                    the storage value
+///   strings                             `"a\"b\n"` (C-style escapes, `\xNN` for other control bytes)
+///   binary, fixed-size binary           hex digits 68690A (an empty value is "")
+///   floats, half floats                 shortest round-trip text: 1.5, -0, nan, inf
+///   decimals                            exact: -12.345, 0.05
+///   date32, date64                      2024-02-29
+///   time32, time64                      13:45:07, 13:45:07.250 (digits of the unit)
+///   timestamps                          2024-02-29T13:45:07.250 (digits of the unit); with a
+///                                       time zone: ...Z for UTC, local time plus the offset
+///                                       for "+05:30"-style zones, ...Z[Europe/Paris] for named
+///                                       zones (the instant in UTC, zone annotated)
+///   durations                           15ms
+///   intervals                           2M, 3d400ms, 2M3d400000ns
+///
+/// A long array shows its first and last `window` slots with "..." between
+/// them; containers inside values use `container_window` the same way.
+/// Output has no trailing newline.
 #pragma once
 
 #include <ostream>

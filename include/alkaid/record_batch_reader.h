@@ -1,9 +1,10 @@
-// RecordBatchReader: the one interface for "a schema, then record batches one
-// at a time". IPC stream and file readers implement it, a vector of batches
-// can be wrapped into one, and the C Stream Interface exports and imports it.
-//
-// Threads: a RecordBatchReader is a cursor; calls on one reader must not
-// overlap. Different readers are independent.
+/// @file
+/// RecordBatchReader: the one interface for "a schema, then record batches one
+/// at a time". IPC stream and file readers implement it, a vector of batches
+/// can be wrapped into one, and the C Stream Interface exports and imports it.
+///
+/// Threads: a RecordBatchReader is a cursor; calls on one reader must not
+/// overlap. Different readers are independent.
 #pragma once
 
 #include <memory>

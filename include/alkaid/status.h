@@ -1,6 +1,7 @@
-// Error handling for the whole library: no exception crosses the public API.
-// A Status is either OK (no allocation) or carries a code plus a message that
-// names what was wrong and where.
+/// @file
+/// Error handling for the whole library: no exception crosses the public API.
+/// A Status is either OK (no allocation) or carries a code plus a message that
+/// names what was wrong and where.
 #pragma once
 
 #include <cassert>
@@ -289,7 +290,9 @@ inline Status GenericToStatus(const Result<T>& r) {
 #define ALKAID_ASSIGN_OR_RAISE(lhs, rexpr) \
   ALKAID_ASSIGN_OR_RAISE_IMPL(ALKAID_CONCAT(_alkaid_res_, __COUNTER__), lhs, rexpr)
 
-// Returns an Invalid status built from the remaining arguments when cond is false.
+/// Returns an Invalid status built from the remaining arguments when cond is false.
+/// The enclosing function returns Status or a Result; the arguments are
+/// evaluated only when `cond` is false.
 #define ALKAID_CHECK_OR_INVALID(cond, ...)                                 \
   do {                                                                     \
     if (!(cond)) return ::alkaid::Status::Invalid(__VA_ARGS__);            \

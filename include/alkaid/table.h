@@ -1,17 +1,18 @@
-// RecordBatch (equal-length columns under a schema), ChunkedArray (one logical
-// column split into chunks) and Table (a schema over chunked columns).
-//
-// Arrays and ArrayData: ArrayData is the one physical representation and what
-// these classes store; an Array (ArrayPtr) is a typed view over one ArrayData
-// (array->data() one way, MakeArray(data) the other, both O(1)). Every
-// constructor and factory here takes either form: RecordBatch::Make(schema, n,
-// {int_array, string_array}) with ArrayPtr columns works as well as with
-// ArrayDataPtr columns, and accessors come in both forms as well
-// (RecordBatch::column(i) -> ArrayPtr, column_data(i) -> ArrayDataPtr;
-// ChunkedArray::chunk(i) -> ArrayPtr, chunks() -> ArrayDataVector).
-//
-// Threads: all three classes are immutable after construction; any method may
-// be called from several threads at once.
+/// @file
+/// RecordBatch (equal-length columns under a schema), ChunkedArray (one logical
+/// column split into chunks) and Table (a schema over chunked columns).
+///
+/// Arrays and ArrayData: ArrayData is the one physical representation and what
+/// these classes store; an Array (ArrayPtr) is a typed view over one ArrayData
+/// (array->data() one way, MakeArray(data) the other, both O(1)). Every
+/// constructor and factory here takes either form: RecordBatch::Make(schema, n,
+/// {int_array, string_array}) with ArrayPtr columns works as well as with
+/// ArrayDataPtr columns, and accessors come in both forms as well
+/// (RecordBatch::column(i) -> ArrayPtr, column_data(i) -> ArrayDataPtr;
+/// ChunkedArray::chunk(i) -> ArrayPtr, chunks() -> ArrayDataVector).
+///
+/// Threads: all three classes are immutable after construction; any method may
+/// be called from several threads at once.
 #pragma once
 
 #include <initializer_list>

@@ -1,41 +1,42 @@
-// Validation of arrays at two levels.
-//
-// ValidateArray: structural checks in O(number of buffers): buffer counts and
-// sizes against length and offset, child counts and lengths, type parameters.
-// ValidateArrayFull: everything ValidateArray does plus O(length) checks of the
-// values: offsets, views, list-view ranges, union type ids and offsets,
-// dictionary indices, run ends, null counts and UTF-8.
-//
-// Both are safe on untrusted input (e.g. arrays read from IPC): every size is
-// checked before a byte is read, arithmetic on lengths is overflow-checked and
-// nesting deeper than ValidateOptions::max_recursion_depth levels (64 unless
-// raised) is refused.
-//
-// Every error is Status::Invalid and reads
-//   "<type name> array at <path>: <what is wrong>"
-// where <path> starts at the root name ("<root>" unless one is given) and
-// appends ".<field name>" for each child (".[i]" when the field has no name)
-// and ".<dictionary>" for dictionary values, e.g. "col.b.item" or
-// "col.entries.key". Slot indices are relative to the array's offset; the
-// physical index is added when the array is sliced.
-//
-// Choices where the spec leaves room:
-// - UTF-8 is checked only for non-null slots (null slots may hold any bytes).
-// - Views of null slots may hold any bytes (the validity bitmap masks them);
-//   every non-null view must be in bounds, name an existing data buffer, have
-//   a non-negative size and, when inline (12 bytes or fewer), be zero after
-//   its value, as the format requires.
-// - List-view offsets and sizes are checked for every slot, as the spec asks.
-// - Dense union offsets must point into the selected child; their order per
-//   child (a SHOULD in the spec) is not enforced.
-// - utf8_view UTF-8 costs O(min(sum of view lengths, data buffer bytes) +
-//   views): overlapping views do not multiply the work (each referenced data
-//   buffer is then decoded once and views must start and end on character
-//   boundaries); bytes that no non-null view covers may be anything.
-// - A run-end encoded array's values child may be longer than its run ends
-//   (values past the last run are never read); it may not be shorter.
-// - A zero-length binary, string or list array may omit its offsets, but an
-//   offset it does carry must not be negative.
+/// @file
+/// Validation of arrays at two levels.
+///
+/// ValidateArray: structural checks in O(number of buffers): buffer counts and
+/// sizes against length and offset, child counts and lengths, type parameters.
+/// ValidateArrayFull: everything ValidateArray does plus O(length) checks of the
+/// values: offsets, views, list-view ranges, union type ids and offsets,
+/// dictionary indices, run ends, null counts and UTF-8.
+///
+/// Both are safe on untrusted input (e.g. arrays read from IPC): every size is
+/// checked before a byte is read, arithmetic on lengths is overflow-checked and
+/// nesting deeper than ValidateOptions::max_recursion_depth levels (64 unless
+/// raised) is refused.
+///
+/// Every error is Status::Invalid and reads
+///   `"<type name> array at <path>: <what is wrong>"`
+/// where `<path>` starts at the root name (`"<root>"` unless one is given) and
+/// appends `".<field name>"` for each child (".[i]" when the field has no name)
+/// and `".<dictionary>"` for dictionary values, e.g. "col.b.item" or
+/// "col.entries.key". Slot indices are relative to the array's offset; the
+/// physical index is added when the array is sliced.
+///
+/// Choices where the spec leaves room:
+/// - UTF-8 is checked only for non-null slots (null slots may hold any bytes).
+/// - Views of null slots may hold any bytes (the validity bitmap masks them);
+///   every non-null view must be in bounds, name an existing data buffer, have
+///   a non-negative size and, when inline (12 bytes or fewer), be zero after
+///   its value, as the format requires.
+/// - List-view offsets and sizes are checked for every slot, as the spec asks.
+/// - Dense union offsets must point into the selected child; their order per
+///   child (a SHOULD in the spec) is not enforced.
+/// - utf8_view UTF-8 costs O(min(sum of view lengths, data buffer bytes) +
+///   views): overlapping views do not multiply the work (each referenced data
+///   buffer is then decoded once and views must start and end on character
+///   boundaries); bytes that no non-null view covers may be anything.
+/// - A run-end encoded array's values child may be longer than its run ends
+///   (values past the last run are never read); it may not be shorter.
+/// - A zero-length binary, string or list array may omit its offsets, but an
+///   offset it does carry must not be negative.
 #pragma once
 
 #include <string_view>

@@ -1,4 +1,5 @@
-/* The Arrow C Data Interface, C Stream Interface and C Device Data Interface:
+/** @file
+ * The Arrow C Data Interface, C Stream Interface and C Device Data Interface:
  * the ABI structs every Arrow implementation agrees on, written from the
  * specification's field lists (docs/source/format/CDataInterface.rst,
  * CStreamInterface.rst, CDeviceDataInterface.rst in apache/arrow).

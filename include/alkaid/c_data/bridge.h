@@ -1,32 +1,33 @@
-// Handing alkaid data to other Arrow libraries in-process, and taking theirs,
-// through the Arrow C Data Interface, C Stream Interface and C Device Data
-// Interface (structs in alkaid/c_data/abi.h).
-//
-// Export fills a caller-provided struct. Nothing is copied: the struct points
-// at alkaid's own buffers and its private data holds references that keep
-// them alive until the consumer calls release (children and dictionaries are
-// released by their parent's release, as the specification asks).
-//
-// Import takes ownership of the producer's struct: on return, success or not,
-// the caller's struct is marked released (release == NULL) and must not be
-// released again. Imported schemas are copied into alkaid types and released
-// at once. Imported arrays are zero-copy: every alkaid Buffer made from the
-// struct shares one holder, and the producer's release runs exactly once, when
-// the last of those buffers goes away. A buffer whose address does not suit
-// its element type's alignment is copied (only that buffer).
-//
-// Imported structs are untrusted: counts of buffers and children against the
-// format string, null pointers where bytes must exist, negative lengths and
-// offsets, unknown format strings and bad metadata each give an Invalid status
-// naming the field path ("<root>.a.item"); then alkaid's validation runs
-// (ValidateArrayFull unless ImportOptions::validate_full is false, in which
-// case the O(buffers) structural checks still run).
-//
-// Threads: export and import functions may be called from several threads on
-// different structs. An exported ArrowArrayStream is a cursor: its callbacks
-// must not be called concurrently (as the specification says), and the same
-// holds for a RecordBatchReader made by ImportRecordBatchReader. Releasing an
-// exported struct may happen on any thread.
+/// @file
+/// Handing alkaid data to other Arrow libraries in-process, and taking theirs,
+/// through the Arrow C Data Interface, C Stream Interface and C Device Data
+/// Interface (structs in alkaid/c_data/abi.h).
+///
+/// Export fills a caller-provided struct. Nothing is copied: the struct points
+/// at alkaid's own buffers and its private data holds references that keep
+/// them alive until the consumer calls release (children and dictionaries are
+/// released by their parent's release, as the specification asks).
+///
+/// Import takes ownership of the producer's struct: on return, success or not,
+/// the caller's struct is marked released (release == NULL) and must not be
+/// released again. Imported schemas are copied into alkaid types and released
+/// at once. Imported arrays are zero-copy: every alkaid Buffer made from the
+/// struct shares one holder, and the producer's release runs exactly once, when
+/// the last of those buffers goes away. A buffer whose address does not suit
+/// its element type's alignment is copied (only that buffer).
+///
+/// Imported structs are untrusted: counts of buffers and children against the
+/// format string, null pointers where bytes must exist, negative lengths and
+/// offsets, unknown format strings and bad metadata each give an Invalid status
+/// naming the field path ("<root>.a.item"); then alkaid's validation runs
+/// (ValidateArrayFull unless ImportOptions::validate_full is false, in which
+/// case the O(buffers) structural checks still run).
+///
+/// Threads: export and import functions may be called from several threads on
+/// different structs. An exported ArrowArrayStream is a cursor: its callbacks
+/// must not be called concurrently (as the specification says), and the same
+/// holds for a RecordBatchReader made by ImportRecordBatchReader. Releasing an
+/// exported struct may happen on any thread.
 #pragma once
 
 #include <memory>

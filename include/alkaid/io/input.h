@@ -1,11 +1,12 @@
-// Byte sources for the IPC readers: sequential streams and random-access files.
-//
-// Reads hand out Buffers. Sources that already hold the bytes in memory (a
-// BufferReader, a memory-mapped file) return zero-copy slices whose owner keeps
-// the underlying memory alive, so a buffer may outlive the reader that made
-// it. Sources backed by a file descriptor copy into 64-byte aligned pool
-// buffers. Every operating-system failure becomes Status::IOError naming the
-// path and the errno text.
+/// @file
+/// Byte sources for the IPC readers: sequential streams and random-access files.
+///
+/// Reads hand out Buffers. Sources that already hold the bytes in memory (a
+/// BufferReader, a memory-mapped file) return zero-copy slices whose owner keeps
+/// the underlying memory alive, so a buffer may outlive the reader that made
+/// it. Sources backed by a file descriptor copy into 64-byte aligned pool
+/// buffers. Every operating-system failure becomes Status::IOError naming the
+/// path and the errno text.
 #pragma once
 
 #include <cstdint>

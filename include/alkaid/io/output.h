@@ -1,5 +1,6 @@
-// Byte sinks for the IPC writers: a growing in-memory buffer, a fixed
-// caller-owned buffer, a POSIX file, and a counter that only measures.
+/// @file
+/// Byte sinks for the IPC writers: a growing in-memory buffer, a fixed
+/// caller-owned buffer, a POSIX file, and a counter that only measures.
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,12 @@
-// Body compression for IPC messages (BodyCompression method BUFFER).
-//
-// Each body buffer is encoded on its own as
-//   int64 little-endian uncompressed length | compressed bytes
-// where the length -1 means "the bytes that follow are stored raw" (used when
-// compressing would not make the buffer smaller), and an empty buffer is
-// written as zero bytes with no prefix at all. LZ4 uses the frame format
-// (lz4frame.h), one frame per buffer; ZSTD uses one zstd frame per buffer.
+/// @file
+/// Body compression for IPC messages (BodyCompression method BUFFER).
+///
+/// Each body buffer is encoded on its own as
+///   int64 little-endian uncompressed length | compressed bytes
+/// where the length -1 means "the bytes that follow are stored raw" (used when
+/// compressing would not make the buffer smaller), and an empty buffer is
+/// written as zero bytes with no prefix at all. LZ4 uses the frame format
+/// (lz4frame.h), one frame per buffer; ZSTD uses one zstd frame per buffer.
 #pragma once
 
 #include <ostream>

@@ -1,4 +1,5 @@
-// Options of the IPC writers and readers.
+/// @file
+/// Options of the IPC writers and readers.
 #pragma once
 
 #include <cstdint>

@@ -1,34 +1,35 @@
-// IPC readers: the streaming format (pull: StreamReader; push: StreamDecoder)
-// and the random-access file format (FileReader).
-//
-// Input is untrusted. Message metadata goes through the Flatbuffers verifier
-// before any access; every node, buffer and variadic count is checked against
-// the schema and the body; decompression is capped; and each record batch is
-// validated (ValidateArrayFull, or only ValidateArray when
-// IpcReadOptions::validate_full is false) before it is handed out. Buffers
-// are zero-copy slices of the input whenever alignment, compression and byte
-// order allow. Big-endian data is converted to native order on load.
-//
-// Memory: one message decompresses to at most
-// IpcReadOptions::max_decompressed_message_bytes (256 MiB by default), and a
-// reader holds at most its memory budget (IpcReadOptions::memory_budget*:
-// decompressed buffers, copies, dictionaries and the arrays of the batches
-// still referenced). What a caller drops stops counting, so reading batch by
-// batch never runs out of budget; keeping every batch of a hostile file
-// fails with OutOfMemory naming the option instead of exhausting memory.
-// Dictionary deltas are queued and concatenated once when next needed, so N
-// deltas cost time linear in the dictionary's final size.
-//
-// Leniency: body buffers need not be aligned for their element type (the
-// format asks for 8-byte alignment; some writers do not provide it). A
-// misaligned buffer is copied into aligned memory (counted against the
-// budget) instead of being refused. A file footer whose version is V1-V3 is
-// accepted when the messages of the file are V4 or V5 (Arrow 0.14-era
-// writers). Stricter: a footer block whose metadata or body length disagrees
-// with the message it points to is refused.
-//
-// Threads: see each class. Batches handed out are immutable and independent
-// of their reader: they may be used from any thread and outlive the reader.
+/// @file
+/// IPC readers: the streaming format (pull: StreamReader; push: StreamDecoder)
+/// and the random-access file format (FileReader).
+///
+/// Input is untrusted. Message metadata goes through the Flatbuffers verifier
+/// before any access; every node, buffer and variadic count is checked against
+/// the schema and the body; decompression is capped; and each record batch is
+/// validated (ValidateArrayFull, or only ValidateArray when
+/// IpcReadOptions::validate_full is false) before it is handed out. Buffers
+/// are zero-copy slices of the input whenever alignment, compression and byte
+/// order allow. Big-endian data is converted to native order on load.
+///
+/// Memory: one message decompresses to at most
+/// IpcReadOptions::max_decompressed_message_bytes (256 MiB by default), and a
+/// reader holds at most its memory budget (IpcReadOptions::memory_budget*:
+/// decompressed buffers, copies, dictionaries and the arrays of the batches
+/// still referenced). What a caller drops stops counting, so reading batch by
+/// batch never runs out of budget; keeping every batch of a hostile file
+/// fails with OutOfMemory naming the option instead of exhausting memory.
+/// Dictionary deltas are queued and concatenated once when next needed, so N
+/// deltas cost time linear in the dictionary's final size.
+///
+/// Leniency: body buffers need not be aligned for their element type (the
+/// format asks for 8-byte alignment; some writers do not provide it). A
+/// misaligned buffer is copied into aligned memory (counted against the
+/// budget) instead of being refused. A file footer whose version is V1-V3 is
+/// accepted when the messages of the file are V4 or V5 (Arrow 0.14-era
+/// writers). Stricter: a footer block whose metadata or body length disagrees
+/// with the message it points to is refused.
+///
+/// Threads: see each class. Batches handed out are immutable and independent
+/// of their reader: they may be used from any thread and outlive the reader.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
-// IPC writers: the streaming format (schema, dictionaries, batches, EOS) and
-// the random-access file format (magic, the same messages, a footer indexing
-// them, magic).
+/// @file
+/// IPC writers: the streaming format (schema, dictionaries, batches, EOS) and
+/// the random-access file format (magic, the same messages, a footer indexing
+/// them, magic).
 #pragma once
 
 #include <cstdint>

@@ -1,13 +1,14 @@
-// Reader and writer of the Arrow integration-test JSON format (the
-// X.json / X.json.gz files the Arrow projects exchange in cross-language
-// tests): a schema, optional dictionaries and record batches whose buffers
-// are spelled out value by value.
-//
-// Reading builds every ArrayData directly from the JSON arrays, checking
-// counts, value ranges and encodings; errors carry a JSON path such as
-// "batches[2].columns[1](name).children[0].DATA[5]". Writing produces the
-// same layout and value encodings as the reference generator (two-space
-// indentation, 64-bit integers as strings, upper-case hex, ASCII escapes).
+/// @file
+/// Reader and writer of the Arrow integration-test JSON format (the
+/// X.json / X.json.gz files the Arrow projects exchange in cross-language
+/// tests): a schema, optional dictionaries and record batches whose buffers
+/// are spelled out value by value.
+///
+/// Reading builds every ArrayData directly from the JSON arrays, checking
+/// counts, value ranges and encodings; errors carry a JSON path such as
+/// "batches[2].columns[1](name).children[0].DATA[5]". Writing produces the
+/// same layout and value encodings as the reference generator (two-space
+/// indentation, 64-bit integers as strings, upper-case hex, ASCII escapes).
 #pragma once
 
 #include <cstdint>
