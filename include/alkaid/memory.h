@@ -201,10 +201,10 @@ class ALKAID_EXPORT Buffer {
  protected:
   /// An empty buffer, for subclasses that set the fields themselves.
   Buffer() = default;
-  const uint8_t* data_ = nullptr;  ///< Start of the bytes (what data() returns).
-  uint8_t* mutable_data_ = nullptr;  ///< Same address when writable, else null.
-  int64_t size_ = 0;  ///< Logical size in bytes.
-  int64_t capacity_ = 0;  ///< Bytes of storage, at least size_.
+  const uint8_t* data_ = nullptr;      ///< Start of the bytes (what data() returns).
+  uint8_t* mutable_data_ = nullptr;    ///< Same address when writable, else null.
+  int64_t size_ = 0;                   ///< Logical size in bytes.
+  int64_t capacity_ = 0;               ///< Bytes of storage, at least size_.
   std::shared_ptr<const void> owner_;  ///< Keeps the bytes alive; null for borrowed memory.
 };
 

@@ -53,12 +53,12 @@ namespace alkaid {
 /// Layout of PrettyPrint's output. A plain value; the defaults print up to ten
 /// slots at each end, two spaces per level.
 struct ALKAID_EXPORT PrettyPrintOptions {
-  int indent = 0;            ///< spaces before every line
-  int indent_size = 2;       ///< added per nesting level
-  int64_t window = 10;       ///< values shown at each end before "..."
-  int64_t container_window = 2;  ///< same, for elements inside nested values
+  int indent = 0;                 ///< spaces before every line
+  int indent_size = 2;            ///< added per nesting level
+  int64_t window = 10;            ///< values shown at each end before "..."
+  int64_t container_window = 2;   ///< same, for elements inside nested values
   std::string null_rep = "null";  ///< text shown for a null slot
-  bool skip_new_lines = false;   ///< render on one line
+  bool skip_new_lines = false;    ///< render on one line
 };
 
 /// The array is fully validated first (alkaid/validate.h), so any input is

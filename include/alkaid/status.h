@@ -19,17 +19,17 @@ namespace alkaid {
 /// The kind of failure a Status reports. Callers branch on the code; the message
 /// carries the details for people.
 enum class StatusCode : int8_t {
-  kOk = 0,  ///< success; the only code of an OK status
-  kInvalid,            ///< data or arguments break a rule of the format
-  kTypeError,          ///< an operation does not apply to this type
-  kIndexError,         ///< an index is out of range
-  kKeyError,           ///< a lookup by name or id failed
-  kOutOfMemory,        ///< allocation failed or was refused by a cap
-  kIOError,            ///< the operating system refused a read or write
-  kNotImplemented,     ///< valid input we do not handle (yet)
-  kSerializationError, ///< bytes that are not a valid encoding
-  kCapacityError,      ///< a result would exceed a representable size
-  kUnknownError,  ///< anything else, including a Result built from an OK status by mistake
+  kOk = 0,              ///< success; the only code of an OK status
+  kInvalid,             ///< data or arguments break a rule of the format
+  kTypeError,           ///< an operation does not apply to this type
+  kIndexError,          ///< an index is out of range
+  kKeyError,            ///< a lookup by name or id failed
+  kOutOfMemory,         ///< allocation failed or was refused by a cap
+  kIOError,             ///< the operating system refused a read or write
+  kNotImplemented,      ///< valid input we do not handle (yet)
+  kSerializationError,  ///< bytes that are not a valid encoding
+  kCapacityError,       ///< a result would exceed a representable size
+  kUnknownError,        ///< anything else, including a Result built from an OK status by mistake
 };
 
 /// The code's name as it appears in ToString() ("Invalid", "IOError", ...); a

@@ -97,7 +97,7 @@ struct ALKAID_EXPORT ParallelOptions {
 /// A borrowed byte range.
 struct ALKAID_EXPORT ByteRange {
   const uint8_t* data = nullptr;  ///< first byte; may be null when size is 0
-  int64_t size = 0;  ///< number of bytes at data
+  int64_t size = 0;               ///< number of bytes at data
 };
 
 /// Encodes one body buffer as described at the top of this file: an empty

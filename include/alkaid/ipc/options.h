@@ -20,7 +20,7 @@ namespace alkaid::ipc {
 ///  kAlkaid: file magic "ALKAID1", extension keys "ALKAID:extension:name/metadata".
 /// Readers accept both.
 enum class IpcDialect : int8_t {
-  kArrow,  ///< "ARROW1" magic and ARROW:extension:* keys, readable by every Arrow library
+  kArrow,   ///< "ARROW1" magic and ARROW:extension:* keys, readable by every Arrow library
   kAlkaid,  ///< "ALKAID1" magic and ALKAID:extension:* keys
 };
 

@@ -19,9 +19,9 @@ namespace alkaid::ipc {
 /// a snapshot copy.
 struct ALKAID_EXPORT WriteStats {
   int64_t num_messages = 0;               ///< schema + dictionary + record batch messages
-  int64_t num_record_batches = 0;  ///< record batch messages written
+  int64_t num_record_batches = 0;         ///< record batch messages written
   int64_t num_dictionary_batches = 0;     ///< all of them, deltas included
-  int64_t num_dictionary_deltas = 0;  ///< dictionary batches sent as deltas
+  int64_t num_dictionary_deltas = 0;      ///< dictionary batches sent as deltas
   int64_t num_replaced_dictionaries = 0;  ///< full dictionaries sent for an id already sent
   int64_t bytes_written = 0;              ///< everything this writer wrote to its sink
 };
