@@ -24,7 +24,8 @@
 ///   dictionary arrays                   the decoded value
 ///   run-end encoded arrays              the decoded value
 ///   extension arrays                    the storage value
-///   strings                             `"a\"b\n"` (C-style escapes, `\xNN` for other control bytes)
+///   strings                             `"a\"b\n"` (C-style escapes, `\xNN` for other
+///                                       control bytes)
 ///   binary, fixed-size binary           hex digits 68690A (an empty value is "")
 ///   floats, half floats                 shortest round-trip text: 1.5, -0, nan, inf
 ///   decimals                            exact: -12.345, 0.05

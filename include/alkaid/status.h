@@ -285,8 +285,8 @@ inline Status GenericToStatus(const Result<T>& r) {
 
 /// Evaluates `rexpr` (a Result<T>) once; on error returns the Status from the
 /// enclosing function, otherwise moves the value into `lhs`, which may be a
-/// declaration (`auto x`) or an existing variable. Expands to several statements, so it cannot be the body of
-/// an unbraced if.
+/// declaration (`auto x`) or an existing variable. Expands to several
+/// statements, so it cannot be the body of an unbraced if.
 #define ALKAID_ASSIGN_OR_RAISE(lhs, rexpr) \
   ALKAID_ASSIGN_OR_RAISE_IMPL(ALKAID_CONCAT(_alkaid_res_, __COUNTER__), lhs, rexpr)
 

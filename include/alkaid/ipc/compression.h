@@ -90,8 +90,9 @@ inline constexpr int64_t kBodyBufferUncompressed = -1;
 /// starting threads would cost more than it saves.
 struct ALKAID_EXPORT ParallelOptions {
   bool use_threads = false;  ///< false: everything runs on the calling thread
-  int num_threads = 0;  ///< 0: std::thread::hardware_concurrency()
-  int64_t min_parallel_bytes = int64_t{1} << 20;  ///< total bytes below which work stays on the calling thread
+  int num_threads = 0;       ///< 0: std::thread::hardware_concurrency()
+  /// Total bytes of work below which everything stays on the calling thread.
+  int64_t min_parallel_bytes = int64_t{1} << 20;
 };
 
 /// A borrowed byte range.

@@ -50,9 +50,9 @@ namespace alkaid::ipc {
 /// monitoring. A plain value: stats() returns a snapshot copy.
 struct ALKAID_EXPORT ReadStats {
   int64_t num_messages = 0;               ///< schema, dictionary and record batch messages
-  int64_t num_record_batches = 0;  ///< record batch messages decoded
+  int64_t num_record_batches = 0;         ///< record batch messages decoded
   int64_t num_dictionary_batches = 0;     ///< deltas included
-  int64_t num_dictionary_deltas = 0;  ///< dictionary batches marked as deltas (appended to an existing dictionary)
+  int64_t num_dictionary_deltas = 0;      ///< dictionary batches appended to an existing one
   int64_t num_replaced_dictionaries = 0;  ///< non-delta batches for an id already defined
 };
 
