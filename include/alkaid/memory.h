@@ -163,8 +163,9 @@ class ALKAID_EXPORT Buffer {
 
   /// The first byte of the buffer; may be null for an empty buffer.
   const uint8_t* data() const { return data_; }
-  /// The first byte for writing, or null when the buffer is read-only (views over
-  /// borrowed or mapped memory, slices of them, FromString buffers).
+  /// The first byte for writing, or null when the buffer is read-only. Only
+  /// pool allocations (ResizableBuffer, AllocateBuffer, Copy) are writable;
+  /// views, slices and FromString buffers are not.
   uint8_t* mutable_data() const { return mutable_data_; }
   /// True when mutable_data() is not null.
   bool is_mutable() const { return mutable_data_ != nullptr; }
