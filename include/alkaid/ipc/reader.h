@@ -207,10 +207,9 @@ class ALKAID_EXPORT StreamDecoder {
                          const IpcReadOptions& options = IpcReadOptions::Defaults());
   ~StreamDecoder();
 
-  /// Copies what it has to keep.
-  /// Feeds the next `size` bytes of the stream; the decoder reports every message
-  /// they complete before returning. Bad bytes give an error, after which the
-  /// decoder accepts nothing more.
+  /// Feeds the next `size` bytes of the stream and copies what it has to keep;
+  /// the decoder reports every message they complete before returning. Bad
+  /// bytes give an error, and every later call returns that same error.
   Status Consume(const uint8_t* data, int64_t size);
   /// Keeps references into `buffer` (zero-copy) where a whole message part
   /// lies inside it.
