@@ -1,12 +1,13 @@
-// Everything public in alkaid, for programs that would rather include one
-// header than pick the ones they use:
-//
-//   #include <alkaid/api.h>
-//
-// Modules: core (memory, types, arrays, builders, tables, validation,
-// comparison, printing), io, ipc (stream and file formats), extension
-// (canonical extension types) and json (integration format and JSON
-// literals). Link alkaid::alkaid, which brings all of them.
+/// @file
+/// Everything public in alkaid, for programs that would rather include one
+/// header than pick the ones they use:
+///
+///     #include <alkaid/api.h>
+///
+/// Modules: core (memory, types, arrays, builders, tables, validation,
+/// comparison, printing), io, ipc (stream and file formats), extension
+/// (canonical extension types) and json (integration format and JSON
+/// literals). Link alkaid::alkaid, which brings all of them.
 #pragma once
 
 #include "alkaid/array.h"

@@ -1,71 +1,72 @@
-// CSV (RFC 4180) reading and writing.
-//
-// Reading:
-//
-//   ALKAID_ASSIGN_OR_RAISE(auto input, io::ReadableFile::Open("data.csv"));
-//   csv::ReadOptions options;            // header, ',' and '"' by default
-//   options.column_types["id"] = int32();
-//   ALKAID_ASSIGN_OR_RAISE(auto reader, csv::MakeReader(input, options));
-//   while (true) {
-//     ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, reader->Next());
-//     if (!batch) break;  // end of input
-//     ...
-//   }
-//
-// The reader streams: it holds the blocks it is parsing (num_threads of them,
-// block_size bytes each, plus the inference sample at the start) and never
-// the whole input. Each block of input becomes one record batch; batches come
-// out in input order.
-//
-// The format accepted: fields separated by `delimiter`; records end with LF,
-// CRLF or a lone CR (mixed endings are fine); a field that starts with `quote`
-// runs to the matching closing quote and may hold delimiters, line breaks and
-// doubled quotes ("" for one "); after a closing quote only a delimiter or a
-// line end may follow. A quote inside an unquoted field is an error (it is
-// how a broken quoted field usually shows up, and accepting it would let one
-// stray byte silently merge records). A UTF-8 byte order mark at the start is
-// dropped. Empty lines are skipped unless ignore_empty_lines is false or
-// there is only one column (then an empty line is a record with one empty
-// field, by default a null).
-//
-// Nulls: an unquoted field equal to one of `null_values` is null, in every
-// column (strings too). A quoted field is never null, so "" is an empty
-// string. The writer quotes strings that equal its null text, so tables
-// round-trip exactly.
-//
-// Types. Columns named in `column_types`, or every column when `schema` is
-// set, get the given type; other columns are inferred from the first
-// `inference_rows` records (the sample): each column gets the narrowest of
-//   null -> bool -> int64 -> float64 -> utf8    and    date32 -> timestamp -> utf8
-// that holds every non-null value in the sample (int64 and float64 join to
-// float64; anything else that disagrees joins to utf8). Timestamps are ISO
-// 8601 ("2024-05-01T12:30:00.250", 'T' or ' '); the unit is the coarsest of
-// s/ms/us/ns that holds every fraction seen; values with a zone (Z, +02:00)
-// are converted to UTC and give timestamp[unit, tz=UTC]; a sample mixing
-// zoned and zone-less values is utf8. A column that is null throughout the
-// sample is utf8, unless the sample is the whole input (then it is null).
-// Records after the sample are converted to the inferred type; a value that
-// does not fit is an error naming its line, column and text (the schema is
-// fixed once the first batch is out): enlarge inference_rows or give the
-// column's type. Integers too large for int64 are inferred as float64.
-//
-// Types a column can be read as: null, bool, int8..int64, uint8..uint64,
-// float32, float64, decimal32/64/128/256, date32, date64, time32, time64,
-// timestamp (any unit and zone), duration (integer count of the unit),
-// utf8, large_utf8, utf8_view, binary, large_binary, binary_view,
-// fixed_size_binary. Decimal text must fit the type's width at its scale
-// without losing digits (the declared precision is not enforced, as in IPC
-// data). utf8 columns must be valid UTF-8 (an error names the
-// line and column otherwise); binary columns take the bytes as they are.
-//
-// Errors (Status::Invalid) start with "CSV line N" (1-based physical line of
-// the record, counting the header, skipped rows and line breaks inside
-// quotes) and name the column (1-based number and name) and the text.
-//
-// Threads: a reader is a cursor; calls on one reader must not overlap. It
-// uses up to num_threads threads of the process-wide pool (thread_pool.h)
-// inside Next() and the Make call. Writers: calls on one writer must not
-// overlap. Separate readers and writers are independent.
+/// @file
+/// CSV (RFC 4180) reading and writing.
+///
+/// Reading:
+///
+///   ALKAID_ASSIGN_OR_RAISE(auto input, io::ReadableFile::Open("data.csv"));
+///   csv::ReadOptions options;            // header, ',' and '"' by default
+///   options.column_types["id"] = int32();
+///   ALKAID_ASSIGN_OR_RAISE(auto reader, csv::MakeReader(input, options));
+///   while (true) {
+///     ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, reader->Next());
+///     if (!batch) break;  // end of input
+///     ...
+///   }
+///
+/// The reader streams: it holds the blocks it is parsing (num_threads of them,
+/// block_size bytes each, plus the inference sample at the start) and never
+/// the whole input. Each block of input becomes one record batch; batches come
+/// out in input order.
+///
+/// The format accepted: fields separated by `delimiter`; records end with LF,
+/// CRLF or a lone CR (mixed endings are fine); a field that starts with `quote`
+/// runs to the matching closing quote and may hold delimiters, line breaks and
+/// doubled quotes ("" for one "); after a closing quote only a delimiter or a
+/// line end may follow. A quote inside an unquoted field is an error (it is
+/// how a broken quoted field usually shows up, and accepting it would let one
+/// stray byte silently merge records). A UTF-8 byte order mark at the start is
+/// dropped. Empty lines are skipped unless ignore_empty_lines is false or
+/// there is only one column (then an empty line is a record with one empty
+/// field, by default a null).
+///
+/// Nulls: an unquoted field equal to one of `null_values` is null, in every
+/// column (strings too). A quoted field is never null, so "" is an empty
+/// string. The writer quotes strings that equal its null text, so tables
+/// round-trip exactly.
+///
+/// Types. Columns named in `column_types`, or every column when `schema` is
+/// set, get the given type; other columns are inferred from the first
+/// `inference_rows` records (the sample): each column gets the narrowest of
+///   null -> bool -> int64 -> float64 -> utf8    and    date32 -> timestamp -> utf8
+/// that holds every non-null value in the sample (int64 and float64 join to
+/// float64; anything else that disagrees joins to utf8). Timestamps are ISO
+/// 8601 ("2024-05-01T12:30:00.250", 'T' or ' '); the unit is the coarsest of
+/// s/ms/us/ns that holds every fraction seen; values with a zone (Z, +02:00)
+/// are converted to UTC and give timestamp[unit, tz=UTC]; a sample mixing
+/// zoned and zone-less values is utf8. A column that is null throughout the
+/// sample is utf8, unless the sample is the whole input (then it is null).
+/// Records after the sample are converted to the inferred type; a value that
+/// does not fit is an error naming its line, column and text (the schema is
+/// fixed once the first batch is out): enlarge inference_rows or give the
+/// column's type. Integers too large for int64 are inferred as float64.
+///
+/// Types a column can be read as: null, bool, int8..int64, uint8..uint64,
+/// float32, float64, decimal32/64/128/256, date32, date64, time32, time64,
+/// timestamp (any unit and zone), duration (integer count of the unit),
+/// utf8, large_utf8, utf8_view, binary, large_binary, binary_view,
+/// fixed_size_binary. Decimal text must fit the type's width at its scale
+/// without losing digits (the declared precision is not enforced, as in IPC
+/// data). utf8 columns must be valid UTF-8 (an error names the
+/// line and column otherwise); binary columns take the bytes as they are.
+///
+/// Errors (Status::Invalid) start with "CSV line N" (1-based physical line of
+/// the record, counting the header, skipped rows and line breaks inside
+/// quotes) and name the column (1-based number and name) and the text.
+///
+/// Threads: a reader is a cursor; calls on one reader must not overlap. It
+/// uses up to num_threads threads of the process-wide pool (thread_pool.h)
+/// inside Next() and the Make call. Writers: calls on one writer must not
+/// overlap. Separate readers and writers are independent.
 #pragma once
 
 #include <cstdint>
@@ -74,6 +75,7 @@
 #include <string>
 #include <vector>
 
+#include "alkaid/export.h"
 #include "alkaid/io/input.h"
 #include "alkaid/io/output.h"
 #include "alkaid/memory.h"
@@ -84,97 +86,120 @@
 
 namespace alkaid::csv {
 
-// What to do with a record whose field count differs from the header's.
+/// What to do with a record whose field count differs from the header's.
 enum class RaggedRows : int8_t {
-  kError,     // Invalid, naming the line and both counts
-  kFillNull,  // missing trailing fields are null; extra fields are still an error
+  kError,     ///< Invalid, naming the line and both counts
+  kFillNull,  ///< missing trailing fields are null; extra fields are still an error
 };
 
-// The null spellings a reader accepts by default. The writer quotes strings
-// equal to any of them (and to its own null_text), so they read back as
-// strings.
+/// The null spellings a reader accepts by default. The writer quotes strings
+/// equal to any of them (and to its own null_text), so they read back as
+/// strings.
 inline const std::vector<std::string>& DefaultNullValues() {
   static const std::vector<std::string> values = {"", "NA", "N/A", "NULL", "null"};
   return values;
 }
 
+/// How MakeReader and the other read functions parse CSV text. A plain value,
+/// copied by the reader; the defaults read RFC 4180 files with a header.
 struct ReadOptions {
+  /// The byte separating fields; must differ from `quote` and from CR and LF.
   char delimiter = ',';
-  // '\0' turns quoting off (quote characters are then ordinary bytes).
+  /// `'\0'` turns quoting off (quote characters are then ordinary bytes).
   char quote = '"';
-  // The first record (after skip_rows) holds the column names.
+  /// The first record (after skip_rows) holds the column names.
   bool header = true;
-  // Names for the columns. With header == true the header record is read and
-  // dropped (its field count must match); without either, names are f0, f1, ...
+  /// Names for the columns. With header == true the header record is read and
+  /// dropped (its field count must match); without either, names are f0, f1, ...
   std::vector<std::string> column_names;
-  // Unquoted field texts that mean null.
+  /// Unquoted field texts that mean null.
   std::vector<std::string> null_values = DefaultNullValues();
-  // Lines dropped before anything else (before the header). These are raw
-  // lines: quotes are not interpreted in them.
+  /// Lines dropped before anything else (before the header). These are raw
+  /// lines: quotes are not interpreted in them.
   int64_t skip_rows = 0;
+  /// Skip lines with no bytes at all (see the top of this file for the
+  /// one-column case). A line of blanks is not empty.
   bool ignore_empty_lines = true;
-  // Every column's name and type, in file order. When header is true the
-  // header record is dropped; the field count must match.
+  /// Every column's name and type, in file order. When header is true the
+  /// header record is dropped; the field count must match.
   SchemaPtr schema;
-  // Types of some columns by name; the rest are inferred.
+  /// Types of some columns by name; the rest are inferred.
   std::map<std::string, DataTypePtr> column_types;
-  // Only these columns, in this order (names). Empty: all columns.
+  /// Only these columns, in this order (names). Empty: all columns.
   std::vector<std::string> include_columns;
-  // Records used for type inference (at least 1).
+  /// Records used for type inference (at least 1).
   int64_t inference_rows = 10000;
-  // Bytes of input parsed per batch. Bigger blocks mean fewer, longer
-  // batches; memory held is about (num_threads + 1) blocks.
+  /// Bytes of input parsed per batch. Bigger blocks mean fewer, longer
+  /// batches; memory held is about (num_threads + 1) blocks.
   int64_t block_size = 1 << 20;
-  // Threads parsing blocks; 0 means the number of hardware threads.
+  /// Threads parsing blocks; 0 means the number of hardware threads.
   int num_threads = 0;
-  // The longest record accepted, in bytes. Guards against an unterminated
-  // quote making the reader buffer the rest of the input.
+  /// The longest record accepted, in bytes. Guards against an unterminated
+  /// quote making the reader buffer the rest of the input.
   int64_t max_record_bytes = 64 << 20;
+  /// What to do with a record whose field count differs from the header's.
   RaggedRows ragged_rows = RaggedRows::kError;
+  /// Memory of the columns built; must outlive the batches.
   MemoryPool* pool = default_memory_pool();
 };
 
-// A reader over `input`. Reads the header and the inference sample before
-// returning, so schema() is known at once (and errors in them surface here).
-Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
-                                                      const ReadOptions& options = {});
-// Opens `path` and reads it as CSV.
-Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
-                                                      const ReadOptions& options = {});
-// The whole input as one table.
-Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options = {});
-// Convenience for small inputs (tests, literals).
-Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options = {});
+/// A reader over `input`. Reads the header and the inference sample before
+/// returning, so schema() is known at once (and errors in them surface here).
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> MakeReader(
+    std::shared_ptr<io::InputStream> input, const ReadOptions& options = {});
+/// Opens `path` and reads it as CSV.
+/// IOError when the file cannot be opened.
+ALKAID_EXPORT Result<std::unique_ptr<RecordBatchReader>> OpenReader(
+    const std::string& path, const ReadOptions& options = {});
+/// The whole input as one table.
+/// Reads `input` to its end; errors are those of MakeReader and Next.
+ALKAID_EXPORT Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input,
+                                         const ReadOptions& options = {});
+/// Convenience for small inputs (tests, literals).
+ALKAID_EXPORT Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options = {});
 
+/// How Writer and the write functions format CSV text. A plain value, copied by
+/// the writer.
 struct WriteOptions {
+  /// The byte written between fields.
   char delimiter = ',';
+  /// The byte that quotes fields; a quote inside a quoted field is doubled.
   char quote = '"';
+  /// Write a first record with the column names.
   bool header = true;
-  // Text written for nulls. Strings equal to it are quoted.
+  /// Text written for nulls. Strings equal to it are quoted.
   std::string null_text;
-  // Quote every string and binary value, not just those that need it.
+  /// Quote every string and binary value, not just those that need it.
   bool quote_all_strings = false;
-  // Record terminator: "\n" or "\r\n".
+  /// Record terminator: `"\n"` or `"\r\n"`.
   std::string line_ending = "\n";
 };
 
-// Writes record batches as CSV. Value text: see the top of this file and
-// src/csv/text_values.h (ISO 8601 temporal values with the unit's fraction
-// digits and 'Z' for zoned timestamps, shortest round-trip floats, exact
-// decimals, raw bytes for binary). A field is quoted when it contains the
-// delimiter, the quote, a line break, leading or trailing blanks, is empty,
-// or equals null_text or a DefaultNullValues() spelling. Nested types, float16 and the day-time and
-// month-day-nano intervals are NotImplemented (use JSON Lines).
-class Writer {
+/// Writes record batches as CSV. Value text: see the top of this file and
+/// src/csv/text_values.h (ISO 8601 temporal values with the unit's fraction
+/// digits and 'Z' for zoned timestamps, shortest round-trip floats, exact
+/// decimals, raw bytes for binary). A field is quoted when it contains the
+/// delimiter, the quote, a line break, leading or trailing blanks, is empty,
+/// or equals null_text or a DefaultNullValues() spelling. Nested types,
+/// float16 and the day-time and month-day-nano intervals are NotImplemented
+/// (use JSON Lines).
+class ALKAID_EXPORT Writer {
  public:
-  // `sink` must outlive the writer. The header is written by the first
-  // WriteBatch (or by Close when no batch was written).
+  /// `sink` must outlive the writer. The header is written by the first
+  /// WriteBatch (or by Close when no batch was written). Invalid when `sink` or
+  /// `schema` is null, when delimiter and quote clash (with each other, with
+  /// line breaks, or a `'\0'` quote) or when line_ending is not `"\n"` or `"\r\n"`.
   static Result<std::unique_ptr<Writer>> Make(io::OutputStream* sink, SchemaPtr schema,
                                               const WriteOptions& options = {});
+  /// Does not write anything: call Close() first so errors are seen.
   ~Writer();
+  /// Appends the rows of `batch`, whose schema must equal the writer's
+  /// (Invalid otherwise). NotImplemented for a column type CSV cannot hold;
+  /// errors of the sink are passed on.
   Status WriteBatch(const RecordBatch& batch);
+  /// Appends every row of `table`, chunk by chunk, as WriteBatch does.
   Status WriteTable(const Table& table);
-  // Writes the header if nothing was written yet; does not close the sink.
+  /// Writes the header if nothing was written yet; does not close the sink.
   Status Close();
 
  private:
@@ -186,9 +211,11 @@ class Writer {
   bool header_written_ = false;
 };
 
-// The whole table as CSV on `sink`.
-Status WriteTable(const Table& table, io::OutputStream* sink, const WriteOptions& options = {});
-// The whole table as CSV text.
-Result<std::string> WriteToString(const Table& table, const WriteOptions& options = {});
+/// The whole table as CSV on `sink`.
+ALKAID_EXPORT Status WriteTable(const Table& table, io::OutputStream* sink,
+                                const WriteOptions& options = {});
+/// The whole table as CSV text.
+ALKAID_EXPORT Result<std::string> WriteToString(const Table& table,
+                                                const WriteOptions& options = {});
 
 }  // namespace alkaid::csv

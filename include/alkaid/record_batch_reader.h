@@ -1,9 +1,10 @@
-// RecordBatchReader: the one interface for "a schema, then record batches one
-// at a time". IPC stream and file readers implement it, a vector of batches
-// can be wrapped into one, and the C Stream Interface exports and imports it.
-//
-// Threads: a RecordBatchReader is a cursor; calls on one reader must not
-// overlap. Different readers are independent.
+/// @file
+/// RecordBatchReader: the one interface for "a schema, then record batches one
+/// at a time". IPC stream and file readers implement it, a vector of batches
+/// can be wrapped into one, and the C Stream Interface exports and imports it.
+///
+/// Threads: a RecordBatchReader is a cursor; calls on one reader must not
+/// overlap. Different readers are independent.
 #pragma once
 
 #include <memory>
@@ -16,6 +17,9 @@
 
 namespace alkaid {
 
+/// A source of record batches that all share one schema, read one at a time.
+/// Implementations may read lazily from a file, a socket or another library;
+/// every error comes back from Next() as a Status.
 class ALKAID_EXPORT RecordBatchReader {
  public:
   virtual ~RecordBatchReader() = default;
@@ -39,6 +43,7 @@ class ALKAID_EXPORT RecordBatchReader {
                                                          SchemaPtr schema = nullptr);
 };
 
+/// Shared ownership of a reader, as ExportRecordBatchReader takes it.
 using RecordBatchReaderPtr = std::shared_ptr<RecordBatchReader>;
 
 }  // namespace alkaid

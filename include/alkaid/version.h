@@ -1,5 +1,6 @@
-// The version of alkaid: as macros for the headers a program was compiled
-// against, and as functions for the library it runs with.
+/// @file
+/// The version of alkaid: as macros for the headers a program was compiled
+/// against, and as functions for the library it runs with.
 #pragma once
 
 #include "alkaid/export.h"

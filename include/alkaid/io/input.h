@@ -1,11 +1,12 @@
-// Byte sources for the IPC readers: sequential streams and random-access files.
-//
-// Reads hand out Buffers. Sources that already hold the bytes in memory (a
-// BufferReader, a memory-mapped file) return zero-copy slices whose owner keeps
-// the underlying memory alive, so a buffer may outlive the reader that made
-// it. Sources backed by a file descriptor copy into 64-byte aligned pool
-// buffers. Every operating-system failure becomes Status::IOError naming the
-// path and the errno text.
+/// @file
+/// Byte sources for the IPC readers: sequential streams and random-access files.
+///
+/// Reads hand out Buffers. Sources that already hold the bytes in memory (a
+/// BufferReader, a memory-mapped file) return zero-copy slices whose owner keeps
+/// the underlying memory alive, so a buffer may outlive the reader that made
+/// it. Sources backed by a file descriptor copy into 64-byte aligned pool
+/// buffers. Every operating-system failure becomes Status::IOError naming the
+/// path and the errno text.
 #pragma once
 
 #include <cstdint>
@@ -19,42 +20,63 @@
 
 namespace alkaid::io {
 
+/// A sequential source of bytes: each Read continues where the previous one
+/// stopped. Implementations are cursors; calls on one stream must not overlap
+/// (use separate streams, or RandomAccessFile::ReadAt, from several threads).
 class ALKAID_EXPORT InputStream {
  public:
   virtual ~InputStream() = default;
 
-  // Up to `nbytes` bytes; fewer only at the end of the input (an empty buffer
-  // means the end was reached).
+  /// Reads up to `nbytes` bytes; fewer only at the end of the input (an empty
+  /// buffer means the end was reached). The buffer is shared: the caller may
+  /// keep it after the stream is closed or destroyed. Negative `nbytes`, a
+  /// closed stream or an operating-system failure give an error.
   virtual Result<BufferPtr> Read(int64_t nbytes) = 0;
-  // Copies up to `nbytes` bytes into `out`; returns how many were read (fewer
-  // only at the end of the input).
+  /// Copies up to `nbytes` bytes into `out` (which must have room for them);
+  /// returns how many were read (fewer only at the end of the input).
   virtual Result<int64_t> Read(int64_t nbytes, void* out) = 0;
-  // Bytes consumed so far.
+  /// The number of bytes consumed so far (the position of the next Read).
   virtual Result<int64_t> Tell() const = 0;
+  /// Releases the underlying resource (file descriptor, reference to the
+  /// memory). Buffers already returned stay valid. Reads after Close fail;
+  /// closing twice is allowed.
   virtual Status Close() = 0;
+  /// True once Close() has been called.
   virtual bool closed() const = 0;
-  // True when Read(n) returns slices of memory the source already holds (no
-  // copy, no allocation proportional to n).
+  /// True when Read(n) returns slices of memory the source already holds (no
+  /// copy, no allocation proportional to n).
   virtual bool supports_zero_copy() const { return false; }
 };
 
+/// An input whose bytes can be read at any offset, as the IPC file reader
+/// needs (it reads the footer first). ReadAt does not touch the sequential
+/// position, so the built-in implementations allow concurrent ReadAt calls
+/// from several threads; Read, Seek and Close must not overlap other calls.
 class ALKAID_EXPORT RandomAccessFile : public InputStream {
  public:
+  /// The total size of the source in bytes.
   virtual Result<int64_t> GetSize() = 0;
-  // Up to `nbytes` bytes starting at `offset` (fewer when the file ends first).
-  // Does not move the sequential position.
+  /// Reads up to `nbytes` bytes starting at `offset` (fewer when the file ends
+  /// first; empty when `offset` is at or past the end). Does not move the
+  /// sequential position. Negative arguments are an error.
   virtual Result<BufferPtr> ReadAt(int64_t offset, int64_t nbytes) = 0;
+  /// Copies up to `nbytes` bytes starting at `offset` into `out` (which must
+  /// have room for them); returns how many were copied.
   virtual Result<int64_t> ReadAt(int64_t offset, int64_t nbytes, void* out) = 0;
-  // Moves the sequential position used by Read().
+  /// Moves the sequential position used by Read() to `position` bytes from the
+  /// start. Negative positions are an error; in-memory sources also refuse
+  /// positions past the end.
   virtual Status Seek(int64_t position) = 0;
 };
 
-// Reads from a Buffer in memory; every read is a zero-copy slice that keeps
-// the parent buffer alive.
+/// Reads from a Buffer in memory; every read is a zero-copy slice that keeps
+/// the parent buffer alive.
 class ALKAID_EXPORT BufferReader final : public RandomAccessFile {
  public:
+  /// Reads `buffer`, sharing ownership of it.
   explicit BufferReader(BufferPtr buffer);
-  // Non-owning: the caller keeps `bytes` alive while any result is used.
+  /// Non-owning: the caller keeps the `size` bytes at `data` alive while the
+  /// reader or any buffer it returned is in use.
   BufferReader(const uint8_t* data, int64_t size);
 
   Result<BufferPtr> Read(int64_t nbytes) override;
@@ -69,6 +91,7 @@ class ALKAID_EXPORT BufferReader final : public RandomAccessFile {
   Result<int64_t> ReadAt(int64_t offset, int64_t nbytes, void* out) override;
   Status Seek(int64_t position) override;
 
+  /// The whole buffer being read.
   const BufferPtr& buffer() const { return buffer_; }
 
  private:
@@ -81,9 +104,13 @@ class ALKAID_EXPORT BufferReader final : public RandomAccessFile {
   bool closed_ = false;
 };
 
-// A regular file read with pread(2); every read copies into a pool buffer.
+/// A regular file read with pread(2); every read copies into a 64-byte
+/// aligned buffer from the pool given to Open.
 class ALKAID_EXPORT ReadableFile final : public RandomAccessFile {
  public:
+  /// Opens `path` for reading; IOError (naming the path and the errno text)
+  /// when it cannot be opened. Buffers returned by reads come from `pool`,
+  /// which must outlive them.
   static Result<std::shared_ptr<ReadableFile>> Open(const std::string& path,
                                                     MemoryPool* pool = default_memory_pool());
   ~ReadableFile() override;
@@ -99,6 +126,7 @@ class ALKAID_EXPORT ReadableFile final : public RandomAccessFile {
   Result<int64_t> ReadAt(int64_t offset, int64_t nbytes, void* out) override;
   Status Seek(int64_t position) override;
 
+  /// The path given to Open.
   const std::string& path() const { return path_; }
 
  private:
@@ -112,12 +140,17 @@ class ALKAID_EXPORT ReadableFile final : public RandomAccessFile {
   int64_t position_ = 0;
 };
 
-// A read-only memory map of a whole file. ReadAt and Read return zero-copy
-// buffers pointing into the mapping; each one keeps the mapping alive, so it
-// stays valid after the MemoryMappedFile object (or Close()) goes away. Pages
-// that are never read are never faulted in.
+/// A read-only memory map of a whole file. ReadAt and Read return zero-copy
+/// buffers pointing into the mapping; each one keeps the mapping alive, so it
+/// stays valid after the MemoryMappedFile object (or Close()) goes away. Pages
+/// that are never read are never faulted in.
+///
+/// The file must not be truncated while mapped: reading pages past the new
+/// end raises SIGBUS, which no library can turn into a Status.
 class ALKAID_EXPORT MemoryMappedFile final : public RandomAccessFile {
  public:
+  /// Maps the whole of `path` read-only; IOError when it cannot be opened or
+  /// mapped.
   static Result<std::shared_ptr<MemoryMappedFile>> Open(const std::string& path);
   ~MemoryMappedFile() override;
 
@@ -133,8 +166,9 @@ class ALKAID_EXPORT MemoryMappedFile final : public RandomAccessFile {
   Result<int64_t> ReadAt(int64_t offset, int64_t nbytes, void* out) override;
   Status Seek(int64_t position) override;
 
-  // The whole mapping as one buffer (empty for an empty file).
+  /// The whole mapping as one buffer (empty for an empty file).
   const BufferPtr& buffer() const { return region_; }
+  /// The path given to Open.
   const std::string& path() const { return path_; }
 
  private:
@@ -147,16 +181,20 @@ class ALKAID_EXPORT MemoryMappedFile final : public RandomAccessFile {
   bool closed_ = false;
 };
 
-// Sequential reads from a file descriptor that may not be seekable (a pipe,
-// a socket, standard input). Copies into pool buffers.
+/// Sequential reads from a file descriptor that may not be seekable (a pipe,
+/// a socket, standard input). Copies into pool buffers.
 class ALKAID_EXPORT FdInputStream final : public InputStream {
  public:
-  // `owns_fd`: close the descriptor in Close() and the destructor.
+  /// Reads from the open descriptor `fd`. `owns_fd`: close the descriptor in
+  /// Close() and the destructor. `name` appears in error messages; buffers
+  /// come from `pool`.
   FdInputStream(int fd, bool owns_fd, std::string name = "fd",
                 MemoryPool* pool = default_memory_pool());
+  /// Opens `path` (a file, FIFO or device) for reading and owns the
+  /// descriptor; IOError when it cannot be opened.
   static Result<std::shared_ptr<FdInputStream>> Open(const std::string& path,
                                                      MemoryPool* pool = default_memory_pool());
-  // Standard input, not owned.
+  /// Standard input (descriptor 0), not owned: Close() leaves it open.
   static std::shared_ptr<FdInputStream> Stdin();
   ~FdInputStream() override;
 

@@ -1,5 +1,6 @@
-// Byte sinks for the IPC writers: a growing in-memory buffer, a fixed
-// caller-owned buffer, a POSIX file, and a counter that only measures.
+/// @file
+/// Byte sinks for the IPC writers: a growing in-memory buffer, a fixed
+/// caller-owned buffer, a POSIX file, and a counter that only measures.
 #pragma once
 
 #include <cstdint>
@@ -14,37 +15,48 @@
 
 namespace alkaid::io {
 
-// One piece of a gather write (like struct iovec).
+/// One piece of a gather write (like struct iovec).
 struct ALKAID_EXPORT IoSlice {
+  /// First byte of the slice; may be null when `size` is 0. Not owned.
   const void* data = nullptr;
+  /// Number of bytes at `data`.
   int64_t size = 0;
 };
 
+/// A sequential sink of bytes. Writes append at the current position; the built-in
+/// sinks copy (or count) the bytes before returning, so the caller may reuse its
+/// memory at once. Calls on one stream must not overlap.
 class ALKAID_EXPORT OutputStream {
  public:
   virtual ~OutputStream() = default;
 
-  // Appends `nbytes` bytes. Fails on a closed stream.
+  /// Appends `nbytes` bytes. Fails on a closed stream.
   virtual Status Write(const void* data, int64_t nbytes) = 0;
-  // Appends a buffer's bytes. Streams that can (none of ours today, but
-  // queueing sinks may) keep a reference to `buffer` instead of copying.
+  /// Appends a buffer's bytes. Streams that can (none of ours today, but
+  /// queueing sinks may) keep a reference to `buffer` instead of copying.
   virtual Status Write(const BufferPtr& buffer);
-  // Gather write: appends every slice in order, as one call where the sink
-  // supports it (writev for files). Empty slices are allowed.
+  /// Gather write: appends every slice in order, as one call where the sink
+  /// supports it (writev for files). Empty slices are allowed.
   virtual Status WriteV(std::span<const IoSlice> slices);
 
-  // Bytes written so far (the position of the next byte).
+  /// Bytes written so far (the position of the next byte).
   virtual Result<int64_t> Tell() const = 0;
+  /// Pushes bytes buffered in the stream to the underlying sink. The built-in
+  /// sinks keep no buffer, so this is a no-op for them.
   virtual Status Flush() { return Status::OK(); }
-  // Flushes and releases the sink; later writes fail. Closing twice is OK.
+  /// Flushes and releases the sink; later writes fail. Closing twice is OK.
   virtual Status Close() = 0;
+  /// True once Close() has been called.
   virtual bool closed() const = 0;
 };
 
-// Writes into a growing pool allocation; Finish() hands it over.
+/// Writes into a growing pool allocation; Finish() hands it over.
 class ALKAID_EXPORT BufferOutputStream final : public OutputStream {
  public:
+  /// An open stream with no storage yet; the first write allocates from `pool`.
   explicit BufferOutputStream(MemoryPool* pool = default_memory_pool());
+  /// A stream with `initial_capacity` bytes allocated up front from `pool`
+  /// (OutOfMemory when the pool refuses).
   static Result<std::unique_ptr<BufferOutputStream>> Create(
       int64_t initial_capacity = 4096, MemoryPool* pool = default_memory_pool());
 
@@ -55,13 +67,14 @@ class ALKAID_EXPORT BufferOutputStream final : public OutputStream {
   Status Close() override;
   bool closed() const override { return closed_; }
 
-  // Ensures room for `additional` more bytes without reallocating.
+  /// Ensures room for `additional` more bytes without reallocating.
   Status Reserve(int64_t additional);
-  // The bytes written (shrunk to size) and closes the stream; the stream can
-  // be reused after Reset().
+  /// The bytes written (shrunk to size) and closes the stream; the stream can
+  /// be reused after Reset().
   Result<BufferPtr> Finish();
-  // Starts over with a fresh buffer.
+  /// Starts over with a fresh buffer.
   Status Reset(int64_t initial_capacity = 4096);
+  /// Bytes the current allocation can hold before the next write grows it.
   int64_t capacity() const { return buffer_ ? buffer_->capacity() : 0; }
 
  private:
@@ -74,11 +87,12 @@ class ALKAID_EXPORT BufferOutputStream final : public OutputStream {
   bool closed_ = false;
 };
 
-// Writes into a caller's pre-sized mutable buffer; writing past its end fails
-// (nothing is written by the failing call).
+/// Writes into a caller's pre-sized mutable buffer; writing past its end fails
+/// (nothing is written by the failing call).
 class ALKAID_EXPORT FixedSizeBufferWriter final : public OutputStream {
  public:
-  // `buffer` must be mutable.
+  /// `buffer` must be mutable.
+  /// The writer shares ownership of `buffer` and starts at offset 0.
   explicit FixedSizeBufferWriter(BufferPtr buffer);
 
   Status Write(const void* data, int64_t nbytes) override;
@@ -87,7 +101,7 @@ class ALKAID_EXPORT FixedSizeBufferWriter final : public OutputStream {
   Result<int64_t> Tell() const override { return position_; }
   Status Close() override { closed_ = true; return Status::OK(); }
   bool closed() const override { return closed_; }
-  // Moves the write position (0 <= position <= size).
+  /// Moves the write position (0 <= position <= size).
   Status Seek(int64_t position);
 
  private:
@@ -98,23 +112,24 @@ class ALKAID_EXPORT FixedSizeBufferWriter final : public OutputStream {
   bool closed_ = false;
 };
 
-// Writes to a POSIX file descriptor, retrying interrupted and partial writes.
+/// Writes to a POSIX file descriptor, retrying interrupted and partial writes.
 class ALKAID_EXPORT FileOutputStream final : public OutputStream {
  public:
   ~FileOutputStream() override;
-  // Creates or truncates (or, with `append`, appends to) the file at `path`.
+  /// Creates or truncates (or, with `append`, appends to) the file at `path`.
   static Result<std::unique_ptr<FileOutputStream>> Open(const std::string& path,
                                                         bool append = false);
-  // Wraps an open descriptor; with `owns_fd` Close() closes it.
+  /// Wraps an open descriptor; with `owns_fd` Close() closes it.
   static Result<std::unique_ptr<FileOutputStream>> FromDescriptor(int fd, bool owns_fd);
 
   Status Write(const void* data, int64_t nbytes) override;
   using OutputStream::Write;
   Status WriteV(std::span<const IoSlice> slices) override;
   Result<int64_t> Tell() const override;
-  Status Flush() override;  // fsync is not implied; this is a no-op
+  Status Flush() override;  ///< fsync is not implied; this is a no-op
   Status Close() override;
   bool closed() const override { return fd_ < 0; }
+  /// The descriptor written to, or -1 once closed.
   int fd() const { return fd_; }
 
  private:
@@ -125,7 +140,9 @@ class ALKAID_EXPORT FileOutputStream final : public OutputStream {
   std::string path_;
 };
 
-// Discards the bytes and only counts them, to size a buffer before writing.
+/// Discards the bytes and only counts them, to size a buffer before writing.
+/// Tell() gives the byte count; Write(BufferPtr) and WriteV count without reading
+/// the bytes.
 class ALKAID_EXPORT MockOutputStream final : public OutputStream {
  public:
   Status Write(const void* data, int64_t nbytes) override;

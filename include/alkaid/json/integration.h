@@ -1,13 +1,14 @@
-// Reader and writer of the Arrow integration-test JSON format (the
-// X.json / X.json.gz files the Arrow projects exchange in cross-language
-// tests): a schema, optional dictionaries and record batches whose buffers
-// are spelled out value by value.
-//
-// Reading builds every ArrayData directly from the JSON arrays, checking
-// counts, value ranges and encodings; errors carry a JSON path such as
-// "batches[2].columns[1](name).children[0].DATA[5]". Writing produces the
-// same layout and value encodings as the reference generator (two-space
-// indentation, 64-bit integers as strings, upper-case hex, ASCII escapes).
+/// @file
+/// Reader and writer of the Arrow integration-test JSON format (the
+/// X.json / X.json.gz files the Arrow projects exchange in cross-language
+/// tests): a schema, optional dictionaries and record batches whose buffers
+/// are spelled out value by value.
+///
+/// Reading builds every ArrayData directly from the JSON arrays, checking
+/// counts, value ranges and encodings; errors carry a JSON path such as
+/// "batches[2].columns[1](name).children[0].DATA[5]". Writing produces the
+/// same layout and value encodings as the reference generator (two-space
+/// indentation, 64-bit integers as strings, upper-case hex, ASCII escapes).
 #pragma once
 
 #include <cstdint>
@@ -26,55 +27,60 @@
 
 namespace alkaid::json {
 
+/// The content of one integration JSON document, as read or to be written.
 struct ALKAID_EXPORT IntegrationFile {
+  /// The schema of every batch (dictionary-encoded fields with their value types).
   SchemaPtr schema;
-  // Field path -> dictionary id, as the JSON declares them.
+  /// Field path -> dictionary id, as the JSON declares them.
   DictionaryIds dictionary_ids;
-  // Dictionary id -> values (typed as the dictionary's value type).
+  /// Dictionary id -> values (typed as the dictionary's value type).
   std::map<int64_t, ArrayDataPtr> dictionaries;
-  // Dictionary-encoded columns (at any depth, and inside dictionaries) have
-  // ArrayData::dictionary set from `dictionaries`.
+  /// Dictionary-encoded columns (at any depth, and inside dictionaries) have
+  /// ArrayData::dictionary set from `dictionaries`.
   std::vector<RecordBatchPtr> batches;
 };
 
+/// Limits of ReadIntegrationFile and ParseIntegrationJson.
 struct IntegrationReadOptions {
-  // Deepest type nesting accepted (as IpcReadOptions::max_recursion_depth).
-  // The JSON text itself may nest at most about twice as deep; deeper text is
-  // refused before it is parsed, so no input can exhaust the stack.
+  /// Deepest type nesting accepted (as IpcReadOptions::max_recursion_depth).
+  /// The JSON text itself may nest at most about twice as deep; deeper text is
+  /// refused before it is parsed, so no input can exhaust the stack.
   int max_recursion_depth = 64;
 };
 
-// Reads a file holding integration JSON, gzip-compressed or not (decided by
-// the 1f 8b magic bytes, not by the file name). What is built is fully
-// validated (ValidateArrayFull) like the output of every other reader; errors
-// name the batch and column.
-ALKAID_EXPORT Result<IntegrationFile> ReadIntegrationFile(const std::string& path,
-                                            const IntegrationReadOptions& options = {});
-ALKAID_EXPORT Result<IntegrationFile> ParseIntegrationJson(std::string_view text,
-                                             const IntegrationReadOptions& options = {});
+/// Reads a file holding integration JSON, gzip-compressed or not (decided by
+/// the 1f 8b magic bytes, not by the file name). What is built is fully
+/// validated (ValidateArrayFull) like the output of every other reader; errors
+/// name the batch and column.
+ALKAID_EXPORT Result<IntegrationFile> ReadIntegrationFile(
+    const std::string& path, const IntegrationReadOptions& options = {});
+/// The same from JSON text already in memory (not compressed).
+ALKAID_EXPORT Result<IntegrationFile> ParseIntegrationJson(
+    std::string_view text, const IntegrationReadOptions& options = {});
 
-// Serializes `file`; the dictionaries written are `file.dictionaries` and the
-// ids those of `file.dictionary_ids` (sequential ids when it is empty).
-// Output is deterministic.
+/// Serializes `file`; the dictionaries written are `file.dictionaries` and the
+/// ids those of `file.dictionary_ids` (sequential ids when it is empty).
+/// Output is deterministic.
 ALKAID_EXPORT Result<std::string> WriteIntegrationJson(const IntegrationFile& file);
-// Serializes batches under `schema`, collecting dictionaries from the
-// dictionary-encoded columns. Ids come from `ids`, or are assigned in
-// depth-first order when null. Every batch must carry the same dictionary per
-// id (the format has one dictionary per id).
+/// Serializes batches under `schema`, collecting dictionaries from the
+/// dictionary-encoded columns. Ids come from `ids`, or are assigned in
+/// depth-first order when null. Every batch must carry the same dictionary per
+/// id (the format has one dictionary per id).
 ALKAID_EXPORT Result<std::string> WriteIntegrationJson(const Schema& schema,
-                                         const std::vector<RecordBatchPtr>& batches,
-                                         const DictionaryIds* ids = nullptr);
+                                                       const std::vector<RecordBatchPtr>& batches,
+                                                       const DictionaryIds* ids = nullptr);
 
+/// Limits of IntegrationJsonWriter; the defaults set none.
 struct IntegrationWriteOptions {
-  // Refuse to write more than this many bytes (-1: no limit). Before each
-  // batch or dictionary is built, a lower bound of its size computed from
-  // lengths alone is checked against what is left, so a column of 2^62 slots
-  // is refused up front instead of exhausting memory.
+  /// Refuse to write more than this many bytes (-1: no limit). Before each
+  /// batch or dictionary is built, a lower bound of its size computed from
+  /// lengths alone is checked against what is left, so a column of 2^62 slots
+  /// is refused up front instead of exhausting memory.
   int64_t max_output_bytes = -1;
-  // Refuse a column (or dictionary) whose JSON is at least this many bytes
-  // (-1: no limit). The writer builds one column's document at a time, which
-  // takes roughly 4 to 16 times the bound's bytes in memory, so this bounds
-  // the writer's memory.
+  /// Refuse a column (or dictionary) whose JSON is at least this many bytes
+  /// (-1: no limit). The writer builds one column's document at a time, which
+  /// takes roughly 4 to 16 times the bound's bytes in memory, so this bounds
+  /// the writer's memory.
   int64_t max_column_bytes = -1;
 };
 
@@ -82,24 +88,28 @@ namespace internal {
 class DictionaryCollector;
 }  // namespace internal
 
-// Writes integration JSON incrementally: Open() writes the schema and the
-// dictionaries, WriteRecordBatch() each batch as it comes (holding the JSON
-// of one column at a time), Close() the end of the document. The text is
-// identical to WriteIntegrationJson's. Integration JSON puts dictionaries
-// before batches, so they must be known at Open() (IntegrationDictionaries
-// collects them in a first pass). Not thread-safe: one caller at a time.
-class IntegrationJsonWriter {
+/// Writes integration JSON incrementally: Open() writes the schema and the
+/// dictionaries, WriteRecordBatch() each batch as it comes (holding the JSON
+/// of one column at a time), Close() the end of the document. The text is
+/// identical to WriteIntegrationJson's. Integration JSON puts dictionaries
+/// before batches, so they must be known at Open() (IntegrationDictionaries
+/// collects them in a first pass). Not thread-safe: one caller at a time.
+class ALKAID_EXPORT IntegrationJsonWriter {
  public:
-  // `out` must outlive the writer. `dictionaries`: id -> values.
+  /// `out` must outlive the writer. `dictionaries`: id -> values.
   static Result<std::unique_ptr<IntegrationJsonWriter>> Open(
       std::ostream* out, SchemaPtr schema, const DictionaryIds& ids,
       const std::map<int64_t, ArrayDataPtr>& dictionaries,
       const IntegrationWriteOptions& options = {});
   ~IntegrationJsonWriter();
 
+  /// Writes `batch`, whose columns must match the writer's schema in number,
+  /// length and type. Errors: a column over max_column_bytes or output over
+  /// max_output_bytes, a write failure of `out`, or a call after Close().
   Status WriteRecordBatch(const RecordBatch& batch);
-  // Ends the document (no trailing newline). Batches may not follow.
+  /// Ends the document (no trailing newline). Batches may not follow.
   Status Close();
+  /// Bytes of JSON text written to `out` so far.
   int64_t bytes_written() const { return bytes_written_; }
 
  private:
@@ -116,14 +126,20 @@ class IntegrationJsonWriter {
   bool closed_ = false;
 };
 
-// Collects, batch by batch, the dictionaries that dictionary-encoded columns
-// carry, keyed by the ids of `ids`; fails when one id gets two different
-// dictionaries (the format holds one per id). Holds references only.
-class IntegrationDictionaries {
+/// Collects, batch by batch, the dictionaries that dictionary-encoded columns
+/// carry, keyed by the ids of `ids`; fails when one id gets two different
+/// dictionaries (the format holds one per id). Holds references only.
+class ALKAID_EXPORT IntegrationDictionaries {
  public:
+  /// Collects under the ids of `ids` (the dictionary-encoded fields of the schema
+  /// the batches will have).
   explicit IntegrationDictionaries(DictionaryIds ids);
   ~IntegrationDictionaries();
+  /// Records the dictionaries of `batch`'s dictionary-encoded columns; an error
+  /// naming the batch and column when an id already has a different dictionary.
   Status Add(const RecordBatch& batch);
+  /// The dictionaries collected (id -> values), moved out; ready for
+  /// IntegrationJsonWriter::Open.
   std::map<int64_t, ArrayDataPtr> Take();
 
  private:
@@ -132,18 +148,27 @@ class IntegrationDictionaries {
   int64_t num_batches_ = 0;
 };
 
-// The schema part alone, e.g. for tools that print a schema.
+/// The schema part alone, e.g. for tools that print a schema.
 ALKAID_EXPORT Result<std::string> WriteIntegrationSchemaJson(const Schema& schema,
-                                               const DictionaryIds* ids = nullptr);
+                                                             const DictionaryIds* ids = nullptr);
 
 // Whole-file helpers used by the reader (and handy in tools and tests).
+
+/// The bytes of the file at `path`, gunzipped when they start with the gzip
+/// magic (1f 8b), else as they are; IOError when it cannot be read.
 ALKAID_EXPORT Result<std::string> ReadMaybeGzip(const std::string& path);
-// Refuses (CapacityError) output beyond `max_size` bytes: deflate expands up
-// to about 1000 times, so a small file could otherwise ask for terabytes.
+/// The default cap of GzipDecompress's output: 2 GiB.
 inline constexpr int64_t kDefaultMaxGunzipBytes = int64_t{2} << 30;
+/// Inflates gzip data (header and trailer included). Refuses
+/// (CapacityError) output beyond `max_size` bytes: deflate expands up to about
+/// 1000 times, so a small file could otherwise ask for terabytes. Corrupt or
+/// truncated input is an error.
 ALKAID_EXPORT Result<std::string> GzipDecompress(std::string_view compressed,
-                                   int64_t max_size = kDefaultMaxGunzipBytes);
+                                                 int64_t max_size = kDefaultMaxGunzipBytes);
+/// The gzip encoding of `bytes` at zlib `level` (0 to 9, or -1 for zlib's
+/// default); Invalid for other levels.
 ALKAID_EXPORT Result<std::string> GzipCompress(std::string_view bytes, int level = 6);
+/// True when `bytes` starts with the gzip magic 1f 8b.
 ALKAID_EXPORT bool LooksGzipped(std::string_view bytes);
 
 }  // namespace alkaid::json
