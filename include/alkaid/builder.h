@@ -127,7 +127,7 @@ class ALKAID_EXPORT BufferBuilder {
 };
 
 // Invalid unless a validity vector has one entry per value.
-Status CheckValidityLength(size_t values, size_t validity);
+ALKAID_EXPORT Status CheckValidityLength(size_t values, size_t validity);
 
 // The AppendValues overloads of the binary-like builders (binary, utf8, their
 // large and view forms), written once. Derived provides

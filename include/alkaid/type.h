@@ -953,7 +953,7 @@ class ALKAID_EXPORT BaseListType : public DataType {
 /// @tparam kId the TypeId of the concrete class
 /// @tparam kView true for list views
 template <typename Derived, typename OffsetT, TypeId kId, bool kView>
-class ListTypeOf : public BaseListType {
+class ALKAID_EXPORT ListTypeOf : public BaseListType {
  public:
   using offset_type = OffsetT;  ///< Integer type of the offsets (and sizes) buffer.
   static constexpr TypeId type_id = kId;  ///< Compile-time id.

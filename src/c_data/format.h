@@ -8,6 +8,10 @@
 #include "alkaid/status.h"
 #include "alkaid/type.h"
 
+// Not installed, but the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
+// so they keep default visibility.
+#pragma GCC visibility push(default)
+
 namespace alkaid::c_data {
 
 // Nesting limit of exported and imported structs (as for validation).
@@ -31,3 +35,5 @@ std::string EncodeMetadata(const KeyValueMetadata& metadata);
 Result<MetadataPtr> DecodeMetadata(const char* bytes);
 
 }  // namespace alkaid::c_data
+
+#pragma GCC visibility pop

@@ -31,6 +31,10 @@
 #include "alkaid/status.h"
 #include "alkaid/type.h"
 
+// Not installed, but the JSON Lines library and the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
+// so they keep default visibility.
+#pragma GCC visibility push(default)
+
 namespace alkaid::text {
 
 bool ParseBool(std::string_view s, bool* out);
@@ -135,3 +139,5 @@ Result<RecordBatchPtr> TableAsBatch(const Table& table);
 void AppendJsonString(std::string* out, std::string_view s);
 
 }  // namespace alkaid::text
+
+#pragma GCC visibility pop

@@ -14,6 +14,10 @@
 
 #include "alkaid/status.h"
 
+// Not installed, but the JSON Lines library and the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
+// so they keep default visibility.
+#pragma GCC visibility push(default)
+
 namespace alkaid::csv::internal {
 
 struct FieldRef {
@@ -81,3 +85,5 @@ int64_t CountLineFeeds(const char* p, int64_t n);
 void Unescape(const char* text, uint32_t length, char quote, std::string* out);
 
 }  // namespace alkaid::csv::internal
+
+#pragma GCC visibility pop

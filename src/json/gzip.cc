@@ -79,11 +79,19 @@ Result<std::string> GzipDecompress(std::string_view compressed, int64_t max_size
   }
 }
 
-Result<std::string> GzipCompress(std::string_view bytes, int level) {
+namespace {
+
+// Throws std::bad_alloc when memory runs out (GzipCompress turns it into a
+// Status); the zlib stream is ended on every path, exceptions included.
+Result<std::string> GzipCompressUnchecked(std::string_view bytes, int level) {
   z_stream stream;
   std::memset(&stream, 0, sizeof(stream));
   if (deflateInit2(&stream, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return Status::Invalid("gzip: cannot initialize zlib deflate at level ", level);
+  struct EndDeflate {
+    z_stream* stream;
+    ~EndDeflate() { deflateEnd(stream); }
+  } end_deflate{&stream};
   std::string out;
   out.resize(deflateBound(&stream, static_cast<uLong>(std::min(bytes.size(), kMaxChunk))) + 64);
   size_t consumed = 0;
@@ -102,13 +110,21 @@ Result<std::string> GzipCompress(std::string_view bytes, int level) {
     consumed += in_chunk - stream.avail_in;
     produced += out_chunk - stream.avail_out;
     if (rc == Z_STREAM_ERROR) {
-      deflateEnd(&stream);
       return Status::UnknownError("gzip: zlib deflate failed");
     }
   }
-  deflateEnd(&stream);
   out.resize(produced);
   return out;
+}
+
+}  // namespace
+
+Result<std::string> GzipCompress(std::string_view bytes, int level) {
+  try {
+    return GzipCompressUnchecked(bytes, level);
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("gzip: out of memory compressing ", bytes.size(), " bytes");
+  }
 }
 
 Result<std::string> ReadMaybeGzip(const std::string& path) {
