@@ -267,15 +267,7 @@ Result<RecordBatchPtr> StreamReader::Next() {
   return RecordBatchPtr();
 }
 
-Result<std::vector<RecordBatchPtr>> StreamReader::ReadAll() {
-  std::vector<RecordBatchPtr> out;
-  while (true) {
-    ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, Next());
-    if (!batch) break;
-    out.push_back(std::move(batch));
-  }
-  return out;
-}
+Result<std::vector<RecordBatchPtr>> StreamReader::ReadAll() { return ReadRemaining(); }
 
 const SchemaPtr& StreamReader::schema() const { return state_->core.schema(); }
 const DictionaryIds& StreamReader::dictionary_ids() const { return state_->core.dictionary_ids(); }
