@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <limits>
 
 #include "alkaid/concatenate.h"
 #include "reader_internal.h"
@@ -64,6 +65,8 @@ Status DictionaryMemo::Apply(int64_t id, bool is_delta, ArrayDataPtr values,
     if (!entry->pending.empty()) --num_pending_;
     entry->pending.clear();
     entry->pending_bytes = 0;
+    entry->grown.reset();
+    entry->concatenated_bytes = 0;
     entry->values = std::move(values);
     entry->values_bytes = bytes;
     return Status::OK();
@@ -89,7 +92,21 @@ Status DictionaryMemo::Materialize(int64_t id, const ReadBudgetPtr& budget, Memo
   for (int64_t nested : entry->nested_ids) {
     ALKAID_RETURN_NOT_OK(Materialize(nested, budget, pool));
   }
+  if (DictionaryAccumulator::Supports(*entry->value_type)) return Grow(entry, budget, pool);
+  // Other types are concatenated whole, O(dictionary) per materialization:
+  // cap the total copied so that alternating deltas and batches stay linear
+  // in what the budget allows rather than quadratic.
   const int64_t total = entry->values_bytes + entry->pending_bytes;
+  const int64_t max_copied = budget->limit() > std::numeric_limits<int64_t>::max() / 4
+                                 ? std::numeric_limits<int64_t>::max()
+                                 : budget->limit() * 4;
+  if (total > max_copied - entry->concatenated_bytes) {
+    return Status::OutOfMemory(
+        "dictionary id ", id, " of type ", entry->value_type->ToString(),
+        ": concatenating its deltas would copy more than ", max_copied,
+        " bytes in all (four times the read budget; these values cannot grow in place)");
+  }
+  entry->concatenated_bytes += total;
   ALKAID_ASSIGN_OR_RAISE(Charge charge,
                          Charge::Take(budget, total, "concatenating a dictionary with its deltas"));
   ArrayDataVector parts;
@@ -105,6 +122,35 @@ Status DictionaryMemo::Materialize(int64_t id, const ReadBudgetPtr& budget, Memo
   // The charge follows the dictionary: released when the memo and every
   // batch using it have let go.
   entry->values = AttachCharge(std::move(joined), std::move(charge));
+  return Status::OK();
+}
+
+Status DictionaryMemo::Grow(Entry* entry, const ReadBudgetPtr& budget, MemoryPool* pool) {
+  std::vector<ArrayDataPtr> pending = std::move(entry->pending);
+  entry->pending.clear();
+  entry->pending_bytes = 0;
+  --num_pending_;
+  ArrayDataPtr base = std::move(entry->values);  // storage it shares may now be rewritten
+  entry->values = nullptr;
+  Status st;
+  if (entry->grown == nullptr) {
+    entry->grown = std::make_unique<DictionaryAccumulator>(entry->value_type, budget, pool);
+    if (base != nullptr) st = entry->grown->Append(*base);
+  }
+  base.reset();
+  for (size_t i = 0; st.ok() && i < pending.size(); ++i) {
+    st = entry->grown->Append(*pending[i]);
+    pending[i].reset();
+  }
+  if (!st.ok()) {
+    // A half-appended accumulator is unusable: the dictionary is gone, and
+    // batches that need it fail clearly.
+    entry->grown.reset();
+    entry->values_bytes = 0;
+    return st;
+  }
+  entry->values = entry->grown->Snapshot();
+  entry->values_bytes = BufferBytes(*entry->values);
   return Status::OK();
 }
 

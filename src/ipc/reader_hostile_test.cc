@@ -11,6 +11,7 @@
 #include "alkaid/ipc/compression.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
+#include "alkaid/validate.h"
 #include "src/ipc/reader_internal.h"
 #include "src/ipc/reader_test_util.h"
 #include "test_util/array_from_json.h"
@@ -390,6 +391,62 @@ TEST(HostileDeltas, StreamOfManyTinyDeltasIsLinear) {
   EXPECT_EQ((*read)[2]->column_data(0)->dictionary->length, 2);
   EXPECT_EQ(reader->stats().num_dictionary_deltas, 100002);
   EXPECT_EQ(reader->stats().num_replaced_dictionaries, 1);
+}
+
+TEST(HostileDeltas, StreamAlternatingDeltasAndBatchesIsLinear) {
+  // delta, batch, delta, batch, ... 100,000 times: every batch needs the
+  // dictionary current, so each delta must cost O(delta), not O(dictionary).
+  // With nulls, so that validity bitmaps are grown too.
+  IpcBuilder b(Utf8DictSchema());
+  b.AddSchema();
+  testing::DictionaryBatchMeta dm;
+  b.AddDictionaryBatch(dm, Utf8DictBody({"v0"}, false, &dm));
+  BodyBuilder delta_body;
+  testing::DictionaryBatchMeta null_delta;
+  null_delta.id = 0;
+  null_delta.is_delta = true;
+  null_delta.data.length = 1;
+  null_delta.data.nodes = {{1, 1}};
+  null_delta.data.buffers = {delta_body.Add(std::string(1, '\0')),
+                             delta_body.AddValues(std::vector<int32_t>{0, 0}), delta_body.Absent()};
+  const std::string null_bytes = delta_body.bytes();
+  testing::DictionaryBatchMeta value_delta;
+  const std::string value_bytes = Utf8DictBody({"w"}, true, &value_delta);
+  constexpr int kPairs = 100000;
+  for (int i = 1; i <= kPairs; ++i) {
+    if (i % 2 == 0) {
+      b.AddDictionaryBatch(null_delta, null_bytes);
+    } else {
+      b.AddDictionaryBatch(value_delta, value_bytes);
+    }
+    RecordBatchMeta rm;
+    b.AddRecordBatch(rm, Int32IndicesBody({i, 0}, &rm));
+  }
+  b.AddEndOfStream();
+  BufferPtr stream = b.FinishStream();
+  auto start = std::chrono::steady_clock::now();
+  auto reader = StreamReader::Open(stream).ValueOrDie();
+  int batches = 0;
+  RecordBatchPtr last;
+  while (true) {
+    auto next = reader->Next();
+    ASSERT_TRUE(next.ok()) << next.status();
+    if (*next == nullptr) break;
+    last = *next;  // one batch held at a time, as validate and cat do
+    ++batches;
+  }
+  const double seconds = SecondsSince(start);
+  std::printf("100,000 alternating deltas and batches: %.3f s\n", seconds);
+  EXPECT_LT(seconds, 5.0);
+  ASSERT_EQ(batches, kPairs);
+  const ArrayDataPtr& dict = last->column_data(0)->dictionary;
+  ASSERT_EQ(dict->length, kPairs + 1);
+  EXPECT_TRUE(ValidateArrayFull(*dict).ok());
+  EXPECT_EQ(dict->GetNullCount(), kPairs / 2);
+  auto values = std::static_pointer_cast<StringArray>(MakeArray(dict));
+  EXPECT_EQ(values->GetString(0), "v0");
+  EXPECT_EQ(values->GetString(kPairs - 1), "w");
+  EXPECT_TRUE(values->IsNull(kPairs));
 }
 
 // ===========================================================================

@@ -190,6 +190,50 @@ void SwapBytesInPlace(uint8_t* data, int64_t size, ByteSwap swap);
 // id, and the current values. Deltas are queued and concatenated once, when
 // the dictionary is next needed (a batch or a dictionary nested in another
 // is loaded), so that N deltas cost O(total size), not O(N * size).
+// One dictionary's values, grown by deltas in place (amortized O(delta) per
+// delta) and handed out as snapshots that share the storage. Not for every
+// type: see Supports(); the memo concatenates the others. Not thread-safe
+// (owned by one reader core); snapshots may be used from any thread.
+class DictionaryAccumulator {
+ public:
+  // Whether values of `type` (and of every type inside it) can be grown in
+  // place: everything except list views, unions, run-end encoded and
+  // dictionary-encoded values.
+  static bool Supports(const DataType& type);
+
+  DictionaryAccumulator(DataTypePtr type, ReadBudgetPtr budget, MemoryPool* pool);
+  ~DictionaryAccumulator();
+  DictionaryAccumulator(const DictionaryAccumulator&) = delete;
+  DictionaryAccumulator& operator=(const DictionaryAccumulator&) = delete;
+
+  // Appends every slot of `values` (validated, of the accumulator's type).
+  Status Append(const ArrayData& values);
+  // The values so far, sharing the accumulator's storage.
+  ArrayDataPtr Snapshot() const;
+  int64_t length() const;
+
+ private:
+  struct Storage;
+  struct Node;
+  void Init(Node* node, DataTypePtr type);
+  Status Reserve(Storage* s, int64_t new_size, bool rewrite_last);
+  Status AppendBits(Storage* s, int64_t at, const uint8_t* bits, int64_t bits_offset, int64_t n);
+  Status AppendBytes(Storage* s, const uint8_t* bytes, int64_t n);
+  template <typename O>
+  Status AppendOffsets(Storage* s, const O* offsets, int64_t n, int64_t base);
+  Status AppendNode(Node* node, const ArrayData& a, int64_t begin, int64_t n);
+  template <typename O>
+  Status AppendBinary(Node* node, const ArrayData& a, int64_t at, int64_t n);
+  template <typename O>
+  Status AppendList(Node* node, const ArrayData& a, int64_t at, int64_t n);
+  Status AppendViews(Node* node, const ArrayData& a, int64_t at, int64_t n);
+  static ArrayDataPtr SnapshotNode(const Node& node);
+
+  std::unique_ptr<Node> root_;
+  ReadBudgetPtr budget_;
+  MemoryPool* pool_;
+};
+
 class DictionaryMemo {
  public:
   struct Entry {
@@ -206,6 +250,12 @@ class DictionaryMemo {
     // False when projection removed every field using this id: its batches
     // are skipped without being decoded.
     bool needed = true;
+    // Storage that deltas grow in place (created by the first delta for
+    // types it supports; dropped when a replacement arrives).
+    std::unique_ptr<DictionaryAccumulator> grown;
+    // Bytes copied so far by concatenating deltas of unsupported types, which
+    // costs O(dictionary) per delta: capped so that it stays linear in input.
+    int64_t concatenated_bytes = 0;
   };
 
   // `selected[i]`: whether top-level field i is materialized.
@@ -220,6 +270,10 @@ class DictionaryMemo {
   // Concatenates the queued deltas of `id` (and of the ids nested in it).
   Status Materialize(int64_t id, const ReadBudgetPtr& budget, MemoryPool* pool);
   Status MaterializeAll(const ReadBudgetPtr& budget, MemoryPool* pool);
+ private:
+  Status Grow(Entry* entry, const ReadBudgetPtr& budget, MemoryPool* pool);
+
+ public:
   bool has_pending() const { return num_pending_ > 0; }
 
  private:
