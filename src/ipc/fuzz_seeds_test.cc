@@ -188,6 +188,33 @@ std::vector<Seed> MakeSeeds() {
     std::vector<FileBlock> dicts{base};
     dicts.insert(dicts.end(), 200, d);
     seeds.push_back({"repeated_delta.arrow_file", file.FinishFile("ARROW1", nullptr, &dicts)});
+
+    // Deltas alternating with batches (each batch forces the dictionary
+    // current), every other delta a null: the in-place growth path.
+    IpcBuilder alternating(s);
+    alternating.AddSchema();
+    alternating.AddDictionaryBatch(dm, testing::Utf8DictBody({"base"}, 0, false, &dm));
+    BodyBuilder null_body;
+    testing::DictionaryBatchMeta null_meta = delta_meta;
+    null_meta.data.length = 1;
+    null_meta.data.nodes = {{1, 1}};
+    null_meta.data.buffers = {null_body.Add(std::string(1, '\0')),
+                              null_body.AddValues(std::vector<int32_t>{0, 0}), null_body.Absent()};
+    for (int i = 1; i <= 100; ++i) {
+      if (i % 2 == 0) {
+        alternating.AddDictionaryBatch(null_meta, null_body.bytes());
+      } else {
+        alternating.AddDictionaryBatch(delta_meta, delta);
+      }
+      BodyBuilder indices;
+      RecordBatchMeta im;
+      im.length = 2;
+      im.nodes = {{2, 0}};
+      im.buffers = {indices.Absent(), indices.AddValues(std::vector<int32_t>{0, i})};
+      alternating.AddRecordBatch(im, indices.bytes());
+    }
+    alternating.AddEndOfStream();
+    seeds.push_back({"alternating_deltas.stream", alternating.FinishStream()});
   }
 
   // A V1 footer around V5 messages; a block whose body length lies.
