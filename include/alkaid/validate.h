@@ -80,6 +80,11 @@ struct ALKAID_EXPORT ValidateOptions {
   /// once instead of once per batch). Per-node type checks are skipped; the
   /// types of children are still compared with their fields.
   bool types_validated = false;
+  /// The caller guarantees that every dictionary below `data` already passed
+  /// validation (full, when `full` is set): a reader validates each dictionary
+  /// batch once when it arrives instead of once per record batch using it.
+  /// Dictionary indices are still checked against the dictionary's length.
+  bool dictionaries_validated = false;
   /// First element of error paths (e.g. a column name). Not owned: the string
   /// must outlive the call.
   std::string_view root_name = "<root>";

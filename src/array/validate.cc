@@ -202,10 +202,13 @@ class FieldPath {
 
 class Validator {
  public:
-  Validator(std::string_view root, bool types_validated, int max_depth)
-      : path_(root), types_validated_(types_validated), max_depth_(max_depth) {}
+  Validator(std::string_view root, bool types_validated, int max_depth,
+            bool dictionaries_validated = false)
+      : path_(root), types_validated_(types_validated), max_depth_(max_depth),
+        dictionaries_validated_(dictionaries_validated) {}
 
   bool types_validated() const { return types_validated_; }
+  bool dictionaries_validated() const { return dictionaries_validated_; }
   int max_depth() const { return max_depth_; }
 
   Status ValidateStructure(const ArrayData& data, int depth);
@@ -218,6 +221,7 @@ class Validator {
   FieldPath path_;
   bool types_validated_;
   int max_depth_;
+  bool dictionaries_validated_;
 };
 
 // Base of the per-node checks: the node, its storage type and error helpers.
@@ -573,7 +577,7 @@ class StructureCheck : public NodeCheck {
       auto scope = validator_->path().EnterChild(*type_.field(static_cast<int>(i)), i);
       ALKAID_RETURN_NOT_OK(validator_->ValidateStructure(*data_.child_data[i], depth_ + 1));
     }
-    if (data_.dictionary) {
+    if (data_.dictionary && !validator_->dictionaries_validated()) {
       auto scope = validator_->path().EnterDictionary();
       ALKAID_RETURN_NOT_OK(validator_->ValidateStructure(*data_.dictionary, depth_ + 1));
     }
@@ -1122,7 +1126,7 @@ class DataCheck : public NodeCheck {
       auto scope = validator_->path().EnterChild(*type_.field(static_cast<int>(i)), i);
       ALKAID_RETURN_NOT_OK(validator_->ValidateData(*data_.child_data[i]));
     }
-    if (data_.dictionary) {
+    if (data_.dictionary && !validator_->dictionaries_validated()) {
       auto scope = validator_->path().EnterDictionary();
       ALKAID_RETURN_NOT_OK(validator_->ValidateData(*data_.dictionary));
     }
@@ -1179,7 +1183,8 @@ Status ValidateArray(const ArrayData& data, const ValidateOptions& options) {
   // bounded by the input's own size, but an allocation failure must still
   // come back as a Status.
   try {
-    Validator validator(options.root_name, options.types_validated, options.max_recursion_depth);
+    Validator validator(options.root_name, options.types_validated, options.max_recursion_depth,
+                        options.dictionaries_validated);
     ALKAID_RETURN_NOT_OK(validator.ValidateStructure(data, 0));
     return options.full ? validator.ValidateData(data) : Status::OK();
   } catch (const std::bad_alloc&) {

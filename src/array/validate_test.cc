@@ -1092,6 +1092,21 @@ TEST(ValidateTest, DictionaryValid) {
   ExpectValid(*DictArray<int32_t>(int32(), {0, -5, 1}, "101"));  // null slot may hold anything
 }
 
+TEST(ValidateTest, DictionariesValidatedSkipsTheDictionaryButNotTheIndices) {
+  // A reader validates each dictionary once when it arrives and tells
+  // validation not to repeat it for every batch using it.
+  auto a = DictArray<int8_t>(int8(), {0, 2, 1});
+  a->dictionary = Strings(utf8(), {"x", "\xff", "z"});  // invalid UTF-8 in the dictionary
+  ValidateOptions options;
+  EXPECT_FALSE(ValidateArray(*a, options).ok());
+  options.dictionaries_validated = true;
+  EXPECT_TRUE(ValidateArray(*a, options).ok()) << ValidateArray(*a, options);
+  auto out_of_range = DictArray<int8_t>(int8(), {0, 3});
+  Status st = ValidateArray(*out_of_range, options);
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("dictionary index 3 is outside the dictionary of length 3"));
+}
+
 TEST(ValidateTest, DictionarySignedIndexOutOfRange) {
   ExpectDataInvalid(*DictArray<int8_t>(int8(), {0, 3, 1}),
                     {"dictionary array at <root>: slot 1: dictionary index 3 is outside the "

@@ -232,6 +232,9 @@ Status ReaderCore::ValidateArrayOfSchema(const ArrayData& data) const {
   ValidateOptions validate;
   validate.full = options_.validate_full;
   validate.types_validated = true;
+  // Each dictionary was validated when its batch (or delta) was decoded;
+  // checking it again per record batch would cost O(dictionary) per batch.
+  validate.dictionaries_validated = true;
   validate.max_recursion_depth = options_.max_recursion_depth;
   return ValidateArray(data, validate);
 }
