@@ -753,7 +753,7 @@ class JsonlReader final : public RecordBatchReader {
       columns.push_back(std::move(col));
     }
     b->batch = RecordBatch::Make(schema_, rows, std::move(columns));
-    b->raw.buffer.reset();
+    loader_.Recycle(std::move(b->raw.buffer));
     return Status::OK();
   }
 
