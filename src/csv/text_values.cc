@@ -230,7 +230,39 @@ static bool ParseFloating(std::string_view s, F* out) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
-bool ParseDouble(std::string_view s, double* out) { return ParseFloating(s, out); }
+bool ParseDouble(std::string_view s, double* out) {
+  // Plain decimals ([-]digits[.digits], at most 15 digits): the integer of
+  // all the digits and one division by an exact power of ten, both exact
+  // doubles, so the quotient is the correctly rounded value (Clinger's fast
+  // path) -- the same double the general parser gives.
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const char* p = s.data();
+  const char* end = p + s.size();
+  const bool neg = p < end && *p == '-';
+  p += neg;
+  uint64_t m = 0;
+  int digits = 0, frac = -1;
+  const char* first = p;
+  for (; p < end && digits <= 15; ++p) {
+    unsigned d = static_cast<unsigned char>(*p) - static_cast<unsigned>('0');
+    if (d <= 9) {
+      m = m * 10 + d;
+      ++digits;
+    } else if (*p == '.' && frac < 0 && p > first) {
+      frac = static_cast<int>(end - p) - 1;  // digits after the point, if all are digits
+    } else {
+      break;
+    }
+  }
+  if (p == end && digits <= 15 && frac != 0 && digits > 0) {
+    double v = static_cast<double>(m);
+    if (frac > 0) v /= kPow10[frac];
+    *out = neg ? -v : v;
+    return true;
+  }
+  return ParseFloating(s, out);
+}
 bool ParseFloat(std::string_view s, float* out) { return ParseFloating(s, out); }
 
 bool ParseDate(std::string_view s, int64_t* days) {
@@ -246,15 +278,23 @@ inline uint64_t Load64(const unsigned char* p) {
   return v;  // little-endian byte order assumed below (x86-64, AArch64)
 }
 
-// True when every byte of `v` selected by `mask` (0xFF bytes) is an ASCII
-// digit: bytes 0x30..0x39 have high nibble 3, and so do they plus 6.
-inline bool AllDigits(uint64_t v, uint64_t mask) {
+// The bytes of `v` selected by `mask` (0xFF bytes) as digit values 0..9
+// (the other bytes 0), in *out; false unless every selected byte is an ASCII
+// digit (bytes 0x30..0x39 have high nibble 3, and so do they plus 6).
+inline bool DigitBytes(uint64_t v, uint64_t mask, uint64_t* out) {
   constexpr uint64_t kHi = 0xF0F0F0F0F0F0F0F0ull, kZeros = 0x3030303030303030ull;
   uint64_t d = (v & mask) | (kZeros & ~mask);
-  return ((d & kHi) | (((d + 0x0606060606060606ull) & kHi) >> 4)) == 0x3333333333333333ull;
+  if (((d & kHi) | (((d + 0x0606060606060606ull) & kHi) >> 4)) != 0x3333333333333333ull) {
+    return false;
+  }
+  *out = d - kZeros;
+  return true;
 }
 
-inline int Two(const unsigned char* p) { return (p[0] - '0') * 10 + (p[1] - '0'); }
+// Byte k of the result is 10 * byte k + byte k + 1 of digit values: the
+// two-digit numbers starting at every byte.
+inline uint64_t Pairs(uint64_t digits) { return digits * 10 + (digits >> 8); }
+inline uint32_t Byte(uint64_t v, int k) { return static_cast<uint32_t>(v >> (8 * k)) & 0xFF; }
 
 // Days since 1970-01-01 of y-m-d for years 0..9999 (unsigned arithmetic on
 // March-based years shifted by 400, so every division is by a constant of
@@ -283,14 +323,18 @@ bool FastTimestamp(std::string_view s, int64_t* seconds, int32_t* nanos, int* fr
   constexpr uint64_t kD0 = 0x00FFFF00FFFFFFFFull;  // digits of w0: 0-3, 5-6
   constexpr uint64_t kD1 = 0xFFFF00FFFF00FFFFull;  // digits of w1: 0-1, 3-4, 6-7
   constexpr uint64_t kD2 = 0xFFFF00FFFF00FFFFull;  // digits of w2: 0-1, 3-4, 6-7
-  if (!AllDigits(w0, kD0) || !AllDigits(w1, kD1) || !AllDigits(w2, kD2)) return false;
+  uint64_t d0, d1, d2;
+  if (!DigitBytes(w0, kD0, &d0) || !DigitBytes(w1, kD1, &d1) || !DigitBytes(w2, kD2, &d2)) {
+    return false;
+  }
   if ((w0 & ~kD0) != 0x2D0000'2D00000000ull || (w2 & 0x0000FF0000FF0000ull) != 0x00003A00003A0000ull) {
     return false;
   }
   if (p[10] != 'T' && p[10] != ' ' && p[10] != 't') return false;
-  const uint32_t year = static_cast<uint32_t>(Two(p) * 100 + Two(p + 2));
-  const uint32_t month = static_cast<uint32_t>(Two(p + 5)), day = static_cast<uint32_t>(Two(p + 8));
-  const int64_t hour = Two(p + 11), minute = Two(p + 14), second = Two(p + 17);
+  const uint64_t t0 = Pairs(d0), t1 = Pairs(d1), t2 = Pairs(d2);
+  const uint32_t year = Byte(t0, 0) * 100 + Byte(t0, 2);
+  const uint32_t month = Byte(t0, 5), day = Byte(t1, 0);
+  const int64_t hour = Byte(t1, 3), minute = Byte(t1, 6), second = Byte(t2, 6);
   if (month - 1 > 11 || day - 1 > 30 || hour > 23 || minute > 59 || second > 59) return false;
   if (day > 28 && static_cast<int>(day) > DaysInMonth(year, static_cast<int>(month))) return false;
   size_t i = 19;
