@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <thread>
 
 #include "alkaid/builder.h"
@@ -862,6 +863,7 @@ class CsvReader final : public RecordBatchReader {
     if (b->tokenized || !b->raw.error.ok()) return Status::OK();
     b->tokenized = true;
     b->tokens.num_columns = ncols_;
+    b->tokens.fields = TakeFields();
     if (!internal::Tokenize(b->data(), b->begin, b->raw.size, tok_, INT64_MAX, &b->tokens,
                             &b->error)) {
       b->ok = false;
@@ -895,12 +897,30 @@ class CsvReader final : public RecordBatchReader {
     b->batch = RecordBatch::Make(schema_, b->tokens.num_rows, std::move(columns));
     // The bytes are copied into the columns; drop them now.
     loader_.Recycle(std::move(b->raw.buffer));
-    b->tokens.fields = {};
+    GiveFields(std::move(b->tokens.fields));
     return Status::OK();
+  }
+
+  // Field vectors (about a block's size each) are reused from block to block:
+  // freeing one on a pool thread hands its pages back to the kernel, and the
+  // next block would fault every page in again.
+  std::vector<FieldRef> TakeFields() {
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (spare_fields_.empty()) return {};
+    std::vector<FieldRef> v = std::move(spare_fields_.back());
+    spare_fields_.pop_back();
+    v.clear();
+    return v;
+  }
+  void GiveFields(std::vector<FieldRef> v) {
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (spare_fields_.size() < 8) spare_fields_.push_back(std::move(v));
   }
 
   ReadOptions options_;
   Loader loader_;
+  std::mutex spare_mutex_;
+  std::vector<std::vector<FieldRef>> spare_fields_;
   NullMatcher nulls_;
   internal::TokenizeOptions tok_;
   int threads_ = 1;
