@@ -876,8 +876,15 @@ class CsvReader final : public RecordBatchReader {
     if (!b->raw.error.ok()) return Status::OK();
     ALKAID_RETURN_NOT_OK(TokenizeBlock(b));
     if (!b->ok) return Status::OK();
-    bool utf8_ok = IsValidUtf8(reinterpret_cast<const uint8_t*>(b->data()) + b->begin,
-                               b->raw.size - b->begin);
+    // One validation of the whole block answers for every text column (the
+    // fields of those are then checked only when it fails); none without one.
+    bool has_text = false;
+    for (int c : selected_) {
+      TypeId id = types_[static_cast<size_t>(c)]->id();
+      has_text |= id == TypeId::kString || id == TypeId::kLargeString || id == TypeId::kStringView;
+    }
+    bool utf8_ok = !has_text || IsValidUtf8(reinterpret_cast<const uint8_t*>(b->data()) + b->begin,
+                                            b->raw.size - b->begin);
     ArrayDataVector columns;
     for (int c : selected_) {
       ColumnConverter conv(*b, c, names_[static_cast<size_t>(c)], options_, nulls_, utf8_ok,
