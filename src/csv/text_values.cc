@@ -366,6 +366,27 @@ bool FastTimestamp(std::string_view s, int64_t* seconds, int32_t* nanos, int* fr
 
 }  // namespace
 
+namespace {
+
+// seconds + nanos in units of 10^-9 * kNanosPerUnit s; false when digits
+// would be dropped or on overflow. Constant divisors: no division instruction.
+template <int32_t kNanosPerUnit>
+inline bool InUnit(int64_t seconds, int32_t nanos, int64_t* out) {
+  constexpr int64_t kPer = 1'000'000'000 / kNanosPerUnit;
+  if (nanos % kNanosPerUnit != 0) return false;
+  int64_t v;
+  // Near the ends of the range seconds * per may overflow while the sum
+  // with the fraction does not: those few go the 128-bit way (caller).
+  if (__builtin_mul_overflow(seconds, kPer, &v) ||
+      __builtin_add_overflow(v, nanos / kNanosPerUnit, &v)) {
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
 bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* out) {
   int64_t seconds;
   int32_t nanos;
@@ -373,17 +394,14 @@ bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* ou
   bool has_zone;
   if (FastTimestamp(s, &seconds, &nanos, &digits, &has_zone)) {
     if (has_zone != zoned) return false;
-    int64_t per = UnitsPerSecond(unit);
-    int32_t nanos_per_unit = static_cast<int32_t>(1'000'000'000 / per);
-    if (nanos % nanos_per_unit != 0) return false;
-    int64_t v;
-    // Near the ends of the range seconds * per may overflow while the sum
-    // with the fraction does not: those few go the 128-bit way below.
-    if (!__builtin_mul_overflow(seconds, per, &v) &&
-        !__builtin_add_overflow(v, nanos / nanos_per_unit, &v)) {
-      *out = v;
-      return true;
+    bool done = false;
+    switch (unit) {
+      case TimeUnit::kSecond: done = InUnit<1'000'000'000>(seconds, nanos, out); break;
+      case TimeUnit::kMilli: done = InUnit<1'000'000>(seconds, nanos, out); break;
+      case TimeUnit::kMicro: done = InUnit<1'000>(seconds, nanos, out); break;
+      case TimeUnit::kNano: done = InUnit<1>(seconds, nanos, out); break;
     }
+    if (done) return true;
   }
   TimestampText ts;
   return ParseTimestamp(s, &ts) && ts.has_zone == zoned && TimestampToUnit(ts, unit, out);
