@@ -1,7 +1,7 @@
 // CSV parsing of a ~1 GiB file of mixed columns (int64, float64, short
 // strings, timestamps with milliseconds; 5% of fields empty) with 1 and 2
 // threads, against `wc -l` and a read+memchr line count on the same file in
-// the same run (the I/O-and-scan limit). The file is /tmp/alkaid_bench.csv,
+// the same run (the I/O-and-scan limit). The file is /tmp/alkaid_bench.csv (see BenchPath),
 // generated on first use; ALKAID_BENCH_BYTES shrinks it.
 #include "alkaid/csv.h"
 #include "text_bench_common.h"
@@ -12,7 +12,7 @@ using namespace alkaid;  // NOLINT
 
 const std::string& CsvFile() {
   return bench::EnsureFile(
-      "/tmp/alkaid_bench.csv", "id,price,name,ts,qty\n",
+      bench::BenchPath(".csv"), "id,price,name,ts,qty\n",
       [](int64_t i, std::mt19937_64& rng, std::string* out) {
         static const char* kNames[] = {"alpha", "beta", "gamma", "delta", "eps", "zeta", "eta",
                                        "theta"};
@@ -50,7 +50,7 @@ void BM_CsvRead(benchmark::State& state) {
     o.num_threads = threads;
     o.pool = pool;
     return csv::OpenReader(path, o);
-  });
+  }, threads);
 }
 
 BENCHMARK(BM_WcL)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -1,7 +1,7 @@
 // JSON Lines parsing of a ~1 GiB file (int64, float64, short strings,
 // timestamps as strings, a small array; 5% nulls) with 1 and 2 threads,
 // against `wc -l` and a read+memchr line count on the same file in the same
-// run. The file is /tmp/alkaid_bench.jsonl, generated on first use;
+// run. The file is /tmp/alkaid_bench.jsonl (see BenchPath), generated on first use;
 // ALKAID_BENCH_BYTES shrinks it.
 #include "alkaid/jsonl.h"
 #include "text_bench_common.h"
@@ -12,7 +12,7 @@ using namespace alkaid;  // NOLINT
 
 const std::string& JsonlFile() {
   return bench::EnsureFile(
-      "/tmp/alkaid_bench.jsonl", "", [](int64_t i, std::mt19937_64& rng, std::string* out) {
+      bench::BenchPath(".jsonl"), "", [](int64_t i, std::mt19937_64& rng, std::string* out) {
         uint64_t r = rng();
         auto null = [&](int k) { return (r >> (8 * k) & 0xFF) < 13; };  // ~5%
         char buf[200];
@@ -47,7 +47,7 @@ void BM_JsonlRead(benchmark::State& state) {
     o.pool = pool;
     o.schema = schema;
     return jsonl::OpenReader(path, o);
-  });
+  }, threads);
 }
 
 BENCHMARK(BM_WcL)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -3,10 +3,19 @@
 // subprocess, and read(2) + memchr counting line feeds), and the reader
 // benchmark with its peak memory figures.
 //
-// ALKAID_BENCH_BYTES sets the file size (default 1 GiB).
+// ALKAID_BENCH_BYTES sets the file size (default 1 GiB); other sizes get
+// their own file (/tmp/alkaid_bench_<bytes>.csv), so a small run never picks
+// up the big file.
+//
+// Besides Google Benchmark's figures each reader run prints (as counters)
+// wall MB/s, pct_of_wc (its wall speed as a percentage of `wc -l`'s in the
+// same run), speedup_vs_1 (wall speed over the 1-thread run's), CPU MB/s and
+// peak RSS / pool memory.
 #pragma once
 
 #include <benchmark/benchmark.h>
+
+#include <chrono>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -29,6 +38,22 @@ namespace alkaid::bench {
 inline int64_t TargetBytes() {
   const char* env = std::getenv("ALKAID_BENCH_BYTES");
   return env ? std::atoll(env) : (int64_t{1} << 30);
+}
+
+// "/tmp/alkaid_bench" + ext for the default size, with the size otherwise.
+inline std::string BenchPath(const std::string& ext) {
+  if (TargetBytes() == (int64_t{1} << 30)) return "/tmp/alkaid_bench" + ext;
+  return "/tmp/alkaid_bench_" + std::to_string(TargetBytes()) + ext;
+}
+
+// Wall-clock bytes per second of the reference runs, for the ratios.
+inline double& WcBytesPerSecond() {
+  static double v = 0;
+  return v;
+}
+inline double& OneThreadBytesPerSecond() {
+  static double v = 0;
+  return v;
 }
 
 // Writes `path` (unless it already has at least the target size) from rows
@@ -81,10 +106,13 @@ inline double PeakRssMiB() {
 
 // `wc -l` on the file, as a subprocess (its own read and count).
 inline void WcL(benchmark::State& state, const std::string& path) {
+  auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) {
     std::string cmd = "wc -l < '" + path + "' > /dev/null";
     if (std::system(cmd.c_str()) != 0) state.SkipWithError("wc -l failed");
   }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  WcBytesPerSecond() = static_cast<double>(FileBytes(path)) * static_cast<double>(state.iterations()) / secs;
   state.SetBytesProcessed(state.iterations() * FileBytes(path));
 }
 
@@ -112,10 +140,12 @@ inline void MemchrLines(benchmark::State& state, const std::string& path) {
 // Reads every batch of the reader `open(pool)` makes and drops it; reports
 // rows, the reader's peak pool memory and the process's peak RSS.
 inline void ReadAll(benchmark::State& state, const std::string& path,
-                    const std::function<Result<std::unique_ptr<RecordBatchReader>>(MemoryPool*)>& open) {
+                    const std::function<Result<std::unique_ptr<RecordBatchReader>>(MemoryPool*)>& open,
+                    int threads) {
   int64_t rows = 0;
   SystemMemoryPool pool;
   double cpu0 = ProcessCpuSeconds();
+  auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) {
     auto reader = open(&pool);
     if (!reader.ok()) {
@@ -136,7 +166,16 @@ inline void ReadAll(benchmark::State& state, const std::string& path,
   // Google Benchmark's CPU column counts the calling thread only; this counts
   // the pool's threads too (per iteration), so CPU throughput is comparable
   // across thread counts on a loaded machine.
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                static_cast<double>(state.iterations());
   double cpu = (ProcessCpuSeconds() - cpu0) / static_cast<double>(state.iterations());
+  double rate = static_cast<double>(FileBytes(path)) / wall;
+  if (threads == 1) OneThreadBytesPerSecond() = rate;
+  state.counters["wall_MBps"] = rate / 1e6;
+  if (WcBytesPerSecond() > 0) state.counters["pct_of_wc"] = 100.0 * rate / WcBytesPerSecond();
+  if (threads > 1 && OneThreadBytesPerSecond() > 0) {
+    state.counters["speedup_vs_1"] = rate / OneThreadBytesPerSecond();
+  }
   state.SetBytesProcessed(state.iterations() * FileBytes(path));
   state.counters["proc_cpu_s"] = cpu;
   state.counters["cpu_MBps"] = static_cast<double>(FileBytes(path)) / cpu / 1e6;

@@ -21,6 +21,10 @@ alkaid_dependency(TARGET ZLIB::ZLIB PACKAGE ZLIB PKGCONFIG zlib)
 find_package(nlohmann_json REQUIRED)
 alkaid_dependency(TARGET nlohmann_json::nlohmann_json HEADER_ONLY)
 
+# fast_float: decimal text to double/float in the CSV and JSON Lines readers (header-only).
+find_package(FastFloat REQUIRED)
+alkaid_dependency(TARGET FastFloat::fast_float HEADER_ONLY)
+
 # simdjson: the JSON Lines reader's parser.
 find_package(simdjson REQUIRED)
 alkaid_dependency(TARGET simdjson::simdjson PACKAGE simdjson PKGCONFIG simdjson)

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <charconv>
+#include <cstring>
+#include <optional>
 #include <random>
 
 #include "alkaid/csv.h"
@@ -566,6 +568,210 @@ TEST(TextValues, Int64FastPathAgreesWithReference) {
   EXPECT_FALSE(text::ParseInt64("9223372036854775808", &v));
   ASSERT_TRUE(text::ParseInt64("-999999999999999999", &v));
   EXPECT_EQ(v, -999999999999999999);
+}
+
+}  // namespace
+}  // namespace alkaid::csv
+
+namespace alkaid::csv {
+namespace {
+
+TEST(TextValues, DoubleFastPathAgreesWithFromChars) {
+  // Plain decimals take a short path (integer of the digits over a power of
+  // ten); every text must give from_chars's double, bit for bit, and be
+  // accepted exactly when from_chars takes all of it.
+  std::mt19937_64 rng(99);
+  static const char kBytes[] = "0123456789.-+eE";
+  int fast_shaped = 0;
+  for (int n = 0; n < 200000; ++n) {
+    std::string s;
+    if (rng() % 4 != 0) {
+      // [-]digits.digits, up to 17 digits in all: mostly the fast shape.
+      if (rng() % 3 == 0) s += '-';
+      for (int i = static_cast<int>(rng() % 9); i >= 0; --i) s += static_cast<char>('0' + rng() % 10);
+      if (rng() % 4 != 0) {
+        s += '.';
+        for (int i = static_cast<int>(rng() % 9); i > 0; --i) s += static_cast<char>('0' + rng() % 10);
+      }
+      ++fast_shaped;
+    } else {
+      for (int i = static_cast<int>(rng() % 12); i > 0; --i) s += kBytes[rng() % (sizeof(kBytes) - 1)];
+    }
+    double want = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), want);
+    bool ok_want = !s.empty() && ec == std::errc() && end == s.data() + s.size();
+    double got = 0;
+    bool ok_got = text::ParseDouble(s, &got);
+    if (!s.empty() && s[0] == '+') continue;  // the reader also takes '+'; from_chars does not
+    if (ec == std::errc::result_out_of_range) continue;  // the reader gives inf or 0 there
+    ASSERT_EQ(ok_got, ok_want) << s;
+    if (ok_got) {
+      ASSERT_EQ(std::memcmp(&got, &want, sizeof(double)), 0) << s;
+    }
+  }
+  EXPECT_GT(fast_shaped, 100000);
+}
+
+// Cells with the value they must read as, for the reader test below.
+struct Cells {
+  std::string text;
+  std::vector<std::optional<int64_t>> ints;
+  std::vector<std::optional<double>> doubles;
+  std::vector<std::optional<int64_t>> stamps;
+  std::vector<std::optional<std::string>> strings;
+};
+
+Cells RandomCsv(std::mt19937_64& rng, int rows, bool crlf_sometimes) {
+  Cells c;
+  c.text = "i,d,ts,s\n";
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  for (int r = 0; r < rows; ++r) {
+    // int64: limits, long and short numbers, signs, leading zeros, quotes.
+    std::string it;
+    std::optional<int64_t> iv;
+    switch (pick(9)) {
+      case 0: iv = INT64_MAX; it = std::to_string(*iv); break;
+      case 1: iv = INT64_MIN; it = std::to_string(*iv); break;
+      case 2: it = ""; break;
+      case 3: iv = static_cast<int64_t>(rng() >> (1 + pick(63))); it = "+" + std::to_string(*iv); break;
+      case 4: iv = pick(1000); it = "000" + std::to_string(*iv); break;
+      case 5: iv = -static_cast<int64_t>(rng() >> (1 + pick(63))); it = "\"" + std::to_string(*iv) + "\""; break;
+      case 6: it = "NA"; break;
+      default: iv = static_cast<int64_t>(rng() >> (1 + pick(63))) * (pick(2) ? 1 : -1); it = std::to_string(*iv); break;
+    }
+    // float64: plain decimals of any length, exponents, signed zero.
+    std::string dt;
+    std::optional<double> dv;
+    switch (pick(6)) {
+      case 0: dt = ""; break;
+      case 1: dt = "-0.0"; break;
+      case 2: dt = std::to_string(pick(100000)) + "e" + std::to_string(pick(40) - 20); break;
+      default: {
+        dt = (pick(3) == 0 ? "-" : "") + std::to_string(rng() >> pick(64));
+        if (pick(4) != 0) {
+          dt += '.';
+          for (int i = pick(12) + 1; i > 0; --i) dt += static_cast<char>('0' + pick(10));
+        }
+      }
+    }
+    if (!dt.empty()) {
+      double v = 0;
+      std::from_chars(dt.data(), dt.data() + dt.size(), v);
+      dv = v;
+    }
+    // timestamp[ms]: the fixed layout and general-only forms.
+    std::string tt;
+    std::optional<int64_t> tv;
+    if (pick(10) != 0) {
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d%c%02d:%02d:%02d", 1900 + pick(200), 1 + pick(12),
+                    1 + pick(28), pick(2) ? 'T' : ' ', pick(24), pick(60), pick(60));
+      tt = buf;
+      switch (pick(4)) {
+        case 0: tt += "." + std::to_string(100 + pick(900)); break;
+        case 1: tt += ".5"; break;
+        case 2: tt = tt.substr(0, 16); break;  // no seconds: general parser only
+        default: break;
+      }
+      text::TimestampText ts;
+      int64_t v = 0;
+      EXPECT_TRUE(text::ParseTimestampGeneral(tt, &ts) && text::TimestampToUnit(ts, TimeUnit::kMilli, &v)) << tt;
+      tv = v;
+    }
+    // utf8: plain, quoted with delimiters, doubled quotes and line breaks.
+    std::string st;
+    std::optional<std::string> sv;
+    switch (pick(6)) {
+      case 0: st = ""; break;
+      case 1: sv = "a,b\nc"; st = "\"a,b\nc\""; break;
+      case 2: sv = "q\"q"; st = "\"q\"\"q\""; break;
+      case 3: sv = ""; st = "\"\""; break;
+      default: sv = std::string(static_cast<size_t>(1 + pick(39)), static_cast<char>('a' + pick(26))); st = *sv; break;
+    }
+    c.text += it + "," + dt + "," + tt + "," + st;
+    c.text += crlf_sometimes && pick(5) == 0 ? "\r\n" : "\n";
+    if (pick(50) == 0) c.text += "\n";  // an empty line, skipped
+    c.ints.push_back(iv);
+    c.doubles.push_back(dv);
+    c.stamps.push_back(tv);
+    c.strings.push_back(sv);
+  }
+  return c;
+}
+
+TEST(CsvReader, FastPathsAgreeWithExpectedValues) {
+  // The tokenizer's fast path (plain records) and the converters' fast
+  // parsers against values computed independently, across block sizes that
+  // cut records (and quoted fields) anywhere, with 1 and 2 threads.
+  std::mt19937_64 rng(7);
+  for (bool crlf : {false, true}) {
+    Cells c = RandomCsv(rng, 3000, crlf);
+    for (int64_t block : {int64_t{61}, int64_t{997}, int64_t{1} << 20}) {
+      for (int threads : {1, 2}) {
+        ReadOptions o;
+        o.block_size = block;
+        o.num_threads = threads;
+        o.column_types = {{"i", int64()}, {"d", float64()}, {"ts", timestamp(TimeUnit::kMilli)},
+                          {"s", utf8()}};
+        auto t = Read(c.text, o);
+        ASSERT_NE(t, nullptr);
+        ASSERT_EQ(t->num_rows(), static_cast<int64_t>(c.ints.size()));
+        auto i = Col(t, 0), d = Col(t, 1), ts = Col(t, 2), s = Col(t, 3);
+        const auto* iv = reinterpret_cast<const int64_t*>(i->buffers[1]->data()) + i->offset;
+        const auto* dv = reinterpret_cast<const double*>(d->buffers[1]->data()) + d->offset;
+        const auto* tv = reinterpret_cast<const int64_t*>(ts->buffers[1]->data()) + ts->offset;
+        const auto* so = reinterpret_cast<const int32_t*>(s->buffers[1]->data()) + s->offset;
+        const char* sb = reinterpret_cast<const char*>(s->buffers[2]->data());
+        for (size_t r = 0; r < c.ints.size(); ++r) {
+          auto at = [&] { return "row " + std::to_string(r) + " block " + std::to_string(block) +
+                                 " threads " + std::to_string(threads); };
+          int64_t k = static_cast<int64_t>(r);
+          ASSERT_EQ(i->IsValid(k), c.ints[r].has_value()) << at();
+          if (c.ints[r]) {
+            ASSERT_EQ(iv[r], *c.ints[r]) << at();
+          }
+          ASSERT_EQ(d->IsValid(k), c.doubles[r].has_value()) << at();
+          if (c.doubles[r]) {
+            ASSERT_EQ(std::memcmp(&dv[r], &*c.doubles[r], 8), 0) << at();
+          }
+          ASSERT_EQ(ts->IsValid(k), c.stamps[r].has_value()) << at();
+          if (c.stamps[r]) {
+            ASSERT_EQ(tv[r], *c.stamps[r]) << at();
+          }
+          ASSERT_EQ(s->IsValid(k), c.strings[r].has_value()) << at();
+          if (c.strings[r]) {
+            ASSERT_EQ(std::string_view(sb + so[r], static_cast<size_t>(so[r + 1] - so[r])), *c.strings[r]) << at();
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(CsvReader, FastPathHandsOddRecordsToTheGeneralOne) {
+  // Plain records around ones the fast path must give back: too many or too
+  // few fields (errors naming the line), a quote in the middle, a lone CR.
+  std::string plain;
+  for (int r = 0; r < 200; ++r) plain += std::to_string(r) + ",x" + std::to_string(r) + "\n";
+  ReadOptions typed;
+  typed.column_types = {{"a", int64()}};
+  EXPECT_THAT(ReadError("a,b\n" + plain + "1,2,3\n" + plain, typed).message(),
+              HasSubstr("CSV line 202: a record has more than 2 fields"));
+  EXPECT_THAT(ReadError("a,b\n" + plain + "1\n" + plain, typed).message(),
+              HasSubstr("CSV line 202: a record has 1 field where 2 were expected"));
+  auto t = Read("a,b\n" + plain + "7,\"q,\"\"r\"\n8,s\r9,t\n" + plain, typed);
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->num_rows(), 403);
+  auto a = Col(t, 0), b = Col(t, 1);
+  const auto* av = reinterpret_cast<const int64_t*>(a->buffers[1]->data()) + a->offset;
+  const auto* bo = reinterpret_cast<const int32_t*>(b->buffers[1]->data()) + b->offset;
+  const char* bb = reinterpret_cast<const char*>(b->buffers[2]->data());
+  std::vector<int64_t> want_a = {198, 199, 7, 8, 9, 0};
+  std::vector<std::string> want_b = {"x198", "x199", "q,\"r", "s", "t", "x0"};
+  for (size_t k = 0; k < want_a.size(); ++k) {
+    EXPECT_EQ(av[198 + k], want_a[k]) << k;
+    EXPECT_EQ(std::string(bb + bo[198 + k], static_cast<size_t>(bo[199 + k] - bo[198 + k])), want_b[k]) << k;
+  }
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "alkaid/io/input.h"
 #include "alkaid/memory.h"
@@ -31,6 +33,35 @@ struct RawBlock {
   std::shared_ptr<ResizableBuffer> buffer;  // capacity >= round_up(size, 64) + 64
   int64_t size = 0;
   Status error;  // a record longer than allowed
+};
+
+// Block buffers handed back once their block is parsed (on any thread), for
+// the loader to fill again: fresh pool memory arrives zero-filled, and the
+// loader overwrites it anyway.
+class BufferRecycler {
+ public:
+  void Give(std::shared_ptr<ResizableBuffer> buffer) {
+    if (buffer == nullptr || buffer.use_count() != 1) return;  // still shared: let it go
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.size() < kKeep) free_.push_back(std::move(buffer));
+  }
+  // A buffer of at least `capacity` bytes, or null.
+  std::shared_ptr<ResizableBuffer> Take(int64_t capacity) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < free_.size(); ++i) {
+      if (free_[i]->capacity() >= capacity) {
+        auto b = std::move(free_[i]);
+        free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(i));
+        return b;
+      }
+    }
+    return nullptr;
+  }
+
+ private:
+  static constexpr size_t kKeep = 4;
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<ResizableBuffer>> free_;
 };
 
 class Loader {
@@ -62,6 +93,9 @@ class Loader {
   }
 
   bool done() const { return eof_ && size_ == 0; }
+
+  // Hands a parsed block's buffer back for reuse (thread-safe).
+  void Recycle(std::shared_ptr<ResizableBuffer> buffer) { recycler_.Give(std::move(buffer)); }
 
   // The next run of whole records, or an empty block at the end.
   Result<RawBlock> Next() {
@@ -128,7 +162,8 @@ class Loader {
     int64_t rest = size_ - n;
     std::shared_ptr<ResizableBuffer> next;
     if (rest > 0 || !eof_) {
-      next = std::make_shared<ResizableBuffer>(options_.pool);
+      next = recycler_.Take(options_.block_size + rest + 128);
+      if (next == nullptr) next = std::make_shared<ResizableBuffer>(options_.pool);
       ALKAID_RETURN_NOT_OK(next->Reserve(options_.block_size + rest + 128));
       if (rest > 0) std::memcpy(next->mutable_data(), data() + n, static_cast<size_t>(rest));
     }
@@ -158,6 +193,7 @@ class Loader {
   int64_t best_ = -1;
   bool in_quote_ = false;
   bool eof_ = false;
+  BufferRecycler recycler_;
 };
 
 

@@ -20,8 +20,8 @@ namespace alkaid::csv::internal {
 // than one thread, loads the next round of blocks at the same time as one
 // more pool task (loading is serial: the loader must see the input in
 // order, so only that task calls load()), then hands the parsed blocks to
-// `take` in input order. Memory: two rounds of `threads` blocks plus their
-// batches. An error sticks: later calls return it again.
+// `take` in input order. Memory: two rounds of 3 * `threads` blocks (one
+// with one thread) plus their batches. An error sticks: later calls return it again.
 template <typename BlockT>
 class BlockPipeline {
  public:
@@ -38,9 +38,13 @@ class BlockPipeline {
     if (!error_.ok()) return error_;
     while (ready_.empty()) {
       if (!deferred_.ok()) return Remember(deferred_);
+      // With several threads a round holds a few blocks per thread, so the
+      // serial loading task (one block's worth of work at a time) and the
+      // parsing tasks even out across the threads before the round ends.
+      const int round = threads > 1 ? 3 * threads : 1;
       if (pending_.empty()) {
         if (loader.done()) return RecordBatchPtr();
-        while (static_cast<int>(pending_.size()) < threads && !loader.done()) {
+        while (static_cast<int>(pending_.size()) < round && !loader.done()) {
           ALKAID_RETURN_NOT_OK(Remember(load()));
         }
       }
@@ -55,7 +59,7 @@ class BlockPipeline {
       load_into_ = &next_;
       RunParallel(static_cast<int64_t>(work.size()) + first_parse, threads, [&](int64_t i) {
         if (i < first_parse) {
-          while (static_cast<int>(next_.size()) < threads && !loader.done() && load_status.ok()) {
+          while (static_cast<int>(next_.size()) < round && !loader.done() && load_status.ok()) {
             load_status = load();
           }
           return;

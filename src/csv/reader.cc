@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <thread>
 
 #include "alkaid/builder.h"
@@ -143,6 +144,27 @@ class ColumnConverter {
         nulls_(nulls), utf8_ok_(block_is_utf8), hint_(hint) {}
 
   Result<ArrayDataPtr> Convert(const DataTypePtr& type) {
+    type_ = type;
+    // The common types are written straight into their buffers (no builder,
+    // no per-value virtual call); the rest go through a builder.
+    switch (type->id()) {
+      case TypeId::kInt64:
+        return Direct<int64_t>([](const char* p, uint32_t n, int64_t* v) { return ParseInt(p, n, v); });
+      case TypeId::kDouble:
+        return Direct<double>([](const char* p, uint32_t n, double* v) { return ParseDouble(p, n, v); });
+      case TypeId::kTimestamp: {
+        const auto& t = checked_cast<TimestampType>(*type);
+        TimeUnit unit = t.unit();
+        bool zoned = !t.timezone().empty();
+        return Direct<int64_t>([unit, zoned](const char* p, uint32_t n, int64_t* v) {
+          return text::ParseTimestampAs(std::string_view(p, n), unit, zoned, v);
+        });
+      }
+      case TypeId::kString:
+        return DirectStrings();
+      default:
+        break;
+    }
     ALKAID_ASSIGN_OR_RAISE(builder_, MakeBuilder(type, options_.pool));
     type_ = type;
     ALKAID_RETURN_NOT_OK(VisitTypeInline(*type, this));
@@ -264,6 +286,243 @@ class ColumnConverter {
   }
 
  private:
+  // The leading ASCII digits (up to 8) of the 8 bytes at p, which must be
+  // readable (block fields are: the block has padding past its end): their
+  // count, and their value in *value. One load, a few word operations, and
+  // three multiplications for the value instead of a loop per digit.
+  static __attribute__((always_inline)) int LeadingDigits8(const char* p, uint64_t* value) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    constexpr uint64_t kHi = 0xF0F0F0F0F0F0F0F0ull, kZeros = 0x3030303030303030ull;
+    // Nonzero bytes where w's byte is not 0x30..0x39 (carries only ever
+    // start at such a byte and only reach bytes after it).
+    uint64_t bad = ((w & kHi) ^ kZeros) | (((w + 0x0606060606060606ull) & kHi) ^ kZeros);
+    int k = bad == 0 ? 8 : __builtin_ctzll(bad) >> 3;
+    if (k == 0) {
+      *value = 0;
+      return 0;
+    }
+    // The k digits moved to the top, zeros (leading zero digits) below.
+    uint64_t d = (w - kZeros) << (8 * (8 - k));
+    d = d * 10 + (d >> 8);
+    d = (((d & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+         (((d >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+    *value = d;
+    return k;
+  }
+
+  static constexpr uint64_t kPow10[] = {1,          10,          100,          1000,
+                                        10000,      100000,      1000000,      10000000,
+                                        100000000,  1000000000,  10000000000,  100000000000,
+                                        1000000000000, 10000000000000, 100000000000000,
+                                        1000000000000000, 10000000000000000};
+
+  // Signed decimal digits, up to 16 of them by LeadingDigits8, the general
+  // parser (range checks) for anything else.
+  static __attribute__((always_inline)) bool ParseInt(const char* p, uint32_t n, int64_t* out) {
+    const char* q = p;
+    uint32_t k = n;
+    bool neg = false;
+    if (k > 0 && (q[0] == '-' || q[0] == '+')) {
+      neg = q[0] == '-';
+      ++q;
+      --k;
+    }
+    if (k - 1 >= 16) return text::ParseInt64(std::string_view(p, n), out);
+    uint64_t v;
+    uint32_t got = static_cast<uint32_t>(LeadingDigits8(q, &v));
+    if (k > 8 && got == 8) {
+      uint64_t lo;
+      got += static_cast<uint32_t>(LeadingDigits8(q + 8, &lo));
+      v = v * kPow10[k - 8] + lo;
+    }
+    if (got != k) return false;
+    *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    return true;
+  }
+
+  // [-]digits[.digits] with at most 8 + 8 digits, 15 in all: the integer of
+  // the digits divided by an exact power of ten, correctly rounded as both
+  // are exact doubles (Clinger's fast path), so the same double as the
+  // general parser's, which takes everything else.
+  static __attribute__((always_inline)) bool ParseDouble(const char* p, uint32_t n, double* out) {
+    const char* q = p;
+    const char* end = p + n;
+    const bool neg = n > 0 && q[0] == '-';
+    q += neg;
+    uint64_t ip;
+    int ki = LeadingDigits8(q, &ip);
+    q += ki;
+    if (ki > 0 && ki < 8) {
+      if (q == end) {
+        *out = neg ? -static_cast<double>(ip) : static_cast<double>(ip);
+        return true;
+      }
+      if (*q == '.') {
+        uint64_t fp;
+        int kf = LeadingDigits8(q + 1, &fp);
+        if (kf > 0 && kf < 8 && q + 1 + kf == end) {
+          double v = static_cast<double>(ip * kPow10[kf] + fp) / static_cast<double>(kPow10[kf]);
+          *out = neg ? -v : v;
+          return true;
+        }
+      }
+    }
+    return text::ParseDouble(std::string_view(p, n), out);
+  }
+
+  // Whether some null spelling is also a value of the column's type (then
+  // nulls are matched before parsing; otherwise only texts that fail to
+  // parse are matched against the null spellings).
+  template <typename C, typename Parse>
+  bool NullsParse(Parse& parse) {
+    for (const auto& v : nulls_.values) {
+      C x;
+      if (ParsePadded(parse, v, &x)) return true;
+    }
+    return false;
+  }
+
+  // parse() on text outside the block (unescaped fields, null spellings):
+  // copied with the padding the fast parsers may read.
+  template <typename C, typename Parse>
+  bool ParsePadded(Parse& parse, std::string_view s, C* out) {
+    padded_.assign(s);
+    padded_.append(8, '\0');
+    return parse(padded_.data(), static_cast<uint32_t>(s.size()), out);
+  }
+
+  // A fixed-width column written directly: values and validity bits.
+  template <typename C, typename Parse>
+  Result<ArrayDataPtr> Direct(Parse&& parse) {
+    const int64_t rows = tokens_.num_rows;
+    auto values = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(values->Resize(rows * static_cast<int64_t>(sizeof(C))));
+    auto validity = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(validity->Resize(bit_util::BytesForBits(rows)));
+    C* out = reinterpret_cast<C*>(values->mutable_data());
+    uint8_t* bits = validity->mutable_data();
+    const bool nulls_first = NullsParse<C>(parse);
+    const char* data = block_.data();
+    const FieldRef* f = tokens_.fields.data() + col_;
+    const size_t stride = static_cast<size_t>(tokens_.num_columns);
+    int64_t nulls = 0;
+    uint64_t word = 0;
+    for (int64_t r = 0; r < rows; ++r, f += stride) {
+      const FieldRef fr = *f;
+      bool valid;
+      if (__builtin_expect((fr.bits & ~FieldRef::kLengthMask) == 0 && !nulls_first, 1)) {
+        // Plain field: parse, and only a failure may be a null.
+        valid = parse(data + fr.start, fr.bits, out + r);
+        if (!valid && !nulls_.Match(data + fr.start, fr.bits)) {
+          (void)Fail(r, std::string_view(data + fr.start, fr.bits), "is not a valid");
+          return ArrayDataPtr();
+        }
+      } else if (IsNull(fr)) {
+        valid = false;
+      } else {
+        std::string_view s = Text(fr);
+        valid = (fr.bits & FieldRef::kEscaped) ? ParsePadded(parse, s, out + r)
+                                               : parse(s.data(), static_cast<uint32_t>(s.size()), out + r);
+        if (!valid) {
+          (void)Fail(r, s, "is not a valid");
+          return ArrayDataPtr();
+        }
+      }
+      if (!valid) {
+        out[r] = C{};
+        ++nulls;
+      }
+      word |= static_cast<uint64_t>(valid) << (r & 63);
+      if ((r & 63) == 63) {
+        std::memcpy(bits + (r >> 6) * 8, &word, 8);
+        word = 0;
+      }
+    }
+    if ((rows & 63) != 0) {
+      std::memcpy(bits + (rows >> 6) * 8, &word, static_cast<size_t>(bit_util::BytesForBits(rows & 63)));
+    }
+    BufferVector buffers;
+    buffers.push_back(nulls != 0 ? BufferPtr(std::move(validity)) : BufferPtr());
+    buffers.push_back(std::move(values));
+    return std::make_shared<ArrayData>(type_, rows, std::move(buffers), nulls);
+  }
+
+  // utf8 written directly: offsets, then the bytes copied 16 at a time (the
+  // block and the data buffer both have room past the end for that).
+  Result<ArrayDataPtr> DirectStrings() {
+    const int64_t rows = tokens_.num_rows;
+    const char* data = block_.data();
+    const FieldRef* first = tokens_.fields.data() + col_;
+    const size_t stride = static_cast<size_t>(tokens_.num_columns);
+    int64_t total = 0;
+    for (int64_t r = 0; r < rows; ++r) total += first[static_cast<size_t>(r) * stride].length();
+    if (total > INT32_MAX) return Status::Invalid("CSV block too large for a utf8 column");
+    auto offsets = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(offsets->Resize((rows + 1) * 4));
+    auto bytes = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(bytes->Reserve(total + 16));
+    auto validity = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(validity->Resize(bit_util::BytesForBits(rows)));
+    int32_t* offs = reinterpret_cast<int32_t*>(offsets->mutable_data());
+    char* dst = reinterpret_cast<char*>(bytes->mutable_data());
+    uint8_t* bits = validity->mutable_data();
+    const bool check = !utf8_ok_;
+    int64_t nulls = 0;
+    uint64_t word = 0;
+    int32_t pos = 0;
+    offs[0] = 0;
+    const FieldRef* f = first;
+    for (int64_t r = 0; r < rows; ++r, f += stride) {
+      const FieldRef fr = *f;
+      bool valid = !IsNull(fr);
+      if (valid) {
+        if (__builtin_expect((fr.bits & FieldRef::kEscaped) == 0, 1)) {
+          const char* src = data + fr.start;
+          uint32_t n = fr.length();
+          if (check && !CheckUtf8(r, src, n)) return ArrayDataPtr();
+          char* d = dst + pos;
+          for (uint32_t i = 0; i < n; i += 16) std::memcpy(d + i, src + i, 16);
+          pos += static_cast<int32_t>(n);
+        } else {
+          std::string_view s = Text(fr);
+          if (check && !CheckUtf8(r, s.data(), static_cast<uint32_t>(s.size()))) return ArrayDataPtr();
+          std::memcpy(dst + pos, s.data(), s.size());
+          pos += static_cast<int32_t>(s.size());
+        }
+      } else {
+        ++nulls;
+      }
+      offs[r + 1] = pos;
+      word |= static_cast<uint64_t>(valid) << (r & 63);
+      if ((r & 63) == 63) {
+        std::memcpy(bits + (r >> 6) * 8, &word, 8);
+        word = 0;
+      }
+    }
+    if ((rows & 63) != 0) {
+      std::memcpy(bits + (rows >> 6) * 8, &word, static_cast<size_t>(bit_util::BytesForBits(rows & 63)));
+    }
+    // The 16-byte copies may have written past the end: keep the padding zero.
+    std::memset(dst + pos, 0, static_cast<size_t>(bytes->capacity() - pos));
+    ALKAID_RETURN_NOT_OK(bytes->Resize(pos));
+    BufferVector buffers;
+    buffers.push_back(nulls != 0 ? BufferPtr(std::move(validity)) : BufferPtr());
+    buffers.push_back(std::move(offsets));
+    buffers.push_back(std::move(bytes));
+    return std::make_shared<ArrayData>(type_, rows, std::move(buffers), nulls);
+  }
+
+  bool CheckUtf8(int64_t r, const char* p, uint32_t n) {
+    int64_t bad = FindInvalidUtf8(reinterpret_cast<const uint8_t*>(p), static_cast<int64_t>(n));
+    if (bad < 0) return true;
+    failed = true;
+    error.line_delta = tokens_.LineDelta(r);
+    error.status = Status::Invalid("column ", col_ + 1, " (", name_, "): invalid UTF-8 at byte ", bad,
+                                   " of the field (read the column as binary to keep the bytes)");
+    return false;
+  }
+
   std::string_view Text(FieldRef f) {
     const char* p = block_.data() + f.start;
     if (f.bits & FieldRef::kEscaped) {
@@ -361,6 +620,7 @@ class ColumnConverter {
   DataTypePtr type_;
   ArrayBuilderPtr builder_;
   std::string scratch_;
+  std::string padded_;
 };
 
 // ---------------------------------------------------------------------------
@@ -461,7 +721,11 @@ class CsvReader final : public RecordBatchReader {
       ncols = probe.num_columns;
     }
     if (names.empty()) {
-      for (int i = 0; i < std::max(ncols, 0); ++i) names.push_back("f" + std::to_string(i));
+      for (int i = 0; i < std::max(ncols, 0); ++i) {
+        std::string name = std::to_string(i);
+        name.insert(name.begin(), 'f');  // not "f" + ...: GCC 12 warns wrongly (-Wrestrict)
+        names.push_back(std::move(name));
+      }
     }
     ncols = static_cast<int>(names.size());
     names_ = names;
@@ -599,6 +863,7 @@ class CsvReader final : public RecordBatchReader {
     if (b->tokenized || !b->raw.error.ok()) return Status::OK();
     b->tokenized = true;
     b->tokens.num_columns = ncols_;
+    b->tokens.fields = TakeFields();
     if (!internal::Tokenize(b->data(), b->begin, b->raw.size, tok_, INT64_MAX, &b->tokens,
                             &b->error)) {
       b->ok = false;
@@ -611,8 +876,15 @@ class CsvReader final : public RecordBatchReader {
     if (!b->raw.error.ok()) return Status::OK();
     ALKAID_RETURN_NOT_OK(TokenizeBlock(b));
     if (!b->ok) return Status::OK();
-    bool utf8_ok = IsValidUtf8(reinterpret_cast<const uint8_t*>(b->data()) + b->begin,
-                               b->raw.size - b->begin);
+    // One validation of the whole block answers for every text column (the
+    // fields of those are then checked only when it fails); none without one.
+    bool has_text = false;
+    for (int c : selected_) {
+      TypeId id = types_[static_cast<size_t>(c)]->id();
+      has_text |= id == TypeId::kString || id == TypeId::kLargeString || id == TypeId::kStringView;
+    }
+    bool utf8_ok = !has_text || IsValidUtf8(reinterpret_cast<const uint8_t*>(b->data()) + b->begin,
+                                            b->raw.size - b->begin);
     ArrayDataVector columns;
     for (int c : selected_) {
       ColumnConverter conv(*b, c, names_[static_cast<size_t>(c)], options_, nulls_, utf8_ok,
@@ -631,13 +903,31 @@ class CsvReader final : public RecordBatchReader {
     }
     b->batch = RecordBatch::Make(schema_, b->tokens.num_rows, std::move(columns));
     // The bytes are copied into the columns; drop them now.
-    b->raw.buffer.reset();
-    b->tokens.fields = {};
+    loader_.Recycle(std::move(b->raw.buffer));
+    GiveFields(std::move(b->tokens.fields));
     return Status::OK();
+  }
+
+  // Field vectors (about a block's size each) are reused from block to block:
+  // freeing one on a pool thread hands its pages back to the kernel, and the
+  // next block would fault every page in again.
+  std::vector<FieldRef> TakeFields() {
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (spare_fields_.empty()) return {};
+    std::vector<FieldRef> v = std::move(spare_fields_.back());
+    spare_fields_.pop_back();
+    v.clear();
+    return v;
+  }
+  void GiveFields(std::vector<FieldRef> v) {
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (spare_fields_.size() < 8) spare_fields_.push_back(std::move(v));
   }
 
   ReadOptions options_;
   Loader loader_;
+  std::mutex spare_mutex_;
+  std::vector<std::vector<FieldRef>> spare_fields_;
   NullMatcher nulls_;
   internal::TokenizeOptions tok_;
   int threads_ = 1;

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include <fast_float/fast_float.h>
+
 #include "alkaid/array.h"
 #include "alkaid/builder.h"
 #include "alkaid/decimal.h"
@@ -202,6 +204,17 @@ static bool ParseFloating(std::string_view s, F* out) {
     if (!s.empty() && s[0] == '-') return false;
   }
   if (s.empty()) return false;
+  {
+    // fast_float (exact, like from_chars, but several times faster) for
+    // what it takes whole; anything else goes the from_chars way below, so
+    // both accept the same texts.
+    F v;
+    auto r = fast_float::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec == std::errc() && r.ptr == s.data() + s.size() && std::isfinite(v)) {
+      *out = v;
+      return true;
+    }
+  }
   // from_chars also takes "inf"/"nan"; a leading '.' or digit otherwise.
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
   if (ec == std::errc::result_out_of_range) {
@@ -217,7 +230,39 @@ static bool ParseFloating(std::string_view s, F* out) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
-bool ParseDouble(std::string_view s, double* out) { return ParseFloating(s, out); }
+bool ParseDouble(std::string_view s, double* out) {
+  // Plain decimals ([-]digits[.digits], at most 15 digits): the integer of
+  // all the digits and one division by an exact power of ten, both exact
+  // doubles, so the quotient is the correctly rounded value (Clinger's fast
+  // path) -- the same double the general parser gives.
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const char* p = s.data();
+  const char* end = p + s.size();
+  const bool neg = p < end && *p == '-';
+  p += neg;
+  uint64_t m = 0;
+  int digits = 0, frac = -1;
+  const char* first = p;
+  for (; p < end && digits <= 15; ++p) {
+    unsigned d = static_cast<unsigned char>(*p) - static_cast<unsigned>('0');
+    if (d <= 9) {
+      m = m * 10 + d;
+      ++digits;
+    } else if (*p == '.' && frac < 0 && p > first) {
+      frac = static_cast<int>(end - p) - 1;  // digits after the point, if all are digits
+    } else {
+      break;
+    }
+  }
+  if (p == end && digits <= 15 && frac != 0 && digits > 0) {
+    double v = static_cast<double>(m);
+    if (frac > 0) v /= kPow10[frac];
+    *out = neg ? -v : v;
+    return true;
+  }
+  return ParseFloating(s, out);
+}
 bool ParseFloat(std::string_view s, float* out) { return ParseFloating(s, out); }
 
 bool ParseDate(std::string_view s, int64_t* days) {
@@ -227,35 +272,71 @@ bool ParseDate(std::string_view s, int64_t* days) {
 
 namespace {
 
-// The common fixed layout YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}][Z] with straight
-// digit arithmetic (four-digit years cannot overflow 64-bit seconds). Returns
-// false for anything else, valid or not, so the caller falls back to the
-// general parser: this path never rejects, it only accepts what the general
-// parser accepts, with the same result.
+inline uint64_t Load64(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;  // little-endian byte order assumed below (x86-64, AArch64)
+}
+
+// The bytes of `v` selected by `mask` (0xFF bytes) as digit values 0..9
+// (the other bytes 0), in *out; false unless every selected byte is an ASCII
+// digit (bytes 0x30..0x39 have high nibble 3, and so do they plus 6).
+inline bool DigitBytes(uint64_t v, uint64_t mask, uint64_t* out) {
+  constexpr uint64_t kHi = 0xF0F0F0F0F0F0F0F0ull, kZeros = 0x3030303030303030ull;
+  uint64_t d = (v & mask) | (kZeros & ~mask);
+  if (((d & kHi) | (((d + 0x0606060606060606ull) & kHi) >> 4)) != 0x3333333333333333ull) {
+    return false;
+  }
+  *out = d - kZeros;
+  return true;
+}
+
+// Byte k of the result is 10 * byte k + byte k + 1 of digit values: the
+// two-digit numbers starting at every byte.
+inline uint64_t Pairs(uint64_t digits) { return digits * 10 + (digits >> 8); }
+inline uint32_t Byte(uint64_t v, int k) { return static_cast<uint32_t>(v >> (8 * k)) & 0xFF; }
+
+// Days since 1970-01-01 of y-m-d for years 0..9999 (unsigned arithmetic on
+// March-based years shifted by 400, so every division is by a constant of
+// a non-negative number).
+inline int64_t DaysFromCivilSmall(uint32_t y, uint32_t m, uint32_t d) {
+  y += 400;
+  y -= m <= 2;
+  uint32_t mp = m > 2 ? m - 3 : m + 9;
+  uint32_t doy = (153 * mp + 2) / 5 + d - 1;
+  uint32_t days = y * 365 + y / 4 - y / 100 + y / 400 + doy;
+  return static_cast<int64_t>(days) - 719468 - 146097;
+}
+
+// The common fixed layout YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}][Z], checked a
+// word at a time (three overlapping 8-byte loads for the first 19 bytes).
+// Returns false for anything else, valid or not, so the caller falls back
+// to the general parser: this path never rejects, it only accepts what the
+// general parser accepts, with the same result.
 bool FastTimestamp(std::string_view s, int64_t* seconds, int32_t* nanos, int* frac_digits,
                    bool* has_zone) {
   const size_t n = s.size();
-  if (n < 19) return false;
+  if (n < 19 || n > 30) return false;
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  auto d = [p](int i) { return static_cast<unsigned>(p[i]) - '0'; };
-  unsigned y0 = d(0), y1 = d(1), y2 = d(2), y3 = d(3), mo0 = d(5), mo1 = d(6), d0 = d(8),
-           d1 = d(9), h0 = d(11), h1 = d(12), mi0 = d(14), mi1 = d(15), s0 = d(17), s1 = d(18);
-  // Unsigned wrap-around makes every non-digit compare above 9.
-  if ((y0 > 9) | (y1 > 9) | (y2 > 9) | (y3 > 9) | (mo0 > 9) | (mo1 > 9) | (d0 > 9) | (d1 > 9) |
-      (h0 > 9) | (h1 > 9) | (mi0 > 9) | (mi1 > 9) | (s0 > 9) | (s1 > 9)) {
+  // "YYYY-MM-", "DDTHH:MM", ":SS" (as bytes 11..18: "HH:MM:SS").
+  const uint64_t w0 = Load64(p), w1 = Load64(p + 8), w2 = Load64(p + 11);
+  constexpr uint64_t kD0 = 0x00FFFF00FFFFFFFFull;  // digits of w0: 0-3, 5-6
+  constexpr uint64_t kD1 = 0xFFFF00FFFF00FFFFull;  // digits of w1: 0-1, 3-4, 6-7
+  constexpr uint64_t kD2 = 0xFFFF00FFFF00FFFFull;  // digits of w2: 0-1, 3-4, 6-7
+  uint64_t d0, d1, d2;
+  if (!DigitBytes(w0, kD0, &d0) || !DigitBytes(w1, kD1, &d1) || !DigitBytes(w2, kD2, &d2)) {
     return false;
   }
-  if ((p[4] != '-') | (p[7] != '-') | (p[13] != ':') | (p[16] != ':') ||
-      (p[10] != 'T' && p[10] != ' ' && p[10] != 't')) {
+  if ((w0 & ~kD0) != 0x2D0000'2D00000000ull || (w2 & 0x0000FF0000FF0000ull) != 0x00003A00003A0000ull) {
     return false;
   }
-  int64_t year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
-  int month = static_cast<int>(mo0 * 10 + mo1), day = static_cast<int>(d0 * 10 + d1);
-  int64_t hour = h0 * 10 + h1, minute = mi0 * 10 + mi1, second = s0 * 10 + s1;
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) || hour > 23 ||
-      minute > 59 || second > 59) {
-    return false;
-  }
+  if (p[10] != 'T' && p[10] != ' ' && p[10] != 't') return false;
+  const uint64_t t0 = Pairs(d0), t1 = Pairs(d1), t2 = Pairs(d2);
+  const uint32_t year = Byte(t0, 0) * 100 + Byte(t0, 2);
+  const uint32_t month = Byte(t0, 5), day = Byte(t1, 0);
+  const int64_t hour = Byte(t1, 3), minute = Byte(t1, 6), second = Byte(t2, 6);
+  if (month - 1 > 11 || day - 1 > 30 || hour > 23 || minute > 59 || second > 59) return false;
+  if (day > 28 && static_cast<int>(day) > DaysInMonth(year, static_cast<int>(month))) return false;
   size_t i = 19;
   int32_t frac = 0;
   int digits = 0;
@@ -276,10 +357,31 @@ bool FastTimestamp(std::string_view s, int64_t* seconds, int32_t* nanos, int* fr
   }
   static constexpr int32_t kScale[] = {1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000,
                                        10'000,        1'000,       100,        10,        1};
-  *seconds = DaysFromCivil(year, month, day) * 86400 + (hour * 60 + minute) * 60 + second;
+  *seconds = DaysFromCivilSmall(year, month, day) * 86400 + (hour * 60 + minute) * 60 + second;
   *nanos = frac * kScale[digits];
   *frac_digits = digits;
   *has_zone = zone;
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+// seconds + nanos in units of 10^-9 * kNanosPerUnit s; false when digits
+// would be dropped or on overflow. Constant divisors: no division instruction.
+template <int32_t kNanosPerUnit>
+inline bool InUnit(int64_t seconds, int32_t nanos, int64_t* out) {
+  constexpr int64_t kPer = 1'000'000'000 / kNanosPerUnit;
+  if (nanos % kNanosPerUnit != 0) return false;
+  int64_t v;
+  // Near the ends of the range seconds * per may overflow while the sum
+  // with the fraction does not: those few go the 128-bit way (caller).
+  if (__builtin_mul_overflow(seconds, kPer, &v) ||
+      __builtin_add_overflow(v, nanos / kNanosPerUnit, &v)) {
+    return false;
+  }
+  *out = v;
   return true;
 }
 
@@ -292,17 +394,14 @@ bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* ou
   bool has_zone;
   if (FastTimestamp(s, &seconds, &nanos, &digits, &has_zone)) {
     if (has_zone != zoned) return false;
-    int64_t per = UnitsPerSecond(unit);
-    int32_t nanos_per_unit = static_cast<int32_t>(1'000'000'000 / per);
-    if (nanos % nanos_per_unit != 0) return false;
-    int64_t v;
-    // Near the ends of the range seconds * per may overflow while the sum
-    // with the fraction does not: those few go the 128-bit way below.
-    if (!__builtin_mul_overflow(seconds, per, &v) &&
-        !__builtin_add_overflow(v, nanos / nanos_per_unit, &v)) {
-      *out = v;
-      return true;
+    bool done = false;
+    switch (unit) {
+      case TimeUnit::kSecond: done = InUnit<1'000'000'000>(seconds, nanos, out); break;
+      case TimeUnit::kMilli: done = InUnit<1'000'000>(seconds, nanos, out); break;
+      case TimeUnit::kMicro: done = InUnit<1'000>(seconds, nanos, out); break;
+      case TimeUnit::kNano: done = InUnit<1>(seconds, nanos, out); break;
     }
+    if (done) return true;
   }
   TimestampText ts;
   return ParseTimestamp(s, &ts) && ts.has_zone == zoned && TimestampToUnit(ts, unit, out);

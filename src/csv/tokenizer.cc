@@ -103,6 +103,100 @@ int64_t CountLineFeeds(const char* p, int64_t n) {
   return count;
 }
 
+namespace {
+
+// Bits of the 64 bytes at p: delimiter or LF in *fields, quote or CR in
+// *odd (what the fast path below leaves to the general one).
+inline void ChunkMasks(const char* p, char delim, char quote, uint64_t* fields, uint64_t* odd) {
+#if defined(__SSE2__)
+  const __m128i vd = _mm_set1_epi8(delim), vq = _mm_set1_epi8(quote),
+                vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
+  uint64_t f = 0, o = 0;
+  for (int k = 0; k < 4; ++k) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    __m128i a = _mm_or_si128(_mm_cmpeq_epi8(v, vd), _mm_cmpeq_epi8(v, vn));
+    __m128i b = _mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vr));
+    f |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(a))) << (16 * k);
+    o |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(b))) << (16 * k);
+  }
+  *fields = f;
+  *odd = o;
+#else
+  uint64_t f = 0, o = 0;
+  for (int i = 0; i < 64; ++i) {
+    char c = p[i];
+    f |= static_cast<uint64_t>(c == delim || c == '\n') << i;
+    o |= static_cast<uint64_t>(c == quote || c == '\r') << i;
+  }
+  *fields = f;
+  *odd = o;
+#endif
+}
+
+// The common case, from the record start `p`: records of exactly `ncols`
+// unquoted fields ending in a bare LF, no quote or CR in them. Each 64-byte
+// chunk is classified once with a few vector compares, and every delimiter
+// or LF bit ends a field (a short loop per field, no per-byte work); a LF
+// checks that its record had ncols fields. Writes the fields at fields[*nf..]
+// and stops before the first record it cannot take whole (a quote or CR in
+// it, another field count, no LF before `size`), at max_rows, or when fewer
+// than 64 + ncols free slots are left; returns where it stopped, a record
+// start, where the general tokenizer carries on.
+int64_t FastRecords(const char* data, int64_t p, int64_t size, char delim, char quote, int ncols,
+                    FieldRef* fields, size_t* nf, size_t cap, int64_t* rows, int64_t max_rows) {
+  size_t n = *nf;
+  size_t row_first = n;  // first field of the record under way
+  int64_t r = *rows;
+  int64_t row_start = p;
+  int64_t start = p;  // of the field under way
+  const size_t width = static_cast<size_t>(ncols);
+  int64_t base = p & ~int64_t{63};
+  while (base < size && r < max_rows && n + 64 + width <= cap) {
+    uint64_t fm, om;
+    ChunkMasks(data + base, delim, quote, &fm, &om);
+    const int64_t offset = p - base;  // 0..63
+    uint64_t live = ~uint64_t{0} << offset;
+    if (size - base < 64) live &= (uint64_t{1} << (size - base)) - 1;
+    uint64_t m = fm & live;
+    uint64_t odd = om & live;
+    bool stop = false;
+    if (odd != 0) {
+      // Fields before the first quote or CR only; the record holding it goes
+      // to the general path.
+      m &= (odd & (0 - odd)) - 1;
+      stop = true;
+    }
+    while (m != 0) {
+      const int i = __builtin_ctzll(m);
+      const int64_t e = base + i;
+      fields[n] = FieldRef(static_cast<uint32_t>(start), static_cast<uint32_t>(e - start));
+      ++n;
+      start = e + 1;
+      if (data[e] == '\n') {
+        if (n - row_first != width) {
+          stop = true;
+          break;
+        }
+        row_first = n;
+        row_start = start;
+        if (++r == max_rows) {
+          stop = true;
+          break;
+        }
+      }
+      m &= m - 1;
+    }
+    if (stop || size - base <= 64) break;
+    base += 64;
+    p = base;
+  }
+  *nf = row_first;
+  *rows = r;
+  return row_start;
+}
+
+}  // namespace
+
 bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptions& options,
               int64_t max_rows, Tokens* out, BlockError* error) {
   const char delim = options.delimiter;
@@ -114,15 +208,44 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   int64_t rows = out->num_rows;
   int ncols = out->num_columns;
   auto& fields = out->fields;
-  if (ncols > 0) fields.reserve(fields.size() + static_cast<size_t>((size - begin) / 8 + ncols));
+  // Fields are written into a sized vector (FieldRef leaves its members
+  // uninitialized, so sizing writes nothing) and trimmed at the end.
+  size_t nf = fields.size();
+  auto room = [&](size_t more) {
+    if (nf + more > fields.size()) {
+      fields.resize(std::max(fields.size() * 2, nf + more + static_cast<size_t>((size - begin) / 8)));
+    }
+  };
+  // Records the fast path gave back in a row; after many (a file of quoted
+  // fields) it rests for a while.
+  int64_t fast_misses = 0;
 
   auto fail = [&](int64_t line_delta, auto&&... args) {
+    fields.resize(nf);
     error->line_delta = line_delta;
     error->status = Status::Invalid(std::forward<decltype(args)>(args)...);
     return false;
   };
 
-  while (p < size && rows - out->num_rows < max_rows) {
+  const int64_t row_limit =
+      max_rows > INT64_MAX - out->num_rows ? INT64_MAX : out->num_rows + max_rows;
+  while (p < size && rows < row_limit) {
+    if ((ncols > 1 || (ncols == 1 && !options.ignore_empty_lines)) &&
+        (fast_misses < 64 || (fast_misses & 1023) == 0)) {
+      room(static_cast<size_t>(ncols) * 1024 + 64);
+      if (out->extra_lines.empty() ? extra != 0 : out->extra_lines.back().second != extra) {
+        out->extra_lines.emplace_back(rows, extra);
+      }
+      int64_t before = rows;
+      p = FastRecords(data, p, size, delim, quote == '\0' ? '\r' : quote, ncols, fields.data(),
+                      &nf, fields.size(), &rows, row_limit);
+      lines += rows - before;
+      fast_misses = rows == before ? fast_misses + 1 : 0;
+      if (p >= size || rows >= row_limit) break;
+      if (nf + static_cast<size_t>(ncols) + 64 > fields.size()) continue;  // out of room only
+    } else if (ncols > 0) {
+      ++fast_misses;
+    }
     char c0 = data[p];
     if (options.ignore_empty_lines && (c0 == '\n' || c0 == '\r')) {
       p += (c0 == '\r' && p + 1 < size && data[p + 1] == '\n') ? 2 : 1;
@@ -134,7 +257,6 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
       out->extra_lines.emplace_back(rows, extra);
     }
     const int64_t row_line = lines;
-    const size_t row_first_field = fields.size();
     int nfields = 0;
     while (true) {
       FieldRef f;
@@ -180,7 +302,8 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
         p = e;
       }
       if (ncols < 0 || nfields < ncols) {
-        fields.push_back(f);
+        room(1);
+        fields[nf++] = f;
       } else {
         return fail(row_line, "a record has more than ", ncols, " fields");
       }
@@ -203,11 +326,12 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
         return fail(row_line, "a record has ", nfields, " field", nfields == 1 ? "" : "s",
                     " where ", ncols, " were expected");
       }
-      for (int i = nfields; i < ncols; ++i) fields.push_back(FieldRef{0, FieldRef::kMissing});
+      room(static_cast<size_t>(ncols - nfields));
+      for (int i = nfields; i < ncols; ++i) fields[nf++] = FieldRef(0, FieldRef::kMissing);
     }
-    (void)row_first_field;
     ++rows;
   }
+  fields.resize(nf);
   out->num_rows = rows;
   out->end = p;
   out->lines += lines;

@@ -25,6 +25,10 @@ struct FieldRef {
   static constexpr uint32_t kEscaped = 1u << 30;  // holds doubled quotes
   static constexpr uint32_t kMissing = 1u << 29;  // filled in for a short record
   static constexpr uint32_t kLengthMask = kMissing - 1;
+  // Left uninitialized by default: the tokenizer sizes its output first and
+  // writes every slot.
+  FieldRef() {}  // NOLINT(modernize-use-equals-default): "= default" would zero in resize()
+  FieldRef(uint32_t s, uint32_t b) : start(s), bits(b) {}
   uint32_t start;
   uint32_t bits;
   uint32_t length() const { return bits & kLengthMask; }

@@ -250,3 +250,37 @@ TEST(JsonlRoundTrip, GoldUnion) { GoldRoundTrip("generated_union.arrow_file"); }
 
 }  // namespace
 }  // namespace alkaid::jsonl
+
+namespace alkaid::jsonl {
+namespace {
+
+TEST(JsonlReader, WholeBlockParseGivesWayToLineByLine) {
+  // Blocks are parsed in one pass when every line holds one object; lines
+  // that do not (two objects, an object over two lines, an array, blanks)
+  // must read, or fail, exactly as line by line, whatever the block size.
+  std::string plain;
+  for (int i = 0; i < 300; ++i) plain += "{\"a\": " + std::to_string(i) + ", \"s\": \"x\"}\n";
+  auto schema = alkaid::schema({field("a", int64()), field("s", utf8())});
+  for (int64_t block : {int64_t{50}, int64_t{1} << 20}) {
+    for (int threads : {1, 2}) {
+      ReadOptions o;
+      o.block_size = block;
+      o.num_threads = threads;
+      o.schema = schema;
+      auto t = Read(plain + "  \r\n\n \t{\"a\": -1, \"s\": \"y\"} \r\n" + plain, o);
+      ASSERT_NE(t, nullptr);
+      EXPECT_EQ(t->num_rows(), 601);
+      EXPECT_THAT(ReadError(plain + "{\"a\": 1, \"s\": \"x\"} {\"a\": 2, \"s\": \"y\"}\n" + plain, o).message(),
+                  HasSubstr("JSON Lines line 301: not valid JSON"));
+      EXPECT_THAT(ReadError(plain + "{\"a\": 1,\n \"s\": \"x\"}\n" + plain, o).message(),
+                  HasSubstr("JSON Lines line 301: not valid JSON"));
+      EXPECT_THAT(ReadError(plain + "[1, 2]\n" + plain, o).message(),
+                  HasSubstr("JSON Lines line 301: a line must hold a JSON object"));
+      EXPECT_THAT(ReadError(plain + "{\"a\": \"no\", \"s\": \"x\"}\n", o).message(),
+                  HasSubstr("JSON Lines line 301: field a"));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace alkaid::jsonl
