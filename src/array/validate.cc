@@ -17,6 +17,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
+#include "validate_internal.h"
 
 namespace alkaid {
 namespace {
@@ -202,11 +203,17 @@ class FieldPath {
 
 class Validator {
  public:
-  Validator(std::string_view root, bool types_validated, int max_depth)
-      : path_(root), types_validated_(types_validated), max_depth_(max_depth) {}
+  Validator(std::string_view root, bool types_validated, int max_depth,
+            bool data_of_dictionaries = true)
+      : path_(root),
+        types_validated_(types_validated),
+        max_depth_(max_depth),
+        data_of_dictionaries_(data_of_dictionaries) {}
 
   bool types_validated() const { return types_validated_; }
   int max_depth() const { return max_depth_; }
+  // False: the data pass leaves dictionaries alone (validated elsewhere).
+  bool data_of_dictionaries() const { return data_of_dictionaries_; }
 
   Status ValidateStructure(const ArrayData& data, int depth);
   // Only after ValidateStructure succeeded on the same tree.
@@ -218,6 +225,7 @@ class Validator {
   FieldPath path_;
   bool types_validated_;
   int max_depth_;
+  bool data_of_dictionaries_;
 };
 
 // Base of the per-node checks: the node, its storage type and error helpers.
@@ -1122,7 +1130,7 @@ class DataCheck : public NodeCheck {
       auto scope = validator_->path().EnterChild(*type_.field(static_cast<int>(i)), i);
       ALKAID_RETURN_NOT_OK(validator_->ValidateData(*data_.child_data[i]));
     }
-    if (data_.dictionary) {
+    if (data_.dictionary && validator_->data_of_dictionaries()) {
       auto scope = validator_->path().EnterDictionary();
       ALKAID_RETURN_NOT_OK(validator_->ValidateData(*data_.dictionary));
     }
@@ -1209,6 +1217,20 @@ Status ValidateType(const DataType& type, int max_recursion_depth) {
   ALKAID_RETURN_NOT_OK(CheckTypeTree(type, max_recursion_depth, max_recursion_depth));
   return CheckTypeParameters(type);
 }
+
+namespace internal {
+
+Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOptions& options) {
+  try {
+    Validator validator(options.root_name, /*types_validated=*/true, options.max_recursion_depth,
+                        /*data_of_dictionaries=*/false);
+    return validator.ValidateData(data);
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("out of memory while validating an array");
+  }
+}
+
+}  // namespace internal
 
 Status ValidateArray(const ArrayData& data) { return ValidateArray(data, "<root>"); }
 Status ValidateArrayFull(const ArrayData& data) { return ValidateArrayFull(data, "<root>"); }

@@ -5,6 +5,7 @@
 
 #include "alkaid/concatenate.h"
 #include "alkaid/validate.h"
+#include "../array/validate_internal.h"
 #include "reader_internal.h"
 
 namespace alkaid::ipc::internal {
@@ -198,15 +199,43 @@ Status ReaderCore::Init(const fb::Schema* schema, const IpcReadOptions& options,
 
   std::vector<bool> selected(static_cast<size_t>(num_fields));
   for (int i = 0; i < num_fields; ++i) selected[static_cast<size_t>(i)] = output_position_[static_cast<size_t>(i)] >= 0;
-  return memo_.Init(*full_schema_, full_ids_, selected);
+  ALKAID_RETURN_NOT_OK(memo_.Init(*full_schema_, full_ids_, selected));
+  return BuildPlans();
+}
+
+Status ReaderCore::BuildPlans() {
+  // The memo's entries exist now and never move: plans point at them.
+  ALKAID_RETURN_NOT_OK(BuildLoadPlan(full_schema_->fields(), FieldPath{}, 0, full_ids_, memo_,
+                                     options_.max_recursion_depth, &batch_plan_));
+  dictionary_plans_.clear();  // made when each dictionary is first read
+  return Status::OK();
+}
+
+Result<const LoadPlan*> ReaderCore::DictionaryPlan(int64_t id, const DictionaryMemo::Entry& entry) {
+  auto it = dictionary_plans_.find(id);
+  if (it != dictionary_plans_.end()) return &it->second;
+  // A dictionary's values load under the path of the first field using the
+  // id, as a field named after it.
+  LoadPlan plan;
+  plan.owned_root = std::make_shared<Field>("dictionary " + std::to_string(id), entry.value_type);
+  FieldPath base = entry.path;
+  int last = 0;
+  if (!base.empty()) {
+    last = base.back();
+    base.pop_back();
+  }
+  ALKAID_RETURN_NOT_OK(BuildLoadPlan({plan.owned_root}, base, last, full_ids_, memo_,
+                                     options_.max_recursion_depth, &plan));
+  return &dictionary_plans_.emplace(id, std::move(plan)).first->second;
 }
 
 const Codec* ReaderCore::GetCodec(CompressionType type) const {
   return codecs_[static_cast<int>(type)].get();
 }
 
-Status ReaderCore::PrepareLoader(ArrayLoader* loader, const RecordBatchMeta& meta,
-                                 const MessageBody& body, fb::MetadataVersion version) const {
+Status ReaderCore::PrepareLoader(ArrayLoader* loader, const LoadPlan* plan,
+                                 const RecordBatchMeta& meta, const MessageBody& body,
+                                 fb::MetadataVersion version) const {
   LoaderParams params;
   params.meta = &meta;
   params.body = &body;
@@ -221,24 +250,23 @@ Status ReaderCore::PrepareLoader(ArrayLoader* loader, const RecordBatchMeta& met
   params.options = &options_;
   params.max_decompressed_bytes = std::max<int64_t>(options_.max_decompressed_message_bytes, 0);
   params.budget = &budget_;
-  params.memo = &memo_;
-  params.ids = &full_ids_;
+  params.plan = plan;
   loader->Reset(params);
   return Status::OK();
 }
 
-Status ReaderCore::ValidateArrayOfSchema(const ArrayData& data) const {
-  // Every type below comes from the schema, checked once in Init.
+Status ReaderCore::ValidateLoaded(const ArrayData& data) const {
+  // The loader checked every structural rule as it built `data`; only the
+  // data pass is left, and only when asked for.
+  if (!options_.validate_full) return Status::OK();
   ValidateOptions validate;
-  validate.full = options_.validate_full;
-  validate.types_validated = true;
   validate.max_recursion_depth = options_.max_recursion_depth;
-  return ValidateArray(data, validate);
+  return alkaid::internal::ValidateArrayDataOfValidStructure(data, validate);
 }
 
 Status ReaderCore::ValidateColumn(const ArrayData& column, int index) const {
-  Status st = ValidateArrayOfSchema(column);
-  if (st.ok()) return st;
+  Status st = ValidateLoaded(column);
+  if (st.ok()) [[likely]] return st;
   return st.WithContext("column " + std::to_string(index) + " '" +
                         out_schema_->field(index)->name() + "' failed validation");
 }
@@ -266,7 +294,7 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   if (header == nullptr) return AtLocation(Status::Invalid("not a record batch message"), where);
   ALKAID_RETURN_NOT_OK(AtLocation(ReadRecordBatchHeader(header, body.size, &batch_meta), where));
   ALKAID_RETURN_NOT_OK(
-      AtLocation(PrepareLoader(&loader, batch_meta, body, message.version()), where));
+      AtLocation(PrepareLoader(&loader, &batch_plan_, batch_meta, body, message.version()), where));
   // Every node becomes an ArrayData: charged before any is made.
   const int64_t node_bytes = static_cast<int64_t>(batch_meta.nodes.size()) * kNodeCharge;
   Result<Charge> taken = Charge::Take(budget_, node_bytes, "the field nodes of a record batch");
@@ -290,25 +318,23 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
     for (size_t c = 0; c + 1 < num_columns; ++c) columns[c] = ArrayDataPtr(owner, &block[c]);
     columns[num_columns - 1] = ArrayDataPtr(std::move(owner), &block[num_columns - 1]);
   }
-  FieldPath& path = scratch->path;
-  path.resize(1);
   std::vector<size_t> column_nodes;
   if (!block) column_nodes.assign(num_columns, 0);
-  for (int i = 0; i < full_schema_->num_fields(); ++i) {
-    path[0] = i;
+  const int num_fields = full_schema_->num_fields();
+  for (int i = 0; i < num_fields; ++i) {
     const int pos = output_position_[static_cast<size_t>(i)];
-    const FieldPtr& field = full_schema_->field(i);
+    const int32_t root = batch_plan_.roots[static_cast<size_t>(i)];
     Status st;
     const size_t nodes_before = loader.nodes_used();
     if (pos < 0) {
-      st = loader.Skip(field, path);
+      st = loader.Skip(root);
     } else if (block) {
-      st = loader.LoadInto(field, path, &block[static_cast<size_t>(pos)]);
+      st = loader.LoadInto(root, &block[static_cast<size_t>(pos)]);
     } else {
-      st = loader.Load(field, path, &columns[static_cast<size_t>(pos)]);
+      st = loader.Load(root, &columns[static_cast<size_t>(pos)]);
       column_nodes[static_cast<size_t>(pos)] = loader.nodes_used() - nodes_before;
     }
-    ALKAID_RETURN_NOT_OK(AtLocation(st, where));
+    if (!st.ok()) [[unlikely]] return AtLocation(st, where);
   }
   ALKAID_RETURN_NOT_OK(AtLocation(loader.Finish(), where));
   if (!block) {
@@ -357,15 +383,16 @@ Result<DecodedDictionary> ReaderCore::DecodeDictionaryBatch(const fb::Message& m
   for (int64_t nested : entry->nested_ids) {
     ALKAID_RETURN_NOT_OK(AtLocation(memo_.Materialize(nested, budget_, options_.pool), where));
   }
-  ALKAID_RETURN_NOT_OK(
-      AtLocation(PrepareLoader(&dict_loader_, dict_meta_.data, body, message.version()), where));
+  Result<const LoadPlan*> plan = DictionaryPlan(id, *entry);
+  if (!plan.ok()) return AtLocation(plan.status(), where);
+  ALKAID_RETURN_NOT_OK(AtLocation(
+      PrepareLoader(&dict_loader_, *plan, dict_meta_.data, body, message.version()), where));
   const int64_t node_bytes = static_cast<int64_t>(dict_meta_.data.nodes.size()) * kNodeCharge;
   {
     Status st = budget_->Check(node_bytes, "the field nodes of a dictionary batch");
     ALKAID_RETURN_NOT_OK(AtLocation(st, where));
   }
-  auto value_field = std::make_shared<Field>("dictionary " + std::to_string(id), entry->value_type);
-  Status st = dict_loader_.Load(value_field, entry->path, &out.values);
+  Status st = dict_loader_.Load((*plan)->roots[0], &out.values);
   if (st.ok()) st = dict_loader_.Finish();
   ALKAID_RETURN_NOT_OK(AtLocation(st, where));
   if (out.values->length != dict_meta_.data.length) {
@@ -373,7 +400,7 @@ Result<DecodedDictionary> ReaderCore::DecodeDictionaryBatch(const fb::Message& m
                                       " values but its batch declares ", dict_meta_.data.length),
                       where);
   }
-  st = ValidateArrayOfSchema(*out.values);
+  st = ValidateLoaded(*out.values);
   ALKAID_RETURN_NOT_OK(
       AtLocation(st.WithContext("dictionary id " + std::to_string(id) + " failed validation"), where));
   return out;

@@ -1,0 +1,25 @@
+// Validation entry points for readers that build arrays structurally valid
+// by construction. Not installed.
+#pragma once
+
+#include "alkaid/validate.h"
+
+namespace alkaid::internal {
+
+// Called from the IPC module's shared library.
+#pragma GCC visibility push(default)
+
+// The data half of full validation (offsets, UTF-8, views, union ids,
+// dictionary indices, run ends, null counts against bitmaps) without the
+// structural pass. Precondition, which the caller guarantees: `data` already
+// satisfies every structural rule ValidateArray checks (buffer counts and
+// sizes for offset + length, null counts, children and their lengths, types,
+// nesting depth); the IPC loader checks these as it cuts each buffer.
+// Dictionaries are not descended into: the caller validated them when they
+// were loaded (their lengths are still used to bound the indices).
+// options.full and options.types_validated are ignored.
+Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOptions& options);
+
+#pragma GCC visibility pop
+
+}  // namespace alkaid::internal
