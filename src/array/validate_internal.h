@@ -20,6 +20,16 @@ namespace alkaid::internal {
 // options.full and options.types_validated are ignored.
 Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOptions& options);
 
+// The same for each of `columns` in turn, with one validator for all (a
+// batch of small columns costs little more than one). Column i is skipped
+// when it has no nulls and `plain` (if not null) has plain[i] != 0: the
+// caller knows its layout has nothing the data pass reads (fixed-width
+// values, no children, no dictionary). On failure, *failed is the index of
+// the column that failed.
+Status ValidateColumnsDataOfValidStructure(const ArrayDataPtr* columns, size_t num_columns,
+                                           const uint8_t* plain, const ValidateOptions& options,
+                                           size_t* failed);
+
 #pragma GCC visibility pop
 
 }  // namespace alkaid::internal

@@ -76,6 +76,19 @@ Buffer* SliceArena::slot(size_t i) {
   return reinterpret_cast<Buffer*>(base + i * sizeof(Buffer));
 }
 
+inline void SliceArena::SliceInto(const std::shared_ptr<SliceArena>& arena, int64_t offset,
+                                  int64_t length, BufferPtr* out) {
+  SliceArena& a = *arena;
+  if (a.used_ >= a.capacity_) [[unlikely]] {
+    *out = std::make_shared<Buffer>(a.base_ + offset, length, a.owner_);
+    return;
+  }
+  // The arena owns the body, so the slice itself needs no owner of its own.
+  Buffer* slice = new (a.slot(a.used_)) Buffer(a.base_ + offset, length);
+  ++a.used_;
+  *out = BufferPtr(arena, slice);
+}
+
 BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t offset,
                             int64_t length) {
   SliceArena& a = *arena;
@@ -434,7 +447,7 @@ Status ArrayLoader::CutBuffer(int32_t index, int slot, const BufferRule& rule, A
     return Status::OK();
   }
   if (!arena_) arena_ = std::make_shared<SliceArena>(*params_.body, buffers.size());
-  target = SliceArena::Slice(arena_, meta.offset, meta.length);
+  SliceArena::SliceInto(arena_, meta.offset, meta.length, &target);
   const bool needs_swap = params_.swap_endian && rule.swap.kind != ByteSwap::kNone;
   if (params_.codec != nullptr || needs_swap || !IsAligned(target->data(), rule.alignment))
       [[unlikely]] {

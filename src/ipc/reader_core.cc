@@ -208,6 +208,20 @@ Status ReaderCore::BuildPlans() {
   ALKAID_RETURN_NOT_OK(BuildLoadPlan(full_schema_->fields(), FieldPath{}, 0, full_ids_, memo_,
                                      options_.max_recursion_depth, &batch_plan_));
   dictionary_plans_.clear();  // made when each dictionary is first read
+  // Output columns whose layout gives the data pass nothing to read unless
+  // there are nulls to count.
+  plain_columns_.assign(static_cast<size_t>(out_schema_->num_fields()), 0);
+  for (size_t i = 0; i < output_position_.size(); ++i) {
+    if (output_position_[i] < 0) continue;
+    const PlanNode& root = batch_plan_.nodes[static_cast<size_t>(batch_plan_.roots[i])];
+    bool plain = root.shape == PlanNode::Shape::kBuffers;
+    for (int b = 0; b < root.num_buffers; ++b) {
+      const BufferSpec::Kind kind = root.buffers[b].kind;
+      plain = plain && (kind == BufferSpec::kValidity || kind == BufferSpec::kBitmapValues ||
+                        kind == BufferSpec::kFixedWidth);
+    }
+    plain_columns_[static_cast<size_t>(output_position_[i])] = plain ? 1 : 0;
+  }
   return Status::OK();
 }
 
@@ -264,11 +278,9 @@ Status ReaderCore::ValidateLoaded(const ArrayData& data) const {
   return alkaid::internal::ValidateArrayDataOfValidStructure(data, validate);
 }
 
-Status ReaderCore::ValidateColumn(const ArrayData& column, int index) const {
-  Status st = ValidateLoaded(column);
-  if (st.ok()) [[likely]] return st;
+Status ReaderCore::ColumnFailed(const Status& st, size_t index) const {
   return st.WithContext("column " + std::to_string(index) + " '" +
-                        out_schema_->field(index)->name() + "' failed validation");
+                        out_schema_->field(static_cast<int>(index))->name() + "' failed validation");
 }
 
 namespace {
@@ -276,9 +288,21 @@ namespace {
 // The ArrayData of the columns of one uncompressed batch, in one allocation
 // with the budget charge for their nodes.
 struct ColumnBlock {
-  explicit ColumnBlock(size_t n) : columns(n) {}
-  std::vector<ArrayData> columns;
   Charge charge;
+  ArrayData* columns = nullptr;
+};
+
+// Batches of a few columns (the common small-batch case) hold them inline:
+// one allocation for the block instead of two.
+struct InlineColumnBlock : ColumnBlock {
+  static constexpr size_t kColumns = 4;
+  InlineColumnBlock() { columns = storage; }
+  ArrayData storage[kColumns];
+};
+
+struct HeapColumnBlock : ColumnBlock {
+  explicit HeapColumnBlock(size_t n) : storage(n) { columns = storage.data(); }
+  std::vector<ArrayData> storage;
 };
 
 }  // namespace
@@ -310,9 +334,14 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   // block also carries the batch's node charge.
   ArrayData* block = nullptr;
   if (batch_meta.compression == CompressionType::kNone && !swap_endian_ && num_columns > 0) {
-    auto owner = std::make_shared<ColumnBlock>(num_columns);
+    std::shared_ptr<ColumnBlock> owner;
+    if (num_columns <= InlineColumnBlock::kColumns) {
+      owner = std::make_shared<InlineColumnBlock>();
+    } else {
+      owner = std::make_shared<HeapColumnBlock>(num_columns);
+    }
     owner->charge = std::move(node_charge);
-    block = owner->columns.data();
+    block = owner->columns;
     // The last column takes over the allocation's own reference: one atomic
     // increment fewer per batch.
     for (size_t c = 0; c + 1 < num_columns; ++c) columns[c] = ArrayDataPtr(owner, &block[c]);
@@ -352,7 +381,15 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
                                         " rows but the record batch declares ", batch_meta.length),
                         where);
     }
-    ALKAID_RETURN_NOT_OK(AtLocation(ValidateColumn(*columns[i], static_cast<int>(i)), where));
+  }
+  if (options_.validate_full) {
+    // The loader checked the structure; the data pass is what is left.
+    ValidateOptions validate;
+    validate.max_recursion_depth = options_.max_recursion_depth;
+    size_t failed = 0;
+    Status st = alkaid::internal::ValidateColumnsDataOfValidStructure(
+        columns.data(), columns.size(), plain_columns_.data(), validate, &failed);
+    if (!st.ok()) [[unlikely]] return AtLocation(ColumnFailed(st, failed), where);
   }
   stats_.num_record_batches.fetch_add(1, std::memory_order_relaxed);
   return RecordBatch::Make(out_schema_, batch_meta.length, std::move(columns));

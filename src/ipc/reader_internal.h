@@ -67,6 +67,10 @@ class SliceArena {
   // A slice [offset, offset + length) of the body; falls back to a plain
   // SliceBuffer when the arena is full.
   static BufferPtr Slice(const std::shared_ptr<SliceArena>& arena, int64_t offset, int64_t length);
+  // Same, into `*out` (which is null): inlined in the loader's hot path.
+  [[gnu::always_inline]] static inline void SliceInto(const std::shared_ptr<SliceArena>& arena,
+                                                      int64_t offset, int64_t length,
+                                                      BufferPtr* out);
 
  private:
   static constexpr size_t kInline = 8;
@@ -354,7 +358,8 @@ class ArrayLoader {
   Status CheckChildren(int32_t index, const ArrayData& out) const;
   Status LoadVariadic(int32_t index, ArrayData* out);
   // Cuts out->buffers[slot] from the next buffer of the header.
-  Status CutBuffer(int32_t index, int slot, const BufferRule& rule, ArrayData* out);
+  [[gnu::always_inline]] inline Status CutBuffer(int32_t index, int slot, const BufferRule& rule,
+                                                 ArrayData* out);
   // The rarer cases of CutBuffer: decompression, byte swapping or a copy
   // for alignment.
   [[gnu::noinline]] Status FixUpBuffer(int32_t index, int slot, const BufferRule& rule,
@@ -464,7 +469,7 @@ class ReaderCore {
   Status BuildPlans();
   // The plan of dictionary `id`'s values, made on first use.
   Result<const LoadPlan*> DictionaryPlan(int64_t id, const DictionaryMemo::Entry& entry);
-  Status ValidateColumn(const ArrayData& column, int index) const;
+  [[gnu::cold]] Status ColumnFailed(const Status& st, size_t index) const;
   // The data pass of full validation (the loader checked the structure).
   Status ValidateLoaded(const ArrayData& data) const;
 
@@ -482,6 +487,9 @@ class ReaderCore {
   // each needed dictionary's values.
   LoadPlan batch_plan_;
   std::map<int64_t, LoadPlan> dictionary_plans_;
+  // Per output column: 1 when full validation has nothing to check unless
+  // the column has nulls (fixed-width layouts).
+  std::vector<uint8_t> plain_columns_;
   AtomicStats stats_;
   ReadBudgetPtr budget_;
   BatchScratch scratch_;  // single-threaded callers
