@@ -2,6 +2,8 @@
 // counts, type parameters) and, for full validation, a data pass that reads
 // values. The data pass relies on the structural pass having succeeded for
 // every node, so it may read any byte the layout promises without re-checking.
+// The IPC reader checks the structural rules as it cuts buffers and calls the
+// data pass alone (validate_internal.h).
 #include "alkaid/validate.h"
 
 #include <algorithm>

@@ -593,11 +593,13 @@ Status ArrayLoader::LoadChildren(int32_t index, ArrayData* out) {
     out->child_data[static_cast<size_t>(i)] = std::move(data);
     child = nodes_[child].end;
   }
-  if (node.shape == PlanNode::Shape::kStruct || node.shape == PlanNode::Shape::kSparseUnion ||
-      node.shape == PlanNode::Shape::kList || node.shape == PlanNode::Shape::kDenseUnion) {
-    if (!node.is_map) return Status::OK();
+  // Fixed-size lists, run-end encoded arrays and maps have rules of their
+  // own; list offsets and dense union offsets are for the data pass.
+  if (node.shape == PlanNode::Shape::kFixedSizeList || node.shape == PlanNode::Shape::kRunEnd ||
+      node.is_map) {
+    return CheckChildren(index, *out);
   }
-  return CheckChildren(index, *out);
+  return Status::OK();
 }
 
 // The structural rules tying children to their parent.
