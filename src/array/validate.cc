@@ -2,6 +2,8 @@
 // counts, type parameters) and, for full validation, a data pass that reads
 // values. The data pass relies on the structural pass having succeeded for
 // every node, so it may read any byte the layout promises without re-checking.
+// The IPC reader checks the structural rules as it cuts buffers and calls the
+// data pass alone (validate_internal.h).
 #include "alkaid/validate.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
+#include "validate_internal.h"
 
 namespace alkaid {
 namespace {
@@ -204,10 +207,14 @@ class Validator {
  public:
   Validator(std::string_view root, bool types_validated, int max_depth,
             bool dictionaries_validated = false)
-      : path_(root), types_validated_(types_validated), max_depth_(max_depth),
+      : path_(root),
+        types_validated_(types_validated),
+        max_depth_(max_depth),
         dictionaries_validated_(dictionaries_validated) {}
 
   bool types_validated() const { return types_validated_; }
+  // True: dictionaries were validated elsewhere (ValidateOptions); both
+  // passes leave them alone.
   bool dictionaries_validated() const { return dictionaries_validated_; }
   int max_depth() const { return max_depth_; }
 
@@ -652,11 +659,27 @@ class DataCheck : public NodeCheck {
 
   Status CheckNullCount() const {
     if (!HasValiditySlot(type_) || !data_.buffers[0] || data_.null_count < 0) return Status::OK();
-    int64_t nulls =
-        data_.length - bit_util::CountSetBits(data_.buffers[0]->data(), data_.offset, data_.length);
+    int64_t nulls = data_.length - SetBitsInBitmap();
     if (nulls == data_.null_count) return Status::OK();
     return Fail("null_count is ", data_.null_count, " but the validity bitmap marks ", nulls,
                 " of ", data_.length, " slots as null");
+  }
+
+  // Set bits of the validity bitmap in [offset, offset + length). Bitmaps of
+  // small batches fit one word: read just their bytes (the structural pass
+  // guaranteed that many) instead of the general partial-word path.
+  int64_t SetBitsInBitmap() const {
+    const uint8_t* bits = data_.buffers[0]->data();
+    const int64_t end = data_.offset + data_.length;
+    if (end <= 64) {
+      uint64_t word = 0;
+      const int64_t bytes = BitmapBytes(end);
+      for (int64_t i = 0; i < bytes; ++i) word |= uint64_t{bits[i]} << (8 * i);
+      word >>= data_.offset;
+      if (data_.length < 64) word &= (uint64_t{1} << data_.length) - 1;
+      return __builtin_popcountll(word);
+    }
+    return bit_util::CountSetBits(bits, data_.offset, data_.length);
   }
 
   // Offsets [offset, offset + length] of binary, list and map arrays: the
@@ -1214,6 +1237,42 @@ Status ValidateType(const DataType& type, int max_recursion_depth) {
   ALKAID_RETURN_NOT_OK(CheckTypeTree(type, max_recursion_depth, max_recursion_depth));
   return CheckTypeParameters(type);
 }
+
+namespace internal {
+
+Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOptions& options) {
+  try {
+    Validator validator(options.root_name, /*types_validated=*/true, options.max_recursion_depth,
+                        /*dictionaries_validated=*/true);
+    return validator.ValidateData(data);
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("out of memory while validating an array");
+  }
+}
+
+Status ValidateColumnsDataOfValidStructure(const ArrayDataPtr* columns, size_t num_columns,
+                                           const uint8_t* plain, const ValidateOptions& options,
+                                           size_t* failed) {
+  try {
+    // Paths return to the root after each column, so one validator serves all.
+    Validator validator(options.root_name, /*types_validated=*/true, options.max_recursion_depth,
+                        /*dictionaries_validated=*/true);
+    for (size_t i = 0; i < num_columns; ++i) {
+      if (plain != nullptr && plain[i] != 0 && columns[i]->null_count == 0) continue;
+      Status st = validator.ValidateData(*columns[i]);
+      if (!st.ok()) [[unlikely]] {
+        *failed = i;
+        return st;
+      }
+    }
+    return Status::OK();
+  } catch (const std::bad_alloc&) {
+    *failed = 0;
+    return Status::OutOfMemory("out of memory while validating an array");
+  }
+}
+
+}  // namespace internal
 
 Status ValidateArray(const ArrayData& data) { return ValidateArray(data, "<root>"); }
 Status ValidateArrayFull(const ArrayData& data) { return ValidateArrayFull(data, "<root>"); }

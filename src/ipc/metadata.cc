@@ -3,7 +3,9 @@
 #include "metadata.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
+#include <type_traits>
 #include <mutex>
 
 #include "alkaid/extension_registry.h"
@@ -800,42 +802,63 @@ void BuildDictionaryBatchMessage(flatbuffers::FlatBufferBuilder* fbb,
                                 fb::MessageHeader::DictionaryBatch, header.Union(), body_length));
 }
 
+namespace {
+
+// Copies a vector of Flatbuffers structs of two int64 (FieldNode, Buffer)
+// into plain structs of the same two fields in the same order: one memcpy
+// (the wire is little-endian; big-endian hosts swap each field after), and
+// no value-initialization when `out` already has the size (every batch of a
+// stream usually has). Alignment of the source does not matter (see
+// LoadStruct).
+template <typename Out, typename Struct>
+void CopyInt64Pairs(const flatbuffers::Vector<const Struct*>* vec, std::vector<Out>* out) {
+  static_assert(sizeof(Struct) == 2 * sizeof(int64_t) && sizeof(Out) == 2 * sizeof(int64_t));
+  static_assert(std::is_trivially_copyable_v<Out>);
+  const size_t n = vec == nullptr ? 0 : vec->size();
+  out->resize(n);
+  if (n == 0) return;
+  std::memcpy(static_cast<void*>(out->data()), vec->Data(), n * sizeof(Out));
+  if constexpr (std::endian::native != std::endian::little) {
+    auto* words = reinterpret_cast<int64_t*>(out->data());
+    for (size_t i = 0; i < 2 * n; ++i) words[i] = flatbuffers::EndianScalar(words[i]);
+  }
+}
+
+}  // namespace
+
 Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
                              RecordBatchMeta* out) {
-  out->Clear();
-  if (batch == nullptr) return Status::Invalid("record batch header is missing");
+  out->length = 0;
+  out->variadic_buffer_counts.clear();
+  out->compression = CompressionType::kNone;
+  if (batch == nullptr) {
+    out->Clear();
+    return Status::Invalid("record batch header is missing");
+  }
   if (batch->length() < 0) {
     return Status::Invalid("record batch length is negative (", batch->length(), ")");
   }
   out->length = batch->length();
-  if (const auto* nodes = batch->nodes()) {
-    out->nodes.resize(nodes->size());
-    for (flatbuffers::uoffset_t i = 0; i < nodes->size(); ++i) {
-      const fb::FieldNode node = LoadStruct(*nodes, i);
-      if (node.length() < 0 || node.null_count() < 0 || node.null_count() > node.length()) {
-        return Status::Invalid("field node ", i, ": length ", node.length(), " and null count ",
-                               node.null_count(),
-                               " must satisfy 0 <= null_count <= length");
-      }
-      out->nodes[i] = FieldNodeMeta{node.length(), node.null_count()};
+  CopyInt64Pairs(batch->nodes(), &out->nodes);
+  for (size_t i = 0; i < out->nodes.size(); ++i) {
+    const FieldNodeMeta& node = out->nodes[i];
+    if (node.length < 0 || node.null_count < 0 || node.null_count > node.length) [[unlikely]] {
+      return Status::Invalid("field node ", i, ": length ", node.length, " and null count ",
+                             node.null_count, " must satisfy 0 <= null_count <= length");
     }
   }
-  if (const auto* buffers = batch->buffers()) {
-    out->buffers.resize(buffers->size());
-    for (flatbuffers::uoffset_t i = 0; i < buffers->size(); ++i) {
-      const fb::Buffer buffer = LoadStruct(*buffers, i);
-      const int64_t offset = buffer.offset();
-      const int64_t length = buffer.length();
-      if (offset < 0 || length < 0) {
-        return Status::Invalid("buffer ", i, ": offset ", offset, " and length ", length,
-                               " must not be negative");
-      }
-      if (body_length >= 0 && (offset > body_length || length > body_length - offset)) {
-        // offset + length may overflow on hostile input: report the parts.
-        return Status::Invalid("buffer ", i, ": offset ", offset, " + length ", length,
-                               " is outside the body of ", body_length, " bytes");
-      }
-      out->buffers[i] = BufferMeta{offset, length};
+  CopyInt64Pairs(batch->buffers(), &out->buffers);
+  for (size_t i = 0; i < out->buffers.size(); ++i) {
+    const int64_t offset = out->buffers[i].offset;
+    const int64_t length = out->buffers[i].length;
+    if (offset < 0 || length < 0) [[unlikely]] {
+      return Status::Invalid("buffer ", i, ": offset ", offset, " and length ", length,
+                             " must not be negative");
+    }
+    if (body_length >= 0 && (offset > body_length || length > body_length - offset)) [[unlikely]] {
+      // offset + length may overflow on hostile input: report the parts.
+      return Status::Invalid("buffer ", i, ": offset ", offset, " + length ", length,
+                             " is outside the body of ", body_length, " bytes");
     }
   }
   if (const fb::BodyCompression* compression = batch->compression()) {

@@ -1,11 +1,15 @@
-// Record batch bodies → ArrayData. The schema is walked in pre-order; each
-// array takes one FieldNode and the buffers its layout prescribes. Buffers
-// are zero-copy slices of the body unless they are compressed, misaligned
-// for their element type, or in non-native byte order.
+// Record batch bodies → ArrayData. When a reader gets its schema it turns
+// each field into a LoadPlan (pre-order nodes carrying the type's layout,
+// the node's place in the tree and its dictionary); a batch is then one walk
+// of the plan in which each array takes one FieldNode and the buffers its
+// layout prescribes, each buffer's size checked against the layout as it is
+// cut. Buffers are zero-copy slices of the body unless they are compressed,
+// misaligned for their element type, or in non-native byte order.
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <new>
-#include <sstream>
+#include <optional>
 
 #include "alkaid/visit_type.h"
 #include "reader_internal.h"
@@ -34,19 +38,6 @@ int64_t BitmapBytes(int64_t length) { return length < 0 ? -1 : (length / 8) + (l
 int64_t AllowedDecompressedSize(int64_t needed) {
   if (needed < 0 || needed > INT64_MAX - 256) return -1;
   return RoundUpToMultipleOf64(needed) + 64;
-}
-
-template <typename CType>
-ByteSwap SwapFor() {
-  if constexpr (std::is_same_v<CType, MonthDayNanoInterval>) {
-    return {ByteSwap::kMonthDayNano, 16};
-  } else if constexpr (std::is_same_v<CType, DayTimeInterval>) {
-    return {ByteSwap::kGroups, 4};
-  } else if constexpr (sizeof(CType) == 1) {
-    return {ByteSwap::kNone, 1};
-  } else {
-    return {ByteSwap::kGroups, static_cast<int>(sizeof(CType))};
-  }
 }
 
 ByteSwap GroupSwap(int width) {
@@ -85,6 +76,19 @@ Buffer* SliceArena::slot(size_t i) {
   return reinterpret_cast<Buffer*>(base + i * sizeof(Buffer));
 }
 
+inline void SliceArena::SliceInto(const std::shared_ptr<SliceArena>& arena, int64_t offset,
+                                  int64_t length, BufferPtr* out) {
+  SliceArena& a = *arena;
+  if (a.used_ >= a.capacity_) [[unlikely]] {
+    *out = std::make_shared<Buffer>(a.base_ + offset, length, a.owner_);
+    return;
+  }
+  // The arena owns the body, so the slice itself needs no owner of its own.
+  Buffer* slice = new (a.slot(a.used_)) Buffer(a.base_ + offset, length);
+  ++a.used_;
+  *out = BufferPtr(arena, slice);
+}
+
 BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t offset,
                             int64_t length) {
   SliceArena& a = *arena;
@@ -95,136 +99,374 @@ BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t of
   return BufferPtr(arena, slice);
 }
 
+// ---------------------------------------------------------------------------
+// Plans
+
+namespace {
+
+// What the loader needs of one buffer of `storage`'s layout.
+BufferRule RuleFor(const BufferSpec& spec, const DataType& storage) {
+  BufferRule r;
+  r.kind = spec.kind;
+  switch (spec.kind) {
+    case BufferSpec::kValidity:
+    case BufferSpec::kBitmapValues:
+    case BufferSpec::kData:
+      break;
+    case BufferSpec::kTypeIds:
+      r.width = 1;
+      break;
+    case BufferSpec::kViews:
+      r.width = static_cast<int>(sizeof(BinaryViewValue));
+      r.alignment = static_cast<int>(alignof(BinaryViewValue));
+      r.swap = ByteSwap{ByteSwap::kViews, r.width};
+      break;
+    case BufferSpec::kOffsets:
+    case BufferSpec::kSizes:
+      r.width = spec.byte_width;
+      r.alignment = spec.byte_width;
+      r.swap = GroupSwap(spec.byte_width);
+      r.one_more = spec.kind == BufferSpec::kOffsets && storage.id() != TypeId::kListView &&
+                   storage.id() != TypeId::kLargeListView;
+      break;
+    case BufferSpec::kFixedWidth:
+      r.width = spec.byte_width;
+      switch (storage.id()) {
+        case TypeId::kFixedSizeBinary:
+          break;  // opaque bytes
+        case TypeId::kIntervalDayTime:  // two int32
+          r.alignment = 4;
+          r.swap = ByteSwap{ByteSwap::kGroups, 4};
+          break;
+        case TypeId::kIntervalMonthDayNano:  // int32, int32, int64
+          r.alignment = 8;
+          r.swap = ByteSwap{ByteSwap::kMonthDayNano, 16};
+          break;
+        default:  // integers, floats, decimals, temporal types, dictionary indices
+          r.alignment = std::min(spec.byte_width, 8);
+          r.swap = GroupSwap(spec.byte_width);
+          break;
+      }
+      break;
+  }
+  // Alignments are powers of two (IsAligned masks with alignment - 1).
+  if (r.alignment < 1 || (r.alignment & (r.alignment - 1)) != 0) r.alignment = 1;
+  return r;
+}
+
+PlanNode::Shape ShapeOf(TypeId id) {
+  using Shape = PlanNode::Shape;
+  switch (id) {
+    case TypeId::kNull: return Shape::kNull;
+    case TypeId::kBinaryView:
+    case TypeId::kStringView: return Shape::kViews;
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kMap:
+    case TypeId::kListView:
+    case TypeId::kLargeListView: return Shape::kList;
+    case TypeId::kFixedSizeList: return Shape::kFixedSizeList;
+    case TypeId::kStruct: return Shape::kStruct;
+    case TypeId::kSparseUnion: return Shape::kSparseUnion;
+    case TypeId::kDenseUnion: return Shape::kDenseUnion;
+    case TypeId::kDictionary: return Shape::kDictionary;
+    case TypeId::kRunEndEncoded: return Shape::kRunEnd;
+    default: return Shape::kBuffers;
+  }
+}
+
+class PlanBuilder {
+ public:
+  PlanBuilder(const DictionaryIds& ids, const DictionaryMemo& memo, int max_depth, LoadPlan* plan)
+      : ids_(ids), memo_(memo), max_depth_(max_depth), plan_(plan) {}
+
+  Status Add(const FieldPtr& field, int32_t parent, int32_t child_index, FieldPath* path,
+             int depth) {
+    if (field == nullptr || field->type() == nullptr) {
+      return Status::Invalid("a field of the schema has no type");
+    }
+    if (depth >= max_depth_) {
+      return Status::Invalid("field ", field->name(), ": type nesting deeper than the limit of ",
+                             max_depth_);
+    }
+    const DataType* storage = field->type().get();
+    for (int layer = 0; storage->id() == TypeId::kExtension; ++layer) {
+      storage = static_cast<const ExtensionType*>(storage)->storage_type().get();
+      if (storage == nullptr || layer > max_depth_) {
+        return Status::Invalid("field ", field->name(), ": extension type without usable storage");
+      }
+    }
+    const DataTypeLayout& layout = storage->layout();
+    const auto index = static_cast<int32_t>(plan_->nodes.size());
+    {
+      PlanNode node;
+      node.type = field->type();
+      node.field = field.get();
+      node.parent = parent;
+      node.child_index = child_index;
+      node.shape = ShapeOf(storage->id());
+      node.is_map = storage->id() == TypeId::kMap;
+      if (layout.buffers.size() > std::size(node.buffers)) {
+        return Status::NotImplemented("field ", field->name(), ": a layout of ",
+                                      layout.buffers.size(), " buffers");
+      }
+      node.num_buffers = static_cast<uint8_t>(layout.buffers.size());
+      for (size_t b = 0; b < layout.buffers.size(); ++b) {
+        node.buffers[b] = RuleFor(layout.buffers[b], *storage);
+      }
+      if (storage->id() == TypeId::kFixedSizeList) {
+        node.list_size = static_cast<const FixedSizeListType*>(storage)->list_size();
+      }
+      if (node.shape == PlanNode::Shape::kDictionary) {
+        if (std::optional<int64_t> id = ids_.Get(*path)) {
+          node.dictionary_id = *id;
+          node.dictionary = memo_.Find(*id);
+        }
+      } else {
+        node.num_children = storage->num_fields();
+      }
+      plan_->nodes.push_back(std::move(node));
+    }
+    for (int32_t i = 0; i < plan_->nodes[static_cast<size_t>(index)].num_children; ++i) {
+      path->push_back(i);
+      ALKAID_RETURN_NOT_OK(Add(storage->field(i), index, i, path, depth + 1));
+      path->pop_back();
+    }
+    plan_->nodes[static_cast<size_t>(index)].end = static_cast<int32_t>(plan_->nodes.size());
+    return Status::OK();
+  }
+
+ private:
+  const DictionaryIds& ids_;
+  const DictionaryMemo& memo_;
+  int max_depth_;
+  LoadPlan* plan_;
+};
+
+}  // namespace
+
+Status BuildLoadPlan(const FieldVector& fields, const FieldPath& base_path, int first_index,
+                     const DictionaryIds& ids, const DictionaryMemo& memo, int max_recursion_depth,
+                     LoadPlan* out) {
+  out->nodes.clear();
+  out->roots.clear();
+  out->base_path = base_path;
+  PlanBuilder builder(ids, memo, max_recursion_depth, out);
+  FieldPath path = base_path;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const int32_t root_index = first_index + static_cast<int32_t>(i);
+    out->roots.push_back(static_cast<int32_t>(out->nodes.size()));
+    path.push_back(root_index);
+    ALKAID_RETURN_NOT_OK(builder.Add(fields[i], -1, root_index, &path, 0));
+    path.pop_back();
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------
+// Loading
+
 void ArrayLoader::Reset(const LoaderParams& params) {
   params_ = params;
+  nodes_ = params.plan->nodes.data();
   arena_.reset();
   node_index_ = 0;
   buffer_index_ = 0;
   variadic_index_ = 0;
-  skipping_ = false;
-  out_ = nullptr;
-  node_ = nullptr;
   deferred_.clear();
 }
 
-Status ArrayLoader::Load(const FieldPtr& field, const FieldPath& path, ArrayDataPtr* out) {
+Status ArrayLoader::Load(int32_t root, ArrayDataPtr* out) {
   auto data = std::make_shared<ArrayData>();
-  ALKAID_RETURN_NOT_OK(LoadInto(field, path, data.get()));
+  ALKAID_RETURN_NOT_OK(LoadNode(root, data.get()));
   *out = std::move(data);
   return Status::OK();
 }
 
-Status ArrayLoader::LoadInto(const FieldPtr& field, const FieldPath& path, ArrayData* out) {
-  path_ = path;
-  field_stack_.clear();
-  skipping_ = false;
-  return LoadInto(field, out);
+Status ArrayLoader::LoadInto(int32_t root, ArrayData* out) { return LoadNode(root, out); }
+
+Status ArrayLoader::Skip(int32_t root) {
+  const RecordBatchMeta& meta = *params_.meta;
+  const int32_t end = nodes_[root].end;
+  for (int32_t i = root; i < end; ++i) {
+    const PlanNode& node = nodes_[i];
+    if (node_index_ >= meta.nodes.size()) [[unlikely]] return TooFewNodes(i);
+    ++node_index_;
+    size_t wire = node.num_buffers;
+    if ((node.shape == PlanNode::Shape::kSparseUnion ||
+         node.shape == PlanNode::Shape::kDenseUnion) &&
+        params_.version < fb::MetadataVersion::V5) {
+      ++wire;  // the pre-V5 union validity buffer
+    }
+    if (meta.buffers.size() - buffer_index_ < wire) [[unlikely]] return TooFewBuffers(i);
+    buffer_index_ += wire;
+    if (node.shape == PlanNode::Shape::kViews) {
+      int64_t count;
+      ALKAID_RETURN_NOT_OK(TakeVariadicCount(i, &count));
+      buffer_index_ += static_cast<size_t>(count);
+    }
+  }
+  return Status::OK();
 }
 
-Status ArrayLoader::Skip(const FieldPtr& field, const FieldPath& path) {
-  path_ = path;
-  field_stack_.clear();
-  skipping_ = true;
-  ArrayData scratch;
-  Status st = LoadInto(field, &scratch);
-  skipping_ = false;
-  return st;
-}
-
-std::string ArrayLoader::FieldPathString() const {
+std::string ArrayLoader::FieldPathString(int32_t index) const {
+  std::vector<int32_t> chain;
+  for (int32_t i = index; i >= 0; i = nodes_[i].parent) chain.push_back(i);
   std::string out;
-  for (size_t i = 0; i < field_stack_.size(); ++i) {
-    if (i > 0) out += '.';
-    out += field_stack_[i]->name();
+  for (size_t k = chain.size(); k-- > 0;) {
+    out += nodes_[chain[k]].field->name();
+    if (k > 0) out += '.';
   }
   out += " (path [";
-  for (size_t i = 0; i < path_.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += std::to_string(path_[i]);
+  bool first = true;
+  for (int element : params_.plan->base_path) {
+    if (!first) out += ", ";
+    out += std::to_string(element);
+    first = false;
+  }
+  for (size_t k = chain.size(); k-- > 0;) {
+    if (!first) out += ", ";
+    out += std::to_string(nodes_[chain[k]].child_index);
+    first = false;
   }
   out += "])";
   return out;
 }
 
-Status ArrayLoader::Error(const std::string& what) const {
-  return Status::Invalid("field ", FieldPathString(), ": ", what);
+Status ArrayLoader::Error(int32_t index, const std::string& what) const {
+  return Status::Invalid("field ", FieldPathString(index), ": ", what);
 }
 
-Status ArrayLoader::LoadInto(const FieldPtr& field, ArrayData* out) {
-  int max_depth = params_.options->max_recursion_depth;
-  if (static_cast<int>(field_stack_.size()) >= max_depth) {
-    return Error("type nesting deeper than the limit of " + std::to_string(max_depth));
+Status ArrayLoader::TooFewNodes(int32_t index) const {
+  return Error(index, "the record batch has only " + std::to_string(params_.meta->nodes.size()) +
+                          " field nodes, fewer than the schema needs");
+}
+
+Status ArrayLoader::TooFewBuffers(int32_t index) const {
+  return Error(index, "the record batch has only " +
+                          std::to_string(params_.meta->buffers.size()) +
+                          " buffers, fewer than the schema needs");
+}
+
+Status ArrayLoader::EmptyValidity(int32_t index, int64_t null_count) const {
+  return Error(index, "the node declares " + std::to_string(null_count) +
+                          " nulls but validity buffer " + std::to_string(buffer_index_ - 1) +
+                          " is empty");
+}
+
+namespace {
+
+const char* BufferKindName(BufferSpec::Kind kind) {
+  switch (kind) {
+    case BufferSpec::kValidity: return "validity bitmap";
+    case BufferSpec::kBitmapValues: return "value bitmap";
+    case BufferSpec::kFixedWidth: return "values";
+    case BufferSpec::kOffsets: return "offsets";
+    case BufferSpec::kSizes: return "sizes";
+    case BufferSpec::kTypeIds: return "type ids";
+    case BufferSpec::kViews: return "views";
+    case BufferSpec::kData: return "data";
   }
-  field_stack_.push_back(field.get());
-  ArrayData* saved = out_;
-  out_ = out;
-  out->type = field->type();
-  Status st = NextNode();
-  if (st.ok()) st = VisitTypeInline(*field->type(), this);
-  out_ = saved;
-  if (st.ok()) field_stack_.pop_back();
-  return st;
+  return "buffer";
 }
 
-Status ArrayLoader::LoadChildren(const DataType& type, ArrayData* out) {
-  out->child_data.resize(static_cast<size_t>(type.num_fields()));
-  for (int i = 0; i < type.num_fields(); ++i) {
-    auto child = std::make_shared<ArrayData>();
-    path_.push_back(i);
-    ALKAID_RETURN_NOT_OK(LoadInto(type.field(i), child.get()));
-    path_.pop_back();
-    out->child_data[static_cast<size_t>(i)] = std::move(child);
+}  // namespace
+
+Status ArrayLoader::BufferTooSmall(int32_t index, const BufferRule& rule, int64_t length,
+                                   size_t buffer_index, int64_t size, int64_t needed) const {
+  std::string what;
+  switch (rule.kind) {
+    case BufferSpec::kValidity:
+    case BufferSpec::kBitmapValues:
+      what = std::to_string(length) + " bits for length " + std::to_string(length);
+      break;
+    default:
+      what = (rule.one_more ? "length + 1 = " + std::to_string(length) + " + 1"
+                            : "length = " + std::to_string(length)) +
+             " elements of " + std::to_string(rule.width) + " bytes";
+      break;
   }
-  return Status::OK();
-}
-
-Status ArrayLoader::NextNode() {
-  const auto& nodes = params_.meta->nodes;
-  if (node_index_ >= nodes.size()) [[unlikely]] return TooFewNodes();
-  node_ = &nodes[node_index_++];
-  out_->length = node_->length;
-  out_->null_count = node_->null_count;
-  out_->offset = 0;
-  return Status::OK();
+  if (needed < 0) {
+    return Error(index, std::string(BufferKindName(rule.kind)) + " buffer (buffer " +
+                            std::to_string(buffer_index) +
+                            " of the record batch) would need more than 2^63 bytes (" + what +
+                            ")");
+  }
+  return Error(index, std::string(BufferKindName(rule.kind)) + " buffer (buffer " +
+                          std::to_string(buffer_index) + " of the record batch) has " +
+                          std::to_string(size) + " bytes but " + std::to_string(needed) +
+                          " are needed (" + what + ")");
 }
 
 // The common case (an aligned slice of an uncompressed native-order body)
 // stays short; everything else, errors included, is out of line.
-Status ArrayLoader::NextBuffer(int slot, int alignment, ByteSwap swap, int64_t justified_size) {
+Status ArrayLoader::CutBuffer(int32_t index, int slot, const BufferRule& rule, ArrayData* out) {
   const auto& buffers = params_.meta->buffers;
-  if (buffer_index_ >= buffers.size()) [[unlikely]] return TooFewBuffers();
-  const size_t index = buffer_index_++;
-  if (skipping_) return Status::OK();
-  const BufferMeta& meta = buffers[index];
-  const MessageBody& body = *params_.body;
-  if (meta.offset < 0 || meta.length < 0 || meta.offset > body.size ||
-      meta.length > body.size - meta.offset) [[unlikely]] {
-    return BufferOutsideBody(index);
+  if (buffer_index_ >= buffers.size()) [[unlikely]] return TooFewBuffers(index);
+  const size_t buffer_index = buffer_index_++;
+  const BufferMeta& meta = buffers[buffer_index];
+  BufferPtr& target = out->buffers[static_cast<size_t>(slot)];
+  const int64_t length = out->length;
+  // Bytes the layout needs for `length` slots, and (for compressed bodies)
+  // the most it justifies.
+  int64_t needed;
+  int64_t justified;
+  switch (rule.kind) {
+    case BufferSpec::kValidity:
+      if (out->null_count == 0) {
+        // No nulls: the bitmap (if any was written) is not needed at all.
+        target = nullptr;
+        return Status::OK();
+      }
+      if (meta.length == 0) [[unlikely]] return EmptyValidity(index, out->null_count);
+      [[fallthrough]];
+    case BufferSpec::kBitmapValues:
+      needed = justified = BitmapBytes(length);
+      break;
+    case BufferSpec::kData:
+      needed = 0;
+      justified = -1;
+      break;
+    default:
+      if (rule.one_more) {
+        justified = OffsetsBytes(length, rule.width);
+        needed = length == 0 ? 0 : justified;
+      } else {
+        needed = justified = BytesFor(length, rule.width);
+      }
+      break;
   }
-  BufferPtr& target = out_->buffers[static_cast<size_t>(slot)];
+  // An uncompressed buffer is checked now; a compressed one once it is
+  // decompressed (Finish). An empty one is never decompressed.
+  if ((params_.codec == nullptr || meta.length == 0) && !(meta.length >= needed && needed >= 0))
+      [[unlikely]] {
+    return BufferTooSmall(index, rule, length, buffer_index, meta.length, needed);
+  }
   if (meta.length == 0) {
     target = EmptyBuffer();
     return Status::OK();
   }
-  if (!arena_) arena_ = std::make_shared<SliceArena>(body, buffers.size());
-  target = SliceArena::Slice(arena_, meta.offset, meta.length);
-  const bool needs_swap = params_.swap_endian && swap.kind != ByteSwap::kNone;
-  if (params_.codec != nullptr || needs_swap || !IsAligned(target->data(), alignment)) [[unlikely]] {
-    return FixUpBuffer(slot, alignment, swap, index, justified_size);
+  if (!arena_) arena_ = std::make_shared<SliceArena>(*params_.body, buffers.size());
+  SliceArena::SliceInto(arena_, meta.offset, meta.length, &target);
+  const bool needs_swap = params_.swap_endian && rule.swap.kind != ByteSwap::kNone;
+  if (params_.codec != nullptr || needs_swap || !IsAligned(target->data(), rule.alignment))
+      [[unlikely]] {
+    return FixUpBuffer(index, slot, rule, buffer_index, needed, justified, out);
   }
   return Status::OK();
 }
 
-Status ArrayLoader::FixUpBuffer(int slot, int alignment, ByteSwap swap, size_t index,
-                                int64_t justified_size) {
-  if (params_.codec != nullptr || (params_.swap_endian && swap.kind != ByteSwap::kNone)) {
-    deferred_.push_back({out_, slot, alignment, swap, static_cast<int64_t>(index),
-                         AllowedDecompressedSize(justified_size)});
+Status ArrayLoader::FixUpBuffer(int32_t index, int slot, const BufferRule& rule,
+                                size_t buffer_index, int64_t needed, int64_t justified,
+                                ArrayData* out) {
+  if (params_.codec != nullptr || (params_.swap_endian && rule.swap.kind != ByteSwap::kNone)) {
+    deferred_.push_back({out, slot, rule.alignment, rule.swap, static_cast<int64_t>(buffer_index),
+                         AllowedDecompressedSize(justified), needed, index, &rule});
     return Status::OK();
   }
   // Typed access needs natural alignment; copy into an aligned pool buffer
   // (a copy the memory budget pays for).
-  BufferPtr& target = out_->buffers[static_cast<size_t>(slot)];
+  BufferPtr& target = out->buffers[static_cast<size_t>(slot)];
   ALKAID_ASSIGN_OR_RAISE(Charge charge, Charge::Take(*params_.budget, target->size(),
                                                      "an aligned copy of a body buffer"));
   ALKAID_ASSIGN_OR_RAISE(target, Buffer::Copy(target->data(), target->size(), params_.options->pool));
@@ -232,218 +474,181 @@ Status ArrayLoader::FixUpBuffer(int slot, int alignment, ByteSwap swap, size_t i
   return Status::OK();
 }
 
-Status ArrayLoader::TooFewNodes() const {
-  return Error("the record batch has only " + std::to_string(params_.meta->nodes.size()) +
-               " field nodes, fewer than the schema needs");
-}
-
-Status ArrayLoader::EmptyValidity() const {
-  return Error("the node declares " + std::to_string(out_->null_count) +
-               " nulls but validity buffer " + std::to_string(buffer_index_) + " is empty");
-}
-
-Status ArrayLoader::TooFewBuffers() const {
-  return Error("the record batch has only " + std::to_string(params_.meta->buffers.size()) +
-               " buffers, fewer than the schema needs");
-}
-
-Status ArrayLoader::BufferOutsideBody(size_t index) const {
-  const BufferMeta& meta = params_.meta->buffers[index];
-  std::ostringstream msg;
-  msg << "buffer " << index << " [offset " << meta.offset << ", length " << meta.length
-      << "] lies outside the body of " << params_.body->size << " bytes";
-  return Error(msg.str());
-}
-
-Status ArrayLoader::LoadValidity() {
-  if (skipping_ || out_->null_count != 0) {
-    if (!skipping_ && buffer_index_ < params_.meta->buffers.size() &&
-        params_.meta->buffers[buffer_index_].length == 0) {
-      return EmptyValidity();
-    }
-    return NextBuffer(0, 1, ByteSwap{}, BitmapBytes(out_->length));
-  }
-  // No nulls: the bitmap (if any was written) is not needed at all.
-  if (buffer_index_ >= params_.meta->buffers.size()) [[unlikely]] return TooFewBuffers();
-  ++buffer_index_;
-  out_->buffers[0] = nullptr;
-  return Status::OK();
-}
-
-Status ArrayLoader::LoadFixedWidth(int slot, int byte_width, int alignment, ByteSwap swap) {
-  return NextBuffer(slot, alignment, swap, BytesFor(out_->length, byte_width));
-}
-
-// ---------------------------------------------------------------------------
-// Per-type layouts
-
-Status ArrayLoader::Visit(const NullType&) {
-  // Null arrays have no buffers on the wire; every slot is null.
-  out_->buffers.clear();
-  out_->null_count = out_->length;
-  return Status::OK();
-}
-
-Status ArrayLoader::Visit(const BooleanType&) {
-  out_->buffers.resize(2);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  return NextBuffer(1, 1, ByteSwap{}, BitmapBytes(out_->length));
-}
-
-template <typename T>
-  requires has_c_type_v<T>
-Status ArrayLoader::Visit(const T&) {
-  using CType = typename T::c_type;
-  out_->buffers.resize(2);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  return LoadFixedWidth(1, static_cast<int>(sizeof(CType)), static_cast<int>(alignof(CType)),
-                        SwapFor<CType>());
-}
-
-Status ArrayLoader::Visit(const FixedSizeBinaryType& type) {
-  out_->buffers.resize(2);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  return LoadFixedWidth(1, type.byte_width(), 1, ByteSwap{});
-}
-
-template <typename T>
-  requires is_decimal_v<T>
-Status ArrayLoader::Visit(const T&) {
-  // Decimals are one integer of the full width: big-endian data reverses
-  // all of its bytes.
-  constexpr int kWidth = T::kByteWidth;
-  out_->buffers.resize(2);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  return LoadFixedWidth(1, kWidth, std::min(kWidth, 8), GroupSwap(kWidth));
-}
-
-template <typename T>
-  requires is_base_binary_v<T>
-Status ArrayLoader::Visit(const T&) {
-  constexpr int kWidth = static_cast<int>(sizeof(typename T::offset_type));
-  out_->buffers.resize(3);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  ALKAID_RETURN_NOT_OK(
-      NextBuffer(1, kWidth, GroupSwap(kWidth), OffsetsBytes(out_->length, kWidth)));
-  return NextBuffer(2, 1, ByteSwap{}, -1);
-}
-
-template <typename T>
-  requires is_binary_view_v<T>
-Status ArrayLoader::Visit(const T&) {
-  out_->buffers.resize(2);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  ALKAID_RETURN_NOT_OK(NextBuffer(1, static_cast<int>(alignof(BinaryViewValue)),
-                                  ByteSwap{ByteSwap::kViews, 16},
-                                  BytesFor(out_->length, sizeof(BinaryViewValue))));
-  const auto& counts = params_.meta->variadic_buffer_counts;
+Status ArrayLoader::TakeVariadicCount(int32_t index, int64_t* count) {
+  const RecordBatchMeta& meta = *params_.meta;
+  const auto& counts = meta.variadic_buffer_counts;
   if (variadic_index_ >= counts.size()) {
-    return Error("a view-typed field needs variadic buffer count " +
-                 std::to_string(variadic_index_) + " but the record batch lists " +
-                 std::to_string(counts.size()));
+    return Error(index, "a view-typed field needs variadic buffer count " +
+                            std::to_string(variadic_index_) + " but the record batch lists " +
+                            std::to_string(counts.size()));
   }
-  int64_t count = counts[variadic_index_++];
-  int64_t remaining = static_cast<int64_t>(params_.meta->buffers.size() - buffer_index_);
-  if (count < 0 || count > remaining) {
-    return Error("variadic buffer count " + std::to_string(count) + " is negative or exceeds the " +
-                 std::to_string(remaining) + " buffers left");
-  }
-  out_->buffers.resize(static_cast<size_t>(2 + count));
-  for (int64_t i = 0; i < count; ++i) {
-    ALKAID_RETURN_NOT_OK(NextBuffer(static_cast<int>(2 + i), 1, ByteSwap{}, -1));
+  *count = counts[variadic_index_++];
+  const auto remaining = static_cast<int64_t>(meta.buffers.size() - buffer_index_);
+  if (*count < 0 || *count > remaining) {
+    return Error(index, "variadic buffer count " + std::to_string(*count) +
+                            " is negative or exceeds the " + std::to_string(remaining) +
+                            " buffers left");
   }
   return Status::OK();
 }
 
-template <typename T>
-  requires is_var_list_v<T>
-Status ArrayLoader::Visit(const T& type) {
-  constexpr int kWidth = static_cast<int>(sizeof(typename T::offset_type));
-  out_->buffers.resize(2);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  ALKAID_RETURN_NOT_OK(
-      NextBuffer(1, kWidth, GroupSwap(kWidth), OffsetsBytes(out_->length, kWidth)));
-  return LoadChildren(type, out_);
+Status ArrayLoader::LoadVariadic(int32_t index, ArrayData* out) {
+  int64_t count;
+  ALKAID_RETURN_NOT_OK(TakeVariadicCount(index, &count));
+  out->buffers.resize(static_cast<size_t>(2 + count));
+  static const BufferRule kDataRule{};
+  for (int64_t i = 0; i < count; ++i) {
+    ALKAID_RETURN_NOT_OK(CutBuffer(index, static_cast<int>(2 + i), kDataRule, out));
+  }
+  return Status::OK();
 }
 
-template <typename T>
-  requires is_list_view_v<T>
-Status ArrayLoader::Visit(const T& type) {
-  constexpr int kWidth = static_cast<int>(sizeof(typename T::offset_type));
-  out_->buffers.resize(3);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  ALKAID_RETURN_NOT_OK(NextBuffer(1, kWidth, GroupSwap(kWidth), BytesFor(out_->length, kWidth)));
-  ALKAID_RETURN_NOT_OK(NextBuffer(2, kWidth, GroupSwap(kWidth), BytesFor(out_->length, kWidth)));
-  return LoadChildren(type, out_);
+Status ArrayLoader::LoadNode(int32_t index, ArrayData* out) {
+  using Shape = PlanNode::Shape;
+  const PlanNode& node = nodes_[index];
+  const auto& nodes = params_.meta->nodes;
+  if (node_index_ >= nodes.size()) [[unlikely]] return TooFewNodes(index);
+  // Length >= 0 and 0 <= null count <= length: checked with the header.
+  const FieldNodeMeta& field_node = nodes[node_index_++];
+  out->type = node.type;
+  out->length = field_node.length;
+  out->null_count = field_node.null_count;
+  out->offset = 0;
+  switch (node.shape) {
+    case Shape::kNull:
+      // Null arrays have no buffers on the wire; every slot is null.
+      out->buffers.clear();
+      out->null_count = out->length;
+      return Status::OK();
+    case Shape::kRunEnd:
+      // No buffers; nulls live in the values child, so the node's own count
+      // must be 0.
+      if (out->null_count != 0) {
+        return Error(index, "null count " + std::to_string(out->null_count) +
+                                " must be 0: run-end encoded arrays have no validity bitmap, "
+                                "their nulls live in the values child");
+      }
+      break;
+    case Shape::kSparseUnion:
+    case Shape::kDenseUnion:
+      if (params_.version < fb::MetadataVersion::V5) {
+        // Before V5 unions carried a validity bitmap of their own; the
+        // format now expresses nulls through the children only.
+        const auto& buffers = params_.meta->buffers;
+        if (buffer_index_ >= buffers.size()) return TooFewBuffers(index);
+        const size_t b = buffer_index_++;
+        if (buffers[b].length > 0 && out->null_count != 0) {
+          return Status::NotImplemented("field ", FieldPathString(index),
+                                        ": a V4 union with top-level nulls (validity buffer ", b,
+                                        ") cannot be represented");
+        }
+      }
+      out->null_count = 0;
+      break;
+    default:
+      break;
+  }
+  out->buffers.resize(node.num_buffers);
+  for (int b = 0; b < node.num_buffers; ++b) {
+    ALKAID_RETURN_NOT_OK(CutBuffer(index, b, node.buffers[b], out));
+  }
+  switch (node.shape) {
+    case Shape::kBuffers:
+      return Status::OK();
+    case Shape::kViews:
+      return LoadVariadic(index, out);
+    case Shape::kDictionary: {
+      const DictionaryMemo::Entry* entry = node.dictionary;
+      if (entry == nullptr) {
+        if (node.dictionary_id < 0) return Error(index, "dictionary-encoded field has no dictionary id");
+        return Error(index, "dictionary id " + std::to_string(node.dictionary_id) + " is unknown");
+      }
+      if (entry->values == nullptr) {
+        return Error(index, "dictionary id " + std::to_string(node.dictionary_id) +
+                                " is used before any dictionary batch defined it");
+      }
+      out->dictionary = entry->values;
+      return Status::OK();
+    }
+    default:
+      return LoadChildren(index, out);
+  }
 }
 
-Status ArrayLoader::Visit(const FixedSizeListType& type) {
-  out_->buffers.resize(1);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  return LoadChildren(type, out_);
+Status ArrayLoader::LoadChildren(int32_t index, ArrayData* out) {
+  const PlanNode& node = nodes_[index];
+  out->child_data.resize(static_cast<size_t>(node.num_children));
+  int32_t child = index + 1;
+  for (int32_t i = 0; i < node.num_children; ++i) {
+    auto data = std::make_shared<ArrayData>();
+    ALKAID_RETURN_NOT_OK(LoadNode(child, data.get()));
+    // Struct and sparse union children have a slot for every parent slot.
+    if ((node.shape == PlanNode::Shape::kStruct || node.shape == PlanNode::Shape::kSparseUnion) &&
+        data->length < out->length) [[unlikely]] {
+      return Error(index, "child " + std::to_string(i) + " ('" + nodes_[child].field->name() +
+                              "') has length " + std::to_string(data->length) +
+                              " but needs at least the parent's length " +
+                              std::to_string(out->length));
+    }
+    out->child_data[static_cast<size_t>(i)] = std::move(data);
+    child = nodes_[child].end;
+  }
+  // Fixed-size lists, run-end encoded arrays and maps have rules of their
+  // own; list offsets and dense union offsets are for the data pass.
+  if (node.shape == PlanNode::Shape::kFixedSizeList || node.shape == PlanNode::Shape::kRunEnd ||
+      node.is_map) {
+    return CheckChildren(index, *out);
+  }
+  return Status::OK();
 }
 
-Status ArrayLoader::Visit(const StructType& type) {
-  out_->buffers.resize(1);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  return LoadChildren(type, out_);
-}
-
-template <typename T>
-  requires is_union_v<T>
-Status ArrayLoader::Visit(const T& type) {
-  constexpr bool kDense = std::is_same_v<T, DenseUnionType>;
-  if (params_.version < fb::MetadataVersion::V5) {
-    // Before V5 unions carried a validity bitmap of their own; the format
-    // now expresses nulls through the children only.
-    const auto& buffers = params_.meta->buffers;
-    if (buffer_index_ >= buffers.size()) return TooFewBuffers();
-    size_t index = buffer_index_++;
-    if (!skipping_ && buffers[index].length > 0 && out_->null_count != 0) {
-      return Status::NotImplemented("field ", FieldPathString(),
-                                    ": a V4 union with top-level nulls (validity buffer ", index,
-                                    ") cannot be represented");
+// The structural rules tying children to their parent.
+Status ArrayLoader::CheckChildren(int32_t index, const ArrayData& out) const {
+  using Shape = PlanNode::Shape;
+  const PlanNode& node = nodes_[index];
+  switch (node.shape) {
+    case Shape::kFixedSizeList: {
+      int64_t needed;
+      if (__builtin_mul_overflow(out.length, node.list_size, &needed)) {
+        return Error(index, "length " + std::to_string(out.length) + " * list_size " +
+                                std::to_string(node.list_size) + " overflows a 64-bit integer");
+      }
+      const ArrayData& child = *out.child_data[0];
+      if (child.length < needed) {
+        return Error(index, "the child has length " + std::to_string(child.length) +
+                                " but needs at least length * list_size = " +
+                                std::to_string(needed));
+      }
+      break;
+    }
+    case Shape::kRunEnd: {
+      const ArrayData& run_ends = *out.child_data[0];
+      const ArrayData& values = *out.child_data[1];
+      if (values.length < run_ends.length) {
+        return Error(index, "run_ends has length " + std::to_string(run_ends.length) +
+                                " but values has only " + std::to_string(values.length) +
+                                " (each run needs a value)");
+      }
+      if (out.length > 0 && run_ends.length == 0) {
+        return Error(index, "length is " + std::to_string(out.length) + " but there are no runs");
+      }
+      if (run_ends.null_count > 0) {
+        return Error(index, "run_ends must not contain nulls, null_count is " +
+                                std::to_string(run_ends.null_count));
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (node.is_map) {
+    const ArrayData& keys = *out.child_data[0]->child_data[0];
+    if (keys.null_count > 0) {
+      return Error(index, "map keys must not be null, the key array has null_count " +
+                              std::to_string(keys.null_count));
     }
   }
-  out_->null_count = 0;
-  out_->buffers.resize(kDense ? 2 : 1);
-  ALKAID_RETURN_NOT_OK(NextBuffer(0, 1, ByteSwap{}, out_->length));
-  if constexpr (kDense) {
-    ALKAID_RETURN_NOT_OK(NextBuffer(1, 4, GroupSwap(4), BytesFor(out_->length, 4)));
-  }
-  return LoadChildren(type, out_);
-}
-
-Status ArrayLoader::Visit(const DictionaryType& type) {
-  int width = type.index_type()->byte_width();
-  if (width <= 0) return Error("dictionary index type " + type.index_type()->ToString() + " is not an integer");
-  out_->buffers.resize(2);
-  ALKAID_RETURN_NOT_OK(LoadValidity());
-  ALKAID_RETURN_NOT_OK(LoadFixedWidth(1, width, width, GroupSwap(width)));
-  if (skipping_) return Status::OK();
-  std::optional<int64_t> id = params_.ids->Get(path_);
-  if (!id) return Error("dictionary-encoded field has no dictionary id");
-  const DictionaryMemo::Entry* entry = params_.memo->Find(*id);
-  if (entry == nullptr) return Error("dictionary id " + std::to_string(*id) + " is unknown");
-  if (entry->values == nullptr) {
-    return Error("dictionary id " + std::to_string(*id) +
-                 " is used before any dictionary batch defined it");
-  }
-  out_->dictionary = entry->values;
   return Status::OK();
-}
-
-Status ArrayLoader::Visit(const RunEndEncodedType& type) {
-  // Run-end encoded arrays have no buffers; nulls live in the values child.
-  // The node's null count is kept as written: validation refuses a non-zero
-  // one, as the format requires.
-  out_->buffers.clear();
-  return LoadChildren(type, out_);
-}
-
-Status ArrayLoader::Visit(const ExtensionType& type) {
-  // Same node and buffers as the storage type; out_->type stays the extension.
-  return VisitTypeInline(*type.storage_type(), this);
 }
 
 // ---------------------------------------------------------------------------
@@ -521,6 +726,10 @@ Status ArrayLoader::FinishDeferred() {
   }
   for (Deferred& d : deferred_) {
     BufferPtr& buffer = d.target->buffers[static_cast<size_t>(d.slot)];
+    if (buffer->size() < d.needed) {
+      return BufferTooSmall(d.node, *d.rule, d.target->length, static_cast<size_t>(d.buffer_index),
+                            buffer->size(), d.needed);
+    }
     bool swap = params_.swap_endian && d.swap.kind != ByteSwap::kNone;
     // Freshly decompressed buffers are private; slices of the input are
     // shared (and may be a read-only mapping), so those are copied first.

@@ -5,6 +5,7 @@
 
 #include "alkaid/concatenate.h"
 #include "alkaid/validate.h"
+#include "../array/validate_internal.h"
 #include "reader_internal.h"
 
 namespace alkaid::ipc::internal {
@@ -198,15 +199,57 @@ Status ReaderCore::Init(const fb::Schema* schema, const IpcReadOptions& options,
 
   std::vector<bool> selected(static_cast<size_t>(num_fields));
   for (int i = 0; i < num_fields; ++i) selected[static_cast<size_t>(i)] = output_position_[static_cast<size_t>(i)] >= 0;
-  return memo_.Init(*full_schema_, full_ids_, selected);
+  ALKAID_RETURN_NOT_OK(memo_.Init(*full_schema_, full_ids_, selected));
+  return BuildPlans();
+}
+
+Status ReaderCore::BuildPlans() {
+  // The memo's entries exist now and never move: plans point at them.
+  ALKAID_RETURN_NOT_OK(BuildLoadPlan(full_schema_->fields(), FieldPath{}, 0, full_ids_, memo_,
+                                     options_.max_recursion_depth, &batch_plan_));
+  dictionary_plans_.clear();  // made when each dictionary is first read
+  // Output columns whose layout gives the data pass nothing to read unless
+  // there are nulls to count.
+  plain_columns_.assign(static_cast<size_t>(out_schema_->num_fields()), 0);
+  for (size_t i = 0; i < output_position_.size(); ++i) {
+    if (output_position_[i] < 0) continue;
+    const PlanNode& root = batch_plan_.nodes[static_cast<size_t>(batch_plan_.roots[i])];
+    bool plain = root.shape == PlanNode::Shape::kBuffers;
+    for (int b = 0; b < root.num_buffers; ++b) {
+      const BufferSpec::Kind kind = root.buffers[b].kind;
+      plain = plain && (kind == BufferSpec::kValidity || kind == BufferSpec::kBitmapValues ||
+                        kind == BufferSpec::kFixedWidth);
+    }
+    plain_columns_[static_cast<size_t>(output_position_[i])] = plain ? 1 : 0;
+  }
+  return Status::OK();
+}
+
+Result<const LoadPlan*> ReaderCore::DictionaryPlan(int64_t id, const DictionaryMemo::Entry& entry) {
+  auto it = dictionary_plans_.find(id);
+  if (it != dictionary_plans_.end()) return &it->second;
+  // A dictionary's values load under the path of the first field using the
+  // id, as a field named after it.
+  LoadPlan plan;
+  plan.owned_root = std::make_shared<Field>("dictionary " + std::to_string(id), entry.value_type);
+  FieldPath base = entry.path;
+  int last = 0;
+  if (!base.empty()) {
+    last = base.back();
+    base.pop_back();
+  }
+  ALKAID_RETURN_NOT_OK(BuildLoadPlan({plan.owned_root}, base, last, full_ids_, memo_,
+                                     options_.max_recursion_depth, &plan));
+  return &dictionary_plans_.emplace(id, std::move(plan)).first->second;
 }
 
 const Codec* ReaderCore::GetCodec(CompressionType type) const {
   return codecs_[static_cast<int>(type)].get();
 }
 
-Status ReaderCore::PrepareLoader(ArrayLoader* loader, const RecordBatchMeta& meta,
-                                 const MessageBody& body, fb::MetadataVersion version) const {
+Status ReaderCore::PrepareLoader(ArrayLoader* loader, const LoadPlan* plan,
+                                 const RecordBatchMeta& meta, const MessageBody& body,
+                                 fb::MetadataVersion version) const {
   LoaderParams params;
   params.meta = &meta;
   params.body = &body;
@@ -221,29 +264,23 @@ Status ReaderCore::PrepareLoader(ArrayLoader* loader, const RecordBatchMeta& met
   params.options = &options_;
   params.max_decompressed_bytes = std::max<int64_t>(options_.max_decompressed_message_bytes, 0);
   params.budget = &budget_;
-  params.memo = &memo_;
-  params.ids = &full_ids_;
+  params.plan = plan;
   loader->Reset(params);
   return Status::OK();
 }
 
-Status ReaderCore::ValidateArrayOfSchema(const ArrayData& data) const {
-  // Every type below comes from the schema, checked once in Init.
+Status ReaderCore::ValidateLoaded(const ArrayData& data) const {
+  // The loader checked every structural rule as it built `data`; only the
+  // data pass is left, and only when asked for.
+  if (!options_.validate_full) return Status::OK();
   ValidateOptions validate;
-  validate.full = options_.validate_full;
-  validate.types_validated = true;
-  // Each dictionary was validated when its batch (or delta) was decoded;
-  // checking it again per record batch would cost O(dictionary) per batch.
-  validate.dictionaries_validated = true;
   validate.max_recursion_depth = options_.max_recursion_depth;
-  return ValidateArray(data, validate);
+  return alkaid::internal::ValidateArrayDataOfValidStructure(data, validate);
 }
 
-Status ReaderCore::ValidateColumn(const ArrayData& column, int index) const {
-  Status st = ValidateArrayOfSchema(column);
-  if (st.ok()) return st;
+Status ReaderCore::ColumnFailed(const Status& st, size_t index) const {
   return st.WithContext("column " + std::to_string(index) + " '" +
-                        out_schema_->field(index)->name() + "' failed validation");
+                        out_schema_->field(static_cast<int>(index))->name() + "' failed validation");
 }
 
 namespace {
@@ -251,9 +288,21 @@ namespace {
 // The ArrayData of the columns of one uncompressed batch, in one allocation
 // with the budget charge for their nodes.
 struct ColumnBlock {
-  explicit ColumnBlock(size_t n) : columns(n) {}
-  std::vector<ArrayData> columns;
   Charge charge;
+  ArrayData* columns = nullptr;
+};
+
+// Batches of a few columns (the common small-batch case) hold them inline:
+// one allocation for the block instead of two.
+struct InlineColumnBlock : ColumnBlock {
+  static constexpr size_t kColumns = 4;
+  InlineColumnBlock() { columns = storage; }
+  ArrayData storage[kColumns];
+};
+
+struct HeapColumnBlock : ColumnBlock {
+  explicit HeapColumnBlock(size_t n) : storage(n) { columns = storage.data(); }
+  std::vector<ArrayData> storage;
 };
 
 }  // namespace
@@ -269,7 +318,7 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   if (header == nullptr) return AtLocation(Status::Invalid("not a record batch message"), where);
   ALKAID_RETURN_NOT_OK(AtLocation(ReadRecordBatchHeader(header, body.size, &batch_meta), where));
   ALKAID_RETURN_NOT_OK(
-      AtLocation(PrepareLoader(&loader, batch_meta, body, message.version()), where));
+      AtLocation(PrepareLoader(&loader, &batch_plan_, batch_meta, body, message.version()), where));
   // Every node becomes an ArrayData: charged before any is made.
   const int64_t node_bytes = static_cast<int64_t>(batch_meta.nodes.size()) * kNodeCharge;
   Result<Charge> taken = Charge::Take(budget_, node_bytes, "the field nodes of a record batch");
@@ -285,33 +334,36 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   // block also carries the batch's node charge.
   ArrayData* block = nullptr;
   if (batch_meta.compression == CompressionType::kNone && !swap_endian_ && num_columns > 0) {
-    auto owner = std::make_shared<ColumnBlock>(num_columns);
+    std::shared_ptr<ColumnBlock> owner;
+    if (num_columns <= InlineColumnBlock::kColumns) {
+      owner = std::make_shared<InlineColumnBlock>();
+    } else {
+      owner = std::make_shared<HeapColumnBlock>(num_columns);
+    }
     owner->charge = std::move(node_charge);
-    block = owner->columns.data();
+    block = owner->columns;
     // The last column takes over the allocation's own reference: one atomic
     // increment fewer per batch.
     for (size_t c = 0; c + 1 < num_columns; ++c) columns[c] = ArrayDataPtr(owner, &block[c]);
     columns[num_columns - 1] = ArrayDataPtr(std::move(owner), &block[num_columns - 1]);
   }
-  FieldPath& path = scratch->path;
-  path.resize(1);
   std::vector<size_t> column_nodes;
   if (!block) column_nodes.assign(num_columns, 0);
-  for (int i = 0; i < full_schema_->num_fields(); ++i) {
-    path[0] = i;
+  const int num_fields = full_schema_->num_fields();
+  for (int i = 0; i < num_fields; ++i) {
     const int pos = output_position_[static_cast<size_t>(i)];
-    const FieldPtr& field = full_schema_->field(i);
+    const int32_t root = batch_plan_.roots[static_cast<size_t>(i)];
     Status st;
     const size_t nodes_before = loader.nodes_used();
     if (pos < 0) {
-      st = loader.Skip(field, path);
+      st = loader.Skip(root);
     } else if (block) {
-      st = loader.LoadInto(field, path, &block[static_cast<size_t>(pos)]);
+      st = loader.LoadInto(root, &block[static_cast<size_t>(pos)]);
     } else {
-      st = loader.Load(field, path, &columns[static_cast<size_t>(pos)]);
+      st = loader.Load(root, &columns[static_cast<size_t>(pos)]);
       column_nodes[static_cast<size_t>(pos)] = loader.nodes_used() - nodes_before;
     }
-    ALKAID_RETURN_NOT_OK(AtLocation(st, where));
+    if (!st.ok()) [[unlikely]] return AtLocation(st, where);
   }
   ALKAID_RETURN_NOT_OK(AtLocation(loader.Finish(), where));
   if (!block) {
@@ -329,7 +381,15 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
                                         " rows but the record batch declares ", batch_meta.length),
                         where);
     }
-    ALKAID_RETURN_NOT_OK(AtLocation(ValidateColumn(*columns[i], static_cast<int>(i)), where));
+  }
+  if (options_.validate_full) {
+    // The loader checked the structure; the data pass is what is left.
+    ValidateOptions validate;
+    validate.max_recursion_depth = options_.max_recursion_depth;
+    size_t failed = 0;
+    Status st = alkaid::internal::ValidateColumnsDataOfValidStructure(
+        columns.data(), columns.size(), plain_columns_.data(), validate, &failed);
+    if (!st.ok()) [[unlikely]] return AtLocation(ColumnFailed(st, failed), where);
   }
   stats_.num_record_batches.fetch_add(1, std::memory_order_relaxed);
   return RecordBatch::Make(out_schema_, batch_meta.length, std::move(columns));
@@ -360,15 +420,16 @@ Result<DecodedDictionary> ReaderCore::DecodeDictionaryBatch(const fb::Message& m
   for (int64_t nested : entry->nested_ids) {
     ALKAID_RETURN_NOT_OK(AtLocation(memo_.Materialize(nested, budget_, options_.pool), where));
   }
-  ALKAID_RETURN_NOT_OK(
-      AtLocation(PrepareLoader(&dict_loader_, dict_meta_.data, body, message.version()), where));
+  Result<const LoadPlan*> plan = DictionaryPlan(id, *entry);
+  if (!plan.ok()) return AtLocation(plan.status(), where);
+  ALKAID_RETURN_NOT_OK(AtLocation(
+      PrepareLoader(&dict_loader_, *plan, dict_meta_.data, body, message.version()), where));
   const int64_t node_bytes = static_cast<int64_t>(dict_meta_.data.nodes.size()) * kNodeCharge;
   {
     Status st = budget_->Check(node_bytes, "the field nodes of a dictionary batch");
     ALKAID_RETURN_NOT_OK(AtLocation(st, where));
   }
-  auto value_field = std::make_shared<Field>("dictionary " + std::to_string(id), entry->value_type);
-  Status st = dict_loader_.Load(value_field, entry->path, &out.values);
+  Status st = dict_loader_.Load((*plan)->roots[0], &out.values);
   if (st.ok()) st = dict_loader_.Finish();
   ALKAID_RETURN_NOT_OK(AtLocation(st, where));
   if (out.values->length != dict_meta_.data.length) {
@@ -376,7 +437,7 @@ Result<DecodedDictionary> ReaderCore::DecodeDictionaryBatch(const fb::Message& m
                                       " values but its batch declares ", dict_meta_.data.length),
                       where);
   }
-  st = ValidateArrayOfSchema(*out.values);
+  st = ValidateLoaded(*out.values);
   ALKAID_RETURN_NOT_OK(
       AtLocation(st.WithContext("dictionary id " + std::to_string(id) + " failed validation"), where));
   return out;

@@ -67,6 +67,10 @@ class SliceArena {
   // A slice [offset, offset + length) of the body; falls back to a plain
   // SliceBuffer when the arena is full.
   static BufferPtr Slice(const std::shared_ptr<SliceArena>& arena, int64_t offset, int64_t length);
+  // Same, into `*out` (which is null): inlined in the loader's hot path.
+  [[gnu::always_inline]] static inline void SliceInto(const std::shared_ptr<SliceArena>& arena,
+                                                      int64_t offset, int64_t length,
+                                                      BufferPtr* out);
 
  private:
   static constexpr size_t kInline = 8;
@@ -281,10 +285,78 @@ class DictionaryMemo {
   int64_t num_pending_ = 0;  // entries with queued deltas
 };
 
+// ---------------------------------------------------------------------------
+// Load plans: per-schema work done once
+
+// One buffer of a node as the loader cuts it. Kind and element width are
+// the type's DataTypeLayout entry; alignment and byte order follow from them
+// (and, for the two interval types, from the type id).
+struct BufferRule {
+  BufferSpec::Kind kind = BufferSpec::kData;
+  int width = 0;      // bytes per element; 0 for bitmaps and data
+  // Offsets: length + 1 of them (none needed when length is 0), except for
+  // list views, which keep one per slot.
+  bool one_more = false;
+  int alignment = 1;  // typed access needs this; misaligned slices are copied
+  ByteSwap swap;
+};
+
+// What loading one field node needs, settled when the reader gets its
+// schema: the layout of the (storage) type, the node's place in the tree and
+// its dictionary.
+struct PlanNode {
+  // How the node's buffers and children are read.
+  enum class Shape : uint8_t {
+    kNull,           // no buffers; every slot null
+    kBuffers,        // only the layout's buffers (primitives, binary, ...)
+    kViews,          // validity, views and variadic data buffers
+    kList,           // validity, offsets (and sizes); one child
+    kFixedSizeList,  // validity; one child of length * list_size
+    kStruct,         // validity; children at least as long
+    kSparseUnion,    // type ids; children at least as long
+    kDenseUnion,     // type ids, offsets; children
+    kDictionary,     // validity, indices; the memo's values
+    kRunEnd,         // no buffers; run ends and values children
+  };
+
+  DataTypePtr type;              // as declared (extension types kept)
+  const Field* field = nullptr;  // for error paths
+  int32_t parent = -1;           // plan index of the parent; -1 for a root
+  int32_t child_index = 0;       // position in the parent, or the root's path element
+  int32_t end = 0;               // plan index past this node's subtree
+  int32_t num_children = 0;
+  Shape shape = Shape::kNull;
+  bool is_map = false;  // map keys must not declare nulls
+  uint8_t num_buffers = 0;  // fixed buffers: ArrayData slots and wire buffers
+  BufferRule buffers[3];
+  int64_t list_size = 0;  // fixed-size lists
+  // Dictionary-encoded nodes: the id and its memo entry (stable: the memo's
+  // entries never move after Init). entry null: no id (reported on load).
+  int64_t dictionary_id = -1;
+  const DictionaryMemo::Entry* dictionary = nullptr;
+};
+
+// The plan of a list of top-level fields (a schema, or a dictionary's value
+// type): nodes in pre-order, each root followed by its subtree.
+struct LoadPlan {
+  std::vector<PlanNode> nodes;
+  std::vector<int32_t> roots;  // plan index of each top-level field
+  FieldPath base_path;         // prefix of every root's path (dictionaries)
+  FieldPtr owned_root;         // dictionary plans: the field named after the id
+};
+
+// Builds the plan of `fields` (root i's path is base_path + [first_index + i]).
+// `ids` and `memo` resolve dictionary ids; nesting deeper than
+// max_recursion_depth fields is refused.
+Status BuildLoadPlan(const FieldVector& fields, const FieldPath& base_path, int first_index,
+                     const DictionaryIds& ids, const DictionaryMemo& memo, int max_recursion_depth,
+                     LoadPlan* out);
+
 struct LoaderParams {
   const RecordBatchMeta* meta = nullptr;
   // Borrowed for the duration of one load; the slice arena takes the one
-  // owning reference the batch needs.
+  // owning reference the batch needs. Every buffer of `meta` lies inside it
+  // (ReadRecordBatchHeader checked that against the same body size).
   const MessageBody* body = nullptr;
   fb::MetadataVersion version = fb::MetadataVersion::V5;
   const Codec* codec = nullptr;  // null: uncompressed body
@@ -293,60 +365,32 @@ struct LoaderParams {
   int64_t max_decompressed_bytes = 0;  // for the whole message
   // Decompressed buffers and copies are charged here.
   const ReadBudgetPtr* budget = nullptr;
-  const DictionaryMemo* memo = nullptr;
-  const DictionaryIds* ids = nullptr;
+  const LoadPlan* plan = nullptr;
 };
 
-// Turns the nodes and buffers of one RecordBatch header into ArrayData,
-// walking the schema in pre-order. Reusable across batches (Reset keeps the
-// capacity of its scratch vectors).
+// Turns the nodes and buffers of one RecordBatch header into ArrayData by
+// one walk of a LoadPlan: each buffer is cut from the body and its size
+// checked against the layout as it is cut, and child lengths against their
+// parent as children are made, so what comes out satisfies every structural
+// rule of ValidateArray (only the data pass remains). Reusable across
+// batches (Reset keeps the capacity of its scratch vectors).
 class ArrayLoader {
  public:
   void Reset(const LoaderParams& params);
 
-  // Loads the field at `path` (its first element is the top-level index) of
-  // type `type` and everything below it.
-  Status Load(const FieldPtr& field, const FieldPath& path, ArrayDataPtr* out);
-  // Same, into an ArrayData the caller allocated (default-constructed).
-  Status LoadInto(const FieldPtr& field, const FieldPath& path, ArrayData* out);
-  // Consumes the nodes and buffers of a field without touching its bytes.
-  Status Skip(const FieldPtr& field, const FieldPath& path);
+  // Loads the plan node `root` (a root of the plan) and its subtree into an
+  // ArrayData the caller allocated (default-constructed).
+  Status LoadInto(int32_t root, ArrayData* out);
+  // Same, allocating the ArrayData.
+  Status Load(int32_t root, ArrayDataPtr* out);
+  // Consumes the nodes and buffers of a root without touching its bytes.
+  Status Skip(int32_t root);
   // Field nodes consumed so far (the memory budget charges per node).
   size_t nodes_used() const { return node_index_; }
   // Checks that every node, buffer and variadic count was used, then
-  // decompresses, aligns and byte-swaps the buffers that need it.
+  // decompresses, aligns and byte-swaps the buffers that need it (checking
+  // decompressed sizes against the layout).
   Status Finish();
-
-  // Type visitor entry points (used through VisitTypeInline).
-  Status Visit(const NullType& type);
-  Status Visit(const BooleanType& type);
-  template <typename T>
-    requires has_c_type_v<T>
-  Status Visit(const T& type);
-  Status Visit(const FixedSizeBinaryType& type);
-  template <typename T>
-    requires is_decimal_v<T>
-  Status Visit(const T& type);
-  template <typename T>
-    requires is_base_binary_v<T>
-  Status Visit(const T& type);
-  template <typename T>
-    requires is_binary_view_v<T>
-  Status Visit(const T& type);
-  template <typename T>
-    requires is_var_list_v<T>
-  Status Visit(const T& type);
-  template <typename T>
-    requires is_list_view_v<T>
-  Status Visit(const T& type);
-  Status Visit(const FixedSizeListType& type);
-  Status Visit(const StructType& type);
-  template <typename T>
-    requires is_union_v<T>
-  Status Visit(const T& type);
-  Status Visit(const DictionaryType& type);
-  Status Visit(const RunEndEncodedType& type);
-  Status Visit(const ExtensionType& type);
 
  private:
   // A buffer whose bytes still need decompression, alignment or swapping.
@@ -357,38 +401,41 @@ class ArrayLoader {
     ByteSwap swap;
     int64_t buffer_index;
     int64_t max_size;  // what the node justifies; -1 unbounded
+    int64_t needed;    // what the layout requires (checked after decompression)
+    int32_t node;      // plan index, for errors
+    const BufferRule* rule;  // for errors
     bool owned = false;  // the buffer is a fresh allocation (decompressed)
   };
 
-  Status LoadInto(const FieldPtr& field, ArrayData* out);
-  Status LoadChildren(const DataType& type, ArrayData* out);
-  Status NextNode();
-  // Sets out->buffers[slot] from the next buffer of the header.
-  Status NextBuffer(int slot, int alignment, ByteSwap swap, int64_t justified_size);
-  // The rarer cases of NextBuffer: decompression, byte swapping or a copy
-  // for alignment; and its errors.
-  [[gnu::noinline]] Status FixUpBuffer(int slot, int alignment, ByteSwap swap, size_t index,
-                                       int64_t justified_size);
-  [[gnu::cold, gnu::noinline]] Status TooFewBuffers() const;
-  [[gnu::cold, gnu::noinline]] Status EmptyValidity() const;
-  [[gnu::cold, gnu::noinline]] Status TooFewNodes() const;
-  [[gnu::cold, gnu::noinline]] Status BufferOutsideBody(size_t index) const;
-  Status LoadValidity();
-  Status LoadFixedWidth(int slot, int byte_width, int alignment, ByteSwap swap);
+  Status LoadNode(int32_t index, ArrayData* out);
+  Status LoadChildren(int32_t index, ArrayData* out);
+  Status CheckChildren(int32_t index, const ArrayData& out) const;
+  Status LoadVariadic(int32_t index, ArrayData* out);
+  // Cuts out->buffers[slot] from the next buffer of the header.
+  [[gnu::always_inline]] inline Status CutBuffer(int32_t index, int slot, const BufferRule& rule,
+                                                 ArrayData* out);
+  // The rarer cases of CutBuffer: decompression, byte swapping or a copy
+  // for alignment.
+  [[gnu::noinline]] Status FixUpBuffer(int32_t index, int slot, const BufferRule& rule,
+                                       size_t buffer_index, int64_t needed, int64_t justified,
+                                       ArrayData* out);
+  [[gnu::cold, gnu::noinline]] Status TooFewBuffers(int32_t index) const;
+  [[gnu::cold, gnu::noinline]] Status TooFewNodes(int32_t index) const;
+  [[gnu::cold, gnu::noinline]] Status EmptyValidity(int32_t index, int64_t null_count) const;
+  [[gnu::cold, gnu::noinline]] Status BufferTooSmall(int32_t index, const BufferRule& rule,
+                                                     int64_t length, size_t buffer_index,
+                                                     int64_t size, int64_t needed) const;
+  Status TakeVariadicCount(int32_t index, int64_t* count);
   Status FinishDeferred();
-  [[gnu::cold]] Status Error(const std::string& what) const;
-  std::string FieldPathString() const;
+  [[gnu::cold, gnu::noinline]] Status Error(int32_t index, const std::string& what) const;
+  std::string FieldPathString(int32_t index) const;
 
   LoaderParams params_;
+  const PlanNode* nodes_ = nullptr;  // params_.plan->nodes
   std::shared_ptr<SliceArena> arena_;  // slices of params_.body
   size_t node_index_ = 0;
   size_t buffer_index_ = 0;
   size_t variadic_index_ = 0;
-  bool skipping_ = false;
-  ArrayData* out_ = nullptr;
-  const FieldNodeMeta* node_ = nullptr;
-  FieldPath path_;
-  std::vector<const Field*> field_stack_;
   std::vector<Deferred> deferred_;
   std::vector<BufferPtr> encoded_scratch_;
   std::vector<BufferPtr> decoded_scratch_;
@@ -410,7 +457,6 @@ struct AtomicStats {
 struct BatchScratch {
   RecordBatchMeta meta;
   ArrayLoader loader;
-  FieldPath path;
 };
 
 // A decoded dictionary batch, before it is applied to the memo.
@@ -472,10 +518,14 @@ class ReaderCore {
 
  private:
   const Codec* GetCodec(CompressionType type) const;
-  Status PrepareLoader(ArrayLoader* loader, const RecordBatchMeta& meta, const MessageBody& body,
-                       fb::MetadataVersion version) const;
-  Status ValidateColumn(const ArrayData& column, int index) const;
-  Status ValidateArrayOfSchema(const ArrayData& data) const;
+  Status PrepareLoader(ArrayLoader* loader, const LoadPlan* plan, const RecordBatchMeta& meta,
+                       const MessageBody& body, fb::MetadataVersion version) const;
+  Status BuildPlans();
+  // The plan of dictionary `id`'s values, made on first use.
+  Result<const LoadPlan*> DictionaryPlan(int64_t id, const DictionaryMemo::Entry& entry);
+  [[gnu::cold]] Status ColumnFailed(const Status& st, size_t index) const;
+  // The data pass of full validation (the loader checked the structure).
+  Status ValidateLoaded(const ArrayData& data) const;
 
   IpcReadOptions options_;
   bool is_file_ = false;
@@ -487,6 +537,13 @@ class ReaderCore {
   // For each top-level field of the wire schema: its output column, or -1.
   std::vector<int> output_position_;
   DictionaryMemo memo_;
+  // Per-schema work done once: how the wire schema's fields are loaded, and
+  // each needed dictionary's values.
+  LoadPlan batch_plan_;
+  std::map<int64_t, LoadPlan> dictionary_plans_;
+  // Per output column: 1 when full validation has nothing to check unless
+  // the column has nulls (fixed-width layouts).
+  std::vector<uint8_t> plain_columns_;
   AtomicStats stats_;
   ReadBudgetPtr budget_;
   BatchScratch scratch_;  // single-threaded callers
