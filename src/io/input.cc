@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -334,27 +333,12 @@ Status MemoryMappedFile::WillNeed(std::span<const ReadRange> ranges) {
   if (size == 0) return Status::OK();
   uint8_t* base = const_cast<uint8_t*>(region_->data());
   const int64_t page = PageSize();
-  // Start every read first (they proceed in parallel, in large requests),
-  // then map the pages, waiting for whatever is still in flight.
   for (const ReadRange& r : ranges) {
     int64_t begin, end;
     if (!PageSpan(r, size, page, &begin, &end)) continue;
+    // Advice only: a failure changes nothing about what reads return.
     (void)::madvise(base + begin, static_cast<size_t>(end - begin), MADV_WILLNEED);
   }
-#ifdef MADV_POPULATE_READ
-  static std::atomic<bool> populate_works{true};
-  if (populate_works.load(std::memory_order_relaxed)) {
-    for (const ReadRange& r : ranges) {
-      int64_t begin, end;
-      if (!PageSpan(r, size, page, &begin, &end)) continue;
-      if (::madvise(base + begin, static_cast<size_t>(end - begin), MADV_POPULATE_READ) != 0 &&
-          errno == EINVAL) {
-        populate_works.store(false, std::memory_order_relaxed);  // kernel older than 5.14
-        break;
-      }
-    }
-  }
-#endif
   return Status::OK();
 }
 

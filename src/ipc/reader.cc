@@ -407,6 +407,12 @@ Status CheckOldFooter(io::RandomAccessFile* file, int64_t footer_offset,
 Status FileReader::ReadFooter() {
   State& s = *state_;
   ALKAID_ASSIGN_OR_RAISE(s.file_size, s.file->GetSize());
+  // A projection reads scattered ranges: no blind readahead over the columns
+  // it leaves out, starting with the magic and the footer (a readahead
+  // window of several megabytes around each would dwarf one column).
+  // Undone below if every field turns out to be selected.
+  const bool may_project = !s.options.included_fields.empty();
+  if (may_project) ALKAID_RETURN_NOT_OK(s.file->Advise(io::AccessPattern::kRandom));
   constexpr int64_t kMinTrailer = 4 + 6;  // footer length + shortest magic
   if (s.file_size < internal::kFileHeaderSize + kMinTrailer) {
     return Status::Invalid("not an IPC file: ", s.file_size, " bytes is too small");
@@ -465,9 +471,9 @@ Status FileReader::ReadFooter() {
   ALKAID_RETURN_NOT_OK(s.core.Init(footer->schema(), s.options, /*is_file=*/true)
                            .WithContext("file footer schema"));
   s.core.budget()->SetInput(s.file_size);
-  // A projection reads scattered ranges: no blind readahead over the columns
-  // it leaves out.
-  if (s.core.projects()) ALKAID_RETURN_NOT_OK(s.file->Advise(io::AccessPattern::kRandom));
+  if (may_project && !s.core.projects()) {
+    ALKAID_RETURN_NOT_OK(s.file->Advise(io::AccessPattern::kNormal));
+  }
   ALKAID_RETURN_NOT_OK(
       internal::ReadFileBlocks(footer->dictionaries(), "dictionary block", &s.dictionary_blocks));
   ALKAID_RETURN_NOT_OK(
@@ -829,9 +835,6 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
     // A mapped file: ask for exactly the selected buffers' pages (the
     // mapping was advised MADV_RANDOM, so nothing else is read ahead).
     st = AdviseSelectedBuffers(s.file, block, *message.message, s.core, scratch.get());
-  } else if (message.body.size > 0 && s.file->supports_zero_copy()) {
-    const io::ReadRange whole{block.offset + block.metadata_length, block.body_length};
-    st = s.file->WillNeed({&whole, 1});
   }
   if (!st.ok()) {
     std::lock_guard<std::mutex> lock(s.scratch_mutex);

@@ -309,7 +309,7 @@ TEST(FileProjection, MemoryMappedFileOnDisk) {
     auto pread = FileReader::Open(file, Select({column})).ValueOrDie();
     ExpectColumnMatches(full, pread->ReadAll().ValueOrDie(), column, "pread");
   }
-  // Whole-file reads through the mapping populate each body first.
+  // Whole-file reads through the mapping give no hints and read the same.
   auto whole = FileReader::OpenMapped(path.string()).ValueOrDie()->ReadAll().ValueOrDie();
   ASSERT_EQ(whole.size(), full.size());
   for (size_t b = 0; b < whole.size(); ++b) EXPECT_TRUE(whole[b]->Equals(*full[b]));

@@ -196,10 +196,11 @@ class ALKAID_EXPORT MemoryMappedFile final : public RandomAccessFile {
   Result<BufferPtr> ReadAt(int64_t offset, int64_t nbytes) override;
   Result<int64_t> ReadAt(int64_t offset, int64_t nbytes, void* out) override;
   Status Seek(int64_t position) override;
-  /// madvise(MADV_WILLNEED) on each range (widened to whole pages), which
-  /// starts reading exactly those pages in the background, then
-  /// MADV_POPULATE_READ where the kernel has it (Linux 5.14+), which maps
-  /// them so that reading them takes no page faults.
+  /// madvise(MADV_WILLNEED) on each range (widened to whole pages): the
+  /// kernel starts reading exactly those pages in the background. (Mapping
+  /// them ahead with MADV_POPULATE_READ or MAP_POPULATE was measured slower:
+  /// it maps pages nobody touches, while page faults over a warm page cache
+  /// map large folios at a time.)
   Status WillNeed(std::span<const ReadRange> ranges) override;
   /// madvise on the whole mapping: MADV_NORMAL, MADV_SEQUENTIAL or
   /// MADV_RANDOM (the last stops the kernel from reading ahead of each page
