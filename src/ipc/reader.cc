@@ -304,6 +304,9 @@ struct FileReader::State {
   using BlockKey = std::tuple<int64_t, int32_t, int64_t>;
   std::mutex repeated_mutex;
   std::map<BlockKey, RecordBatchPtr> repeated_batches;  // null until first read
+  // The last batch a projection read, to tell a sequential scan (which gets
+  // the next batch's ranges prefetched) from random access.
+  std::atomic<int> last_projected{-1};
 };
 
 FileReader::FileReader() : state_(std::make_unique<State>()) {}
@@ -792,6 +795,22 @@ Status AdviseSelectedBuffers(io::RandomAccessFile* file, const internal::FileBlo
   return file->WillNeed(ranges);
 }
 
+constexpr int64_t kPrefetchMinBody = int64_t{1} << 20;
+
+// Hints the selected ranges of a batch that is likely read next. Problems
+// are left for the read itself to report.
+void PrefetchSelected(io::RandomAccessFile* file, const internal::FileBlock& block,
+                      const IpcReadOptions& options, const internal::ReaderCore& core,
+                      internal::BatchScratch* scratch) {
+  FramedMessage message;
+  Status st = ReadBlockMessage(file, block, options, core.budget(), &message,
+                               +[](const Message&, const void*) { return true; });
+  if (!st.ok() || message.message->header_type() != internal::fb::MessageHeader::RecordBatch) {
+    return;
+  }
+  (void)AdviseSelectedBuffers(file, block, *message.message, core, scratch);
+}
+
 }  // namespace
 
 Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
@@ -844,6 +863,16 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
   Result<RecordBatchPtr> batch =
       s.core.ReadRecordBatch(*message.message, message.body, where, scratch.get(),
                              use_partial ? &partial : nullptr);
+  // A projection scanning a file in order: while the caller works on this
+  // batch, the file fetches the next one's selected ranges. Only for large
+  // bodies, where reading the next metadata twice costs nothing by
+  // comparison (and never for memory, where there is nothing to fetch).
+  if (batch.ok() && s.core.projects() && block.body_length >= kPrefetchMinBody &&
+      static_cast<size_t>(i) + 1 < s.batch_blocks.size() &&
+      s.last_projected.exchange(i, std::memory_order_relaxed) == i - 1) {
+    PrefetchSelected(s.file, s.batch_blocks[static_cast<size_t>(i) + 1], s.options, s.core,
+                     scratch.get());
+  }
   {
     std::lock_guard<std::mutex> lock(s.scratch_mutex);
     s.free_scratch.push_back(std::move(scratch));

@@ -148,18 +148,46 @@ TEST(FileProjection, PreadReadsOnlySelectedBuffers) {
     auto projected = reader->ReadAll().ValueOrDie();
     ExpectColumnMatches(full, projected, column, "column " + std::to_string(column));
     // The column's own bytes (values and, for every third, its bitmap, each
-    // padded to 8), the metadata of every batch, nothing else.
+    // padded to 8) and the batches' metadata, nothing else.
     int64_t column_bytes = 0;
     for (const auto& batch : full) {
       for (const auto& buf : batch->column_data(column)->buffers) {
         if (buf) column_bytes += (buf->size() + 7) / 8 * 8;
       }
     }
-    const int64_t metadata_bytes = 3 * 2048;  // generous: ~1.2 KB per batch here
+    // Metadata: ~2 KB per batch here, read twice when the scan prefetches.
+    const int64_t metadata_bytes = 2 * kBatches * 2100;
     const int64_t batch_bytes = file->bytes_read - opened;
     EXPECT_GE(batch_bytes, column_bytes) << "column " << column;
     EXPECT_LE(batch_bytes, column_bytes + metadata_bytes) << "column " << column;
     EXPECT_LT(batch_bytes * 10, bytes->size()) << "column " << column;
+  }
+}
+
+TEST(FileProjection, SequentialScanPrefetchesTheNextBatch) {
+  // 20 columns of 8,000 int64: 1.28 MB bodies, large enough to prefetch.
+  BufferPtr bytes = IntFile(20, 8000, 3);
+  auto full = FileReader::Open(bytes).ValueOrDie()->ReadAll().ValueOrDie();
+  auto values_at = [&](size_t b) {
+    return full[b]->column_data(7)->buffers[1]->data() - bytes->data();
+  };
+  {
+    auto file = std::make_shared<CountingFile>(bytes);
+    auto reader = FileReader::Open(file, Select({7})).ValueOrDie();
+    ExpectColumnMatches(full, reader->ReadAll().ValueOrDie(), 7, "scan");
+    // Reading batch 0 hints batch 1, reading 1 hints 2; the last hints nothing.
+    ASSERT_EQ(file->will_need.size(), 2u);
+    EXPECT_EQ(file->will_need[0].offset, values_at(1));
+    EXPECT_EQ(file->will_need[1].offset, values_at(2));
+    EXPECT_EQ(file->will_need[0].length, 8000 * 8);
+  }
+  {
+    // Random access is not a scan: nothing is prefetched.
+    auto file = std::make_shared<CountingFile>(bytes);
+    auto reader = FileReader::Open(file, Select({7})).ValueOrDie();
+    ASSERT_TRUE(reader->ReadRecordBatch(1).ok());
+    ASSERT_TRUE(reader->ReadRecordBatch(0).ok());
+    EXPECT_TRUE(file->will_need.empty());
   }
 }
 
