@@ -6,10 +6,15 @@
 // Set ALKAID_BENCH_ROWS to shrink the data set (e.g. for a quick smoke run).
 #include <benchmark/benchmark.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/single_threaded.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -346,6 +351,204 @@ void BM_ReadSmallBatches(benchmark::State& state) {
                  ThreadingLabel());
 }
 
+// ---------------------------------------------------------------------------
+// Projection and page faults (issue 14, items 4 and 5).
+//
+// A 100-column x 1M-row int64 file (800 MB, batches of 64Ki rows) kept in
+// the temporary directory between runs (ALKAID_BENCH_WIDE_FILE names another
+// place). Before every iteration the file's pages are evicted from the page
+// cache with posix_fadvise(POSIX_FADV_DONTNEED) (which drops clean pages of
+// this file only; no other process's cache is touched), and the counters say
+// what the read brought back in: mincore() over the file after the read
+// (paged_in_MB), /proc/self/io read_bytes (io_read_MB) and major faults. Each
+// read sums the selected columns, as a consumer would.
+
+constexpr int kWideColumns = 100;
+constexpr int64_t kWideRows = 1'000'000;
+
+std::string WideFilePath() {
+  const char* env = std::getenv("ALKAID_BENCH_WIDE_FILE");
+  if (env && *env) return env;
+  return (std::filesystem::temp_directory_path() / "alkaid_bench_wide_100x1M_int64.arrow").string();
+}
+
+SchemaPtr WideSchema() {
+  FieldVector fields;
+  for (int c = 0; c < kWideColumns; ++c) fields.push_back(field("c" + std::to_string(c), int64(), false));
+  return schema(fields);
+}
+
+const std::string& WideFile() {
+  static std::string path = [] {
+    std::string p = WideFilePath();
+    std::error_code ec;
+    // Reuse a complete file from an earlier run (the footer is written last).
+    if (std::filesystem::exists(p, ec)) {
+      auto reader = ipc::FileReader::OpenMapped(p);
+      if (reader.ok() && (*reader)->schema()->Equals(*WideSchema())) return p;
+    }
+    std::string tmp = p + ".partial";
+    auto sink = io::FileOutputStream::Open(tmp).ValueOrDie();
+    auto writer = ipc::MakeFileWriter(sink.get(), WideSchema()).ValueOrDie();
+    for (int64_t done = 0; done < kWideRows; done += kBatchRows) {
+      const int64_t rows = std::min(kBatchRows, kWideRows - done);
+      ArrayDataVector columns;
+      for (int c = 0; c < kWideColumns; ++c) {
+        auto values = AllocateBuffer(rows * 8).ValueOrDie();
+        auto* v = values->mutable_data_as<int64_t>();
+        for (int64_t r = 0; r < rows; ++r) v[r] = c * kWideRows + done + r;
+        columns.push_back(ArrayData::Make(int64(), rows, {nullptr, values}, 0));
+      }
+      Must(writer->WriteRecordBatch(*RecordBatch::Make(WideSchema(), rows, columns)));
+    }
+    Must(writer->Close());
+    ::fdatasync(sink->fd());  // dirty pages cannot be evicted
+    Must(sink->Close());
+    std::filesystem::rename(tmp, p);
+    return p;
+  }();
+  return path;
+}
+
+int64_t ResidentBytes(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct stat st;
+  ::fstat(fd, &st);
+  const size_t size = static_cast<size_t>(st.st_size);
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return -1;
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> vec((size + page - 1) / page);
+  int64_t resident = 0;
+  if (::mincore(map, size, vec.data()) == 0) {
+    for (unsigned char v : vec) resident += (v & 1) ? static_cast<int64_t>(page) : 0;
+  }
+  ::munmap(map, size);
+  return resident;
+}
+
+// Drops the file's pages from the page cache; returns the bytes still
+// resident afterwards (0 unless eviction is refused).
+int64_t EvictFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+  }
+  return ResidentBytes(path);
+}
+
+// read_bytes of /proc/self/io: bytes this process caused to be read from
+// storage (-1 when the kernel does not account them).
+int64_t IoReadBytes() {
+  std::FILE* f = std::fopen("/proc/self/io", "r");
+  if (f == nullptr) return -1;
+  char line[128];
+  int64_t value = -1;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::strncmp(line, "read_bytes:", 11) == 0) value = std::atoll(line + 11);
+  }
+  std::fclose(f);
+  return value;
+}
+
+int64_t MajorFaults() {
+  struct rusage usage;
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_majflt;
+}
+
+// Reads the selected columns of every batch and sums them.
+int64_t ReadAndSum(ipc::FileReader* reader) {
+  int64_t sum = 0;
+  for (int i = 0; i < reader->num_record_batches(); ++i) {
+    auto batch = reader->ReadRecordBatch(i).ValueOrDie();
+    for (const auto& col : batch->columns()) {
+      const auto* v = col->buffers[1]->data_as<int64_t>();
+      for (int64_t r = 0; r < col->length; ++r) sum += v[r];
+    }
+  }
+  return sum;
+}
+
+// Args: {mmap (1) or pread (0), number of columns read (1 or 100)}.
+void BM_ProjectionColdCache(benchmark::State& state) {
+  const bool mmap = state.range(0) != 0;
+  const int columns = static_cast<int>(state.range(1));
+  const std::string& path = WideFile();
+  ipc::IpcReadOptions options;
+  for (int c = 0; c < columns && columns < kWideColumns; ++c) {
+    options.included_fields.push_back((kWideColumns / 2 + c) % kWideColumns);
+  }
+  int64_t paged_in = 0, io_read = 0, majflt = 0, left_resident = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    left_resident += EvictFile(path);
+    const int64_t io_before = IoReadBytes();
+    const int64_t faults_before = MajorFaults();
+    state.ResumeTiming();
+    std::unique_ptr<ipc::FileReader> reader;
+    if (mmap) {
+      reader = ipc::FileReader::OpenMapped(path, options).ValueOrDie();
+    } else {
+      auto file = io::ReadableFile::Open(path).ValueOrDie();
+      reader = ipc::FileReader::Open(std::move(file), options).ValueOrDie();
+    }
+    benchmark::DoNotOptimize(ReadAndSum(reader.get()));
+    reader.reset();
+    state.PauseTiming();
+    io_read += IoReadBytes() - io_before;
+    majflt += MajorFaults() - faults_before;
+    paged_in += ResidentBytes(path);
+    state.ResumeTiming();
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["paged_in_MB"] = static_cast<double>(paged_in) / n / 1e6;
+  state.counters["io_read_MB"] = static_cast<double>(io_read) / n / 1e6;
+  state.counters["majflt"] = static_cast<double>(majflt) / n;
+  state.counters["resident_before_MB"] = static_cast<double>(left_resident) / n / 1e6;
+  state.counters["column_MB"] = static_cast<double>(columns * kWideRows * 8) / 1e6;
+  state.SetLabel(std::string(mmap ? "mmap" : "pread") + ", " + std::to_string(columns) +
+                 " of 100 columns, page cache dropped");
+}
+
+// The 10M-row data set read whole with full validation, page cache warm:
+// through a memory map (arg 1) and from the same bytes already in memory
+// (arg 0). The target is mmap <= 1.25x memory.
+void BM_WholeFileMappedVsMemory(benchmark::State& state) {
+  const bool mmap = state.range(0) != 0;
+  const auto& f = MappedFile();
+  BufferPtr in_memory;
+  if (!mmap) {
+    auto file = io::ReadableFile::Open(f.path).ValueOrDie();
+    in_memory = file->ReadAt(0, file->GetSize().ValueOrDie()).ValueOrDie();
+  } else {
+    // Warm the page cache (not this process's page tables).
+    auto file = io::ReadableFile::Open(f.path).ValueOrDie();
+    benchmark::DoNotOptimize(file->ReadAt(0, file->GetSize().ValueOrDie()).ValueOrDie());
+  }
+  ipc::IpcReadOptions options;
+  options.validate_full = true;
+  struct rusage before, after;
+  ::getrusage(RUSAGE_SELF, &before);
+  for (auto _ : state) {
+    auto reader = mmap ? ipc::FileReader::OpenMapped(f.path, options).ValueOrDie()
+                       : ipc::FileReader::Open(in_memory, options).ValueOrDie();
+    int64_t rows = 0;
+    for (int i = 0; i < reader->num_record_batches(); ++i)
+      rows += reader->ReadRecordBatch(i).ValueOrDie()->num_rows();
+    benchmark::DoNotOptimize(rows);
+  }
+  ::getrusage(RUSAGE_SELF, &after);
+  state.counters["minflt"] = static_cast<double>(after.ru_minflt - before.ru_minflt) /
+                             static_cast<double>(state.iterations());
+  state.SetBytesProcessed(state.iterations() * DataSetBytes(BigDataSet()));
+  state.SetLabel(mmap ? "mmap, full validation, page cache warm"
+                      : "same bytes in memory, full validation");
+}
+
 double Min(const std::vector<double>& values) {
   return *std::min_element(values.begin(), values.end());
 }
@@ -373,6 +576,11 @@ BENCHMARK(BM_WriteSmallBatches)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealT
     ->ComputeStatistics("min", Min);
 BENCHMARK(BM_ReadSmallBatches)->Args({0, 1})->Args({1, 1})->Unit(benchmark::kMillisecond)
     ->UseRealTime()->ComputeStatistics("min", Min);
+BENCHMARK(BM_WholeFileMappedVsMemory)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)
+    ->UseRealTime()->Repetitions(5)->ComputeStatistics("min", Min);
+BENCHMARK(BM_ProjectionColdCache)
+    ->Args({1, 1})->Args({1, 100})->Args({0, 1})->Args({0, 100})
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 }  // namespace
 

@@ -86,7 +86,31 @@ struct Mapping {
   }
 };
 
+// Page-aligned [begin, end) of a range clamped to a mapping of `size` bytes;
+// false when nothing of it is inside.
+bool PageSpan(const ReadRange& r, int64_t size, int64_t page, int64_t* begin, int64_t* end) {
+  if (r.length <= 0 || r.offset < 0 || r.offset >= size) return false;
+  const int64_t last = r.length > size - r.offset ? size : r.offset + r.length;
+  *begin = r.offset / page * page;
+  *end = last;
+  return true;
+}
+
+int64_t PageSize() {
+  static const int64_t page = [] {
+    long p = ::sysconf(_SC_PAGESIZE);
+    return p > 0 ? static_cast<int64_t>(p) : int64_t{4096};
+  }();
+  return page;
+}
+
 }  // namespace
+
+// ---------------------------------------------------------------------------
+// RandomAccessFile hints: no-ops unless a source can use them.
+
+Status RandomAccessFile::WillNeed(std::span<const ReadRange>) { return Status::OK(); }
+Status RandomAccessFile::Advise(AccessPattern) { return Status::OK(); }
 
 // ---------------------------------------------------------------------------
 // BufferReader
@@ -231,6 +255,26 @@ Status ReadableFile::Seek(int64_t position) {
   return Status::OK();
 }
 
+Status ReadableFile::WillNeed(std::span<const ReadRange> ranges) {
+  ALKAID_RETURN_NOT_OK(CheckOpen());
+  for (const ReadRange& r : ranges) {
+    if (r.length <= 0 || r.offset < 0) continue;
+    // Advice only: a failure changes nothing about what reads return.
+    (void)::posix_fadvise(fd_, static_cast<off_t>(r.offset), static_cast<off_t>(r.length),
+                          POSIX_FADV_WILLNEED);
+  }
+  return Status::OK();
+}
+
+Status ReadableFile::Advise(AccessPattern pattern) {
+  ALKAID_RETURN_NOT_OK(CheckOpen());
+  int advice = pattern == AccessPattern::kRandom       ? POSIX_FADV_RANDOM
+               : pattern == AccessPattern::kSequential ? POSIX_FADV_SEQUENTIAL
+                                                       : POSIX_FADV_NORMAL;
+  (void)::posix_fadvise(fd_, 0, 0, advice);
+  return Status::OK();
+}
+
 // ---------------------------------------------------------------------------
 // MemoryMappedFile
 
@@ -282,6 +326,32 @@ Result<int64_t> MemoryMappedFile::ReadAt(int64_t offset, int64_t nbytes, void* o
   return reader_.ReadAt(offset, nbytes, out);
 }
 Status MemoryMappedFile::Seek(int64_t position) { return reader_.Seek(position); }
+
+Status MemoryMappedFile::WillNeed(std::span<const ReadRange> ranges) {
+  if (closed_) return Status::Invalid("read from closed file '", path_, "'");
+  const int64_t size = region_->size();
+  if (size == 0) return Status::OK();
+  uint8_t* base = const_cast<uint8_t*>(region_->data());
+  const int64_t page = PageSize();
+  for (const ReadRange& r : ranges) {
+    int64_t begin, end;
+    if (!PageSpan(r, size, page, &begin, &end)) continue;
+    // Advice only: a failure changes nothing about what reads return.
+    (void)::madvise(base + begin, static_cast<size_t>(end - begin), MADV_WILLNEED);
+  }
+  return Status::OK();
+}
+
+Status MemoryMappedFile::Advise(AccessPattern pattern) {
+  if (closed_) return Status::Invalid("read from closed file '", path_, "'");
+  if (region_->size() == 0) return Status::OK();
+  int advice = pattern == AccessPattern::kRandom       ? MADV_RANDOM
+               : pattern == AccessPattern::kSequential ? MADV_SEQUENTIAL
+                                                       : MADV_NORMAL;
+  (void)::madvise(const_cast<uint8_t*>(region_->data()), static_cast<size_t>(region_->size()),
+                  advice);
+  return Status::OK();
+}
 
 // ---------------------------------------------------------------------------
 // FdInputStream

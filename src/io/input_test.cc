@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -145,6 +146,67 @@ TEST(MemoryMappedFile, MissingFileIsIOError) {
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(r.status().IsIOError());
   EXPECT_NE(r.status().message().find("/nonexistent/mapped.arrow"), std::string::npos);
+}
+
+// Hints never change what reads return, accept any range (clamped to the
+// file; empty, negative and out-of-range ones ignored) and fail only on a
+// closed file.
+template <typename File>
+void CheckHints(File* file, const std::string& contents) {
+  const int64_t size = static_cast<int64_t>(contents.size());
+  const ReadRange ranges[] = {{0, 10},       {4096, 8192},         {size - 3, 100},
+                              {size, 10},    {size + 4096, 1},     {-5, 10},
+                              {10, -1},      {3, 0},               {1, INT64_MAX - 1}};
+  EXPECT_TRUE(file->WillNeed(ranges).ok());
+  EXPECT_TRUE(file->WillNeed({}).ok());
+  for (AccessPattern p : {AccessPattern::kRandom, AccessPattern::kSequential,
+                          AccessPattern::kNormal}) {
+    EXPECT_TRUE(file->Advise(p).ok());
+  }
+  EXPECT_TRUE(file->Advise(AccessPattern::kRandom).ok());
+  EXPECT_EQ(Str(file->ReadAt(5000, 7).ValueOrDie()), contents.substr(5000, 7));
+  EXPECT_EQ(Str(file->ReadAt(size - 4, 100).ValueOrDie()), contents.substr(contents.size() - 4));
+  ASSERT_TRUE(file->Close().ok());
+  EXPECT_FALSE(file->WillNeed(ranges).ok());
+  EXPECT_FALSE(file->Advise(AccessPattern::kNormal).ok());
+}
+
+std::string PatternBytes(size_t n) {
+  std::string s(n, '\0');
+  for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + i % 23);
+  return s;
+}
+
+TEST(ReadableFile, HintsAreOnlyHints) {
+  std::string contents = PatternBytes(3 * 4096 + 123);
+  TempFile f(contents);
+  auto file = ReadableFile::Open(f.path()).ValueOrDie();
+  CheckHints(file.get(), contents);
+}
+
+TEST(MemoryMappedFile, HintsAreOnlyHints) {
+  std::string contents = PatternBytes(5 * 4096 + 7);
+  TempFile f(contents);
+  auto file = MemoryMappedFile::Open(f.path()).ValueOrDie();
+  CheckHints(file.get(), contents);
+}
+
+TEST(MemoryMappedFile, HintsOnAnEmptyFile) {
+  TempFile f("");
+  auto file = MemoryMappedFile::Open(f.path()).ValueOrDie();
+  const ReadRange r{0, 100};
+  EXPECT_TRUE(file->WillNeed({&r, 1}).ok());
+  EXPECT_TRUE(file->Advise(AccessPattern::kRandom).ok());
+}
+
+TEST(BufferReader, HintsDoNothing) {
+  std::string contents = PatternBytes(9000);
+  BufferReader reader(reinterpret_cast<const uint8_t*>(contents.data()),
+                      static_cast<int64_t>(contents.size()));
+  const ReadRange r{0, 100};
+  EXPECT_TRUE(reader.WillNeed({&r, 1}).ok());
+  EXPECT_TRUE(reader.Advise(AccessPattern::kRandom).ok());
+  EXPECT_EQ(Str(reader.ReadAt(5000, 7).ValueOrDie()), contents.substr(5000, 7));
 }
 
 TEST(FdInputStream, ReadsFromPipeInPieces) {

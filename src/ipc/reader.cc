@@ -304,6 +304,9 @@ struct FileReader::State {
   using BlockKey = std::tuple<int64_t, int32_t, int64_t>;
   std::mutex repeated_mutex;
   std::map<BlockKey, RecordBatchPtr> repeated_batches;  // null until first read
+  // The last batch a projection read, to tell a sequential scan (which gets
+  // the next batch's ranges prefetched) from random access.
+  std::atomic<int> last_projected{-1};
 };
 
 FileReader::FileReader() : state_(std::make_unique<State>()) {}
@@ -407,6 +410,12 @@ Status CheckOldFooter(io::RandomAccessFile* file, int64_t footer_offset,
 Status FileReader::ReadFooter() {
   State& s = *state_;
   ALKAID_ASSIGN_OR_RAISE(s.file_size, s.file->GetSize());
+  // A projection reads scattered ranges: no blind readahead over the columns
+  // it leaves out, starting with the magic and the footer (a readahead
+  // window of several megabytes around each would dwarf one column).
+  // Undone below if every field turns out to be selected.
+  const bool may_project = !s.options.included_fields.empty();
+  if (may_project) ALKAID_RETURN_NOT_OK(s.file->Advise(io::AccessPattern::kRandom));
   constexpr int64_t kMinTrailer = 4 + 6;  // footer length + shortest magic
   if (s.file_size < internal::kFileHeaderSize + kMinTrailer) {
     return Status::Invalid("not an IPC file: ", s.file_size, " bytes is too small");
@@ -465,6 +474,9 @@ Status FileReader::ReadFooter() {
   ALKAID_RETURN_NOT_OK(s.core.Init(footer->schema(), s.options, /*is_file=*/true)
                            .WithContext("file footer schema"));
   s.core.budget()->SetInput(s.file_size);
+  if (may_project && !s.core.projects()) {
+    ALKAID_RETURN_NOT_OK(s.file->Advise(io::AccessPattern::kNormal));
+  }
   ALKAID_RETURN_NOT_OK(
       internal::ReadFileBlocks(footer->dictionaries(), "dictionary block", &s.dictionary_blocks));
   ALKAID_RETURN_NOT_OK(
@@ -497,6 +509,22 @@ Status FileReader::ReadFooter() {
 }
 
 namespace {
+
+// Reads the whole body of a block into out->body_buffer. A body the file had
+// to copy (no zero-copy support) is charged to `budget`.
+Status ReadBlockBody(io::RandomAccessFile* file, const internal::FileBlock& block,
+                     const internal::ReadBudgetPtr& budget, FramedMessage* out) {
+  internal::Charge charge;
+  if (!file->supports_zero_copy()) {
+    ALKAID_ASSIGN_OR_RAISE(charge, internal::Charge::Take(budget, block.body_length,
+                                                          "reading a message body"));
+  }
+  ALKAID_ASSIGN_OR_RAISE(out->body_buffer,
+                         ReadExactlyAt(file, block.offset + block.metadata_length,
+                                       block.body_length, "message body"));
+  out->body_buffer = internal::AttachCharge(std::move(out->body_buffer), std::move(charge));
+  return Status::OK();
+}
 
 // Reads and verifies the message a footer block points at. With
 // `skip_body` the body is left unread (out->body stays null). A body the
@@ -542,15 +570,7 @@ Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& b
   out->body_buffer.reset();
   out->body_skipped = skip_body != nullptr && skip_body(*out->message, skip_arg);
   if (!out->body_skipped && body_length > 0) {
-    internal::Charge charge;
-    if (!file->supports_zero_copy()) {
-      ALKAID_ASSIGN_OR_RAISE(charge, internal::Charge::Take(budget, body_length,
-                                                            "reading a message body"));
-    }
-    ALKAID_ASSIGN_OR_RAISE(out->body_buffer,
-                           ReadExactlyAt(file, block.offset + block.metadata_length, body_length,
-                                         "message body"));
-    out->body_buffer = internal::AttachCharge(std::move(out->body_buffer), std::move(charge));
+    ALKAID_RETURN_NOT_OK(ReadBlockBody(file, block, budget, out));
     out->body = internal::MessageBody::Of(out->body_buffer);
   }
   return Status::OK();
@@ -651,12 +671,160 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatch(int i) {
   return batch;
 }
 
+namespace {
+
+// Body bytes closer than this are read together: one request instead of two
+// costs less than the gap it reads for nothing.
+constexpr int64_t kCoalesceGap = 8 * 1024;
+
+// One contiguous run of body bytes read for a projection, and where it goes
+// in the partial body.
+struct BodySegment {
+  int64_t begin;  // in the message body
+  int64_t end;
+  int64_t dest = 0;
+};
+
+// The selected buffers' byte ranges of a body, sorted and merged across gaps
+// smaller than kCoalesceGap. Empty buffers need no bytes.
+void CoalesceRanges(const internal::RecordBatchMeta& meta, const std::vector<uint32_t>& indices,
+                    std::vector<BodySegment>* out) {
+  out->clear();
+  for (uint32_t index : indices) {
+    const internal::BufferMeta& b = meta.buffers[index];
+    if (b.length > 0) out->push_back({b.offset, b.offset + b.length});
+  }
+  std::sort(out->begin(), out->end(),
+            [](const BodySegment& a, const BodySegment& b) { return a.begin < b.begin; });
+  size_t n = 0;
+  for (const BodySegment& r : *out) {
+    if (n > 0 && r.begin <= (*out)[n - 1].end + kCoalesceGap) {
+      (*out)[n - 1].end = std::max((*out)[n - 1].end, r.end);
+    } else {
+      (*out)[n++] = r;
+    }
+  }
+  out->resize(n);
+}
+
+// The body of a projected record batch from a file that copies what it
+// reads: only the selected columns' buffers are read, into one 64-byte
+// aligned buffer where each run keeps its offset modulo 64 (so every buffer
+// is exactly as aligned as in the whole body). False in *used when reading
+// the whole body is as good (or the header is for ReadRecordBatch to refuse).
+Status ReadPartialBody(io::RandomAccessFile* file, const internal::FileBlock& block,
+                       const Message& message, const internal::ReaderCore& core,
+                       MemoryPool* pool, internal::BatchScratch* scratch,
+                       internal::PartialBody* partial, BufferPtr* body, bool* used) {
+  *used = false;
+  const int64_t body_length = block.body_length;
+  if (!core.SelectedBuffers(message, body_length, scratch, &partial->indices).ok()) {
+    return Status::OK();
+  }
+  std::vector<BodySegment> segments;
+  CoalesceRanges(scratch->meta, partial->indices, &segments);
+  int64_t cursor = 0;
+  for (BodySegment& seg : segments) {
+    const int64_t phase = seg.begin & 63;
+    cursor = ((cursor + 63) & ~int64_t{63}) + phase;
+    seg.dest = cursor;
+    cursor += seg.end - seg.begin;
+  }
+  // Nearly everything selected: one read of the whole body is cheaper.
+  if (cursor >= body_length - body_length / 8) return Status::OK();
+  const int64_t file_body = block.offset + block.metadata_length;
+  if (segments.size() > 1) {
+    std::vector<io::ReadRange> ranges;
+    ranges.reserve(segments.size());
+    for (const BodySegment& seg : segments) {
+      ranges.push_back({file_body + seg.begin, seg.end - seg.begin});
+    }
+    ALKAID_RETURN_NOT_OK(file->WillNeed(ranges));
+  }
+  ALKAID_ASSIGN_OR_RAISE(internal::Charge charge,
+                         internal::Charge::Take(core.budget(), cursor, "reading a message body"));
+  ALKAID_ASSIGN_OR_RAISE(auto buffer, AllocateBuffer(cursor, pool));
+  for (const BodySegment& seg : segments) {
+    const int64_t n = seg.end - seg.begin;
+    ALKAID_ASSIGN_OR_RAISE(int64_t got,
+                           file->ReadAt(file_body + seg.begin, n, buffer->mutable_data() + seg.dest));
+    if (got != n) {
+      return Status::Invalid("file ends inside the message body: wanted ", n, " bytes at offset ",
+                             file_body + seg.begin, ", got ", got);
+    }
+  }
+  // Each selected buffer moves with the run holding it.
+  partial->declared_size = body_length;
+  partial->offsets.resize(partial->indices.size());
+  for (size_t k = 0; k < partial->indices.size(); ++k) {
+    const internal::BufferMeta& b = scratch->meta.buffers[partial->indices[k]];
+    int64_t moved = 0;
+    if (b.length > 0) {
+      auto seg = std::upper_bound(segments.begin(), segments.end(), b.offset,
+                                  [](int64_t off, const BodySegment& r) { return off < r.begin; });
+      --seg;  // the last run starting at or before the buffer holds it whole
+      moved = seg->dest + (b.offset - seg->begin);
+    }
+    partial->offsets[k] = moved;
+  }
+  *body = internal::AttachCharge(BufferPtr(std::move(buffer)), std::move(charge));
+  *used = true;
+  return Status::OK();
+}
+
+// A mapped (zero-copy) file and a projection: tells the file which pages of
+// the body the selected buffers occupy, so that it fetches exactly those
+// (the reader advised AccessPattern::kRandom, so page faults read nothing
+// else ahead).
+Status AdviseSelectedBuffers(io::RandomAccessFile* file, const internal::FileBlock& block,
+                             const Message& message, const internal::ReaderCore& core,
+                             internal::BatchScratch* scratch) {
+  std::vector<uint32_t> indices;
+  // A header that does not fit the schema is reported by the load itself.
+  if (!core.SelectedBuffers(message, block.body_length, scratch, &indices).ok()) {
+    return Status::OK();
+  }
+  std::vector<BodySegment> segments;
+  CoalesceRanges(scratch->meta, indices, &segments);
+  const int64_t file_body = block.offset + block.metadata_length;
+  std::vector<io::ReadRange> ranges;
+  ranges.reserve(segments.size());
+  for (const BodySegment& seg : segments) {
+    ranges.push_back({file_body + seg.begin, seg.end - seg.begin});
+  }
+  return file->WillNeed(ranges);
+}
+
+constexpr int64_t kPrefetchMinBody = int64_t{1} << 20;
+
+// Hints the selected ranges of a batch that is likely read next. Problems
+// are left for the read itself to report.
+void PrefetchSelected(io::RandomAccessFile* file, const internal::FileBlock& block,
+                      const IpcReadOptions& options, const internal::ReaderCore& core,
+                      internal::BatchScratch* scratch) {
+  FramedMessage message;
+  Status st = ReadBlockMessage(file, block, options, core.budget(), &message,
+                               +[](const Message&, const void*) { return true; });
+  if (!st.ok() || message.message->header_type() != internal::fb::MessageHeader::RecordBatch) {
+    return;
+  }
+  (void)AdviseSelectedBuffers(file, block, *message.message, core, scratch);
+}
+
+}  // namespace
+
 Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
   State& s = *state_;
   const auto& block = s.batch_blocks[static_cast<size_t>(i)];
   MessageLocation where{"record batch block", i, block.offset};
   FramedMessage message;
-  Status st = ReadBlockMessage(s.file, block, s.options, s.core.budget(), &message);
+  // A projection from a file that copies what it reads: the body is read
+  // below, buffer by buffer, instead of whole.
+  const bool partial_read = s.core.projects() && !s.file->supports_zero_copy();
+  Status st = ReadBlockMessage(s.file, block, s.options, s.core.budget(), &message,
+                               partial_read ? +[](const Message& m, const void*) {
+                                 return m.header_type() == internal::fb::MessageHeader::RecordBatch;
+                               } : nullptr);
   if (st.ok() && message.message->header_type() != internal::fb::MessageHeader::RecordBatch) {
     st = Status::Invalid("expected a record batch, found ",
                          internal::fb::EnumNameMessageHeader(message.message->header_type()));
@@ -673,8 +841,38 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
     }
   }
   if (scratch == nullptr) scratch = std::make_unique<internal::BatchScratch>();
+  internal::PartialBody partial;
+  bool use_partial = false;
+  if (message.body_skipped) {
+    st = ReadPartialBody(s.file, block, *message.message, s.core, s.options.pool, scratch.get(),
+                         &partial, &message.body_buffer, &use_partial);
+    if (st.ok() && !use_partial) {
+      st = ReadBlockBody(s.file, block, s.core.budget(), &message);
+    }
+    if (st.ok()) message.body = internal::MessageBody::Of(message.body_buffer);
+  } else if (s.core.projects() && message.body.size > 0) {
+    // A mapped file: ask for exactly the selected buffers' pages (the
+    // mapping was advised MADV_RANDOM, so nothing else is read ahead).
+    st = AdviseSelectedBuffers(s.file, block, *message.message, s.core, scratch.get());
+  }
+  if (!st.ok()) {
+    std::lock_guard<std::mutex> lock(s.scratch_mutex);
+    s.free_scratch.push_back(std::move(scratch));
+    return internal::AtLocation(st, where);
+  }
   Result<RecordBatchPtr> batch =
-      s.core.ReadRecordBatch(*message.message, message.body, where, scratch.get());
+      s.core.ReadRecordBatch(*message.message, message.body, where, scratch.get(),
+                             use_partial ? &partial : nullptr);
+  // A projection scanning a file in order: while the caller works on this
+  // batch, the file fetches the next one's selected ranges. Only for large
+  // bodies, where reading the next metadata twice costs nothing by
+  // comparison (and never for memory, where there is nothing to fetch).
+  if (batch.ok() && s.core.projects() && block.body_length >= kPrefetchMinBody &&
+      static_cast<size_t>(i) + 1 < s.batch_blocks.size() &&
+      s.last_projected.exchange(i, std::memory_order_relaxed) == i - 1) {
+    PrefetchSelected(s.file, s.batch_blocks[static_cast<size_t>(i) + 1], s.options, s.core,
+                     scratch.get());
+  }
   {
     std::lock_guard<std::mutex> lock(s.scratch_mutex);
     s.free_scratch.push_back(std::move(scratch));

@@ -243,6 +243,30 @@ Result<const LoadPlan*> ReaderCore::DictionaryPlan(int64_t id, const DictionaryM
   return &dictionary_plans_.emplace(id, std::move(plan)).first->second;
 }
 
+Status ReaderCore::SelectedBuffers(const fb::Message& message, int64_t body_size,
+                                   BatchScratch* scratch, std::vector<uint32_t>* indices) const {
+  indices->clear();
+  RecordBatchMeta& meta = scratch->meta;
+  ALKAID_RETURN_NOT_OK(ReadRecordBatchHeader(message.header_as_RecordBatch(), body_size, &meta));
+  // The loader in skip mode counts each field's buffers without touching a
+  // byte (there is no body yet).
+  const MessageBody no_body{nullptr, body_size, nullptr};
+  ArrayLoader& loader = scratch->loader;
+  ALKAID_RETURN_NOT_OK(PrepareLoader(&loader, meta, no_body, message.version()));
+  FieldPath& path = scratch->path;
+  path.resize(1);
+  for (int i = 0; i < full_schema_->num_fields(); ++i) {
+    path[0] = i;
+    const size_t before = loader.buffers_used();
+    ALKAID_RETURN_NOT_OK(loader.Skip(full_schema_->field(i), path));
+    if (output_position_[static_cast<size_t>(i)] < 0) continue;
+    for (size_t b = before; b < loader.buffers_used(); ++b) {
+      indices->push_back(static_cast<uint32_t>(b));
+    }
+  }
+  return Status::OK();
+}
+
 const Codec* ReaderCore::GetCodec(CompressionType type) const {
   return codecs_[static_cast<int>(type)].get();
 }
@@ -310,13 +334,27 @@ struct HeapColumnBlock : ColumnBlock {
 Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
                                                    const MessageBody& body,
                                                    const MessageLocation& where,
-                                                   BatchScratch* scratch) {
+                                                   BatchScratch* scratch,
+                                                   const PartialBody* partial) {
   if (scratch == nullptr) scratch = &scratch_;
   RecordBatchMeta& batch_meta = scratch->meta;
   ArrayLoader& loader = scratch->loader;
   const fb::RecordBatch* header = message.header_as_RecordBatch();
   if (header == nullptr) return AtLocation(Status::Invalid("not a record batch message"), where);
-  ALKAID_RETURN_NOT_OK(AtLocation(ReadRecordBatchHeader(header, body.size, &batch_meta), where));
+  ALKAID_RETURN_NOT_OK(AtLocation(
+      ReadRecordBatchHeader(header, partial ? partial->declared_size : body.size, &batch_meta),
+      where));
+  if (partial != nullptr) [[unlikely]] {
+    for (size_t k = 0; k < partial->indices.size(); ++k) {
+      const size_t index = partial->indices[k];
+      if (index >= batch_meta.buffers.size()) {
+        return AtLocation(Status::Invalid("partial body lists buffer ", index, " of ",
+                                          batch_meta.buffers.size()),
+                          where);
+      }
+      batch_meta.buffers[index].offset = partial->offsets[k];
+    }
+  }
   ALKAID_RETURN_NOT_OK(
       AtLocation(PrepareLoader(&loader, &batch_plan_, batch_meta, body, message.version()), where));
   // Every node becomes an ArrayData: charged before any is made.

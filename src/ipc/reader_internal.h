@@ -387,6 +387,8 @@ class ArrayLoader {
   Status Skip(int32_t root);
   // Field nodes consumed so far (the memory budget charges per node).
   size_t nodes_used() const { return node_index_; }
+  // Buffers consumed so far (the selected columns' buffers, for projection).
+  size_t buffers_used() const { return buffer_index_; }
   // Checks that every node, buffer and variadic count was used, then
   // decompresses, aligns and byte-swaps the buffers that need it (checking
   // decompressed sizes against the layout).
@@ -459,6 +461,16 @@ struct BatchScratch {
   ArrayLoader loader;
 };
 
+// A record batch whose body was read only in part (a projection reading the
+// selected columns' buffers from a file): `offsets[i]` moves buffer
+// `indices[i]` to where its bytes sit in the partial body. Every buffer is
+// still checked against the body length the message declares.
+struct PartialBody {
+  int64_t declared_size = 0;
+  std::vector<uint32_t> indices;
+  std::vector<int64_t> offsets;
+};
+
 // A decoded dictionary batch, before it is applied to the memo.
 struct DecodedDictionary {
   int64_t id = 0;
@@ -498,9 +510,22 @@ class ReaderCore {
   Status MaterializeDictionaries();
   // Loads and validates a RecordBatch message. `scratch` null: the core's
   // own (single-threaded use).
+  // `partial`: the body holds only the buffers it lists (see PartialBody).
   Result<RecordBatchPtr> ReadRecordBatch(const fb::Message& message, const MessageBody& body,
                                          const MessageLocation& where,
-                                         BatchScratch* scratch = nullptr);
+                                         BatchScratch* scratch = nullptr,
+                                         const PartialBody* partial = nullptr);
+  // True when included_fields leaves out some top-level field.
+  bool projects() const {
+    return out_schema_ != nullptr && full_schema_ != nullptr &&
+           out_schema_->num_fields() < full_schema_->num_fields();
+  }
+  // The indices of the buffers the selected columns of a record batch use
+  // (in header order, so ascending) and, in scratch->meta, the parsed header.
+  // An error means the header does not fit the schema: the caller then reads
+  // the whole body and lets ReadRecordBatch report the problem in full.
+  Status SelectedBuffers(const fb::Message& message, int64_t body_size, BatchScratch* scratch,
+                         std::vector<uint32_t>* indices) const;
   // Dispatches a stream message after the schema: dictionary batches are
   // applied (and *batch left null), record batches loaded into *batch.
   // `wire_size` counts towards the stream's input for the memory budget.

@@ -110,6 +110,19 @@ class ALKAID_EXPORT StreamReader : public RecordBatchReader {
 /// batches by index. Dictionaries (all blocks of the footer, in order; deltas
 /// appended, replacements refused) are loaded before the first batch is read.
 ///
+/// Projection (IpcReadOptions::included_fields leaving fields out) reads only
+/// what the selected columns need. The file is advised
+/// io::AccessPattern::kRandom before the footer is read (no readahead over
+/// the other columns). A file that copies what it reads (ReadableFile) reads
+/// each batch's metadata and then only the selected buffers' byte ranges
+/// (ranges less than 8 KiB apart are read as one), into one 64-byte aligned
+/// buffer that keeps every buffer's offset modulo 64; a zero-copy file
+/// (MemoryMappedFile) is told those ranges with WillNeed before the batch
+/// is loaded. Reading batches in order with bodies of 1 MiB or more also
+/// hints the next batch's selected ranges. Validation is the same as for a
+/// full read, and every buffer of the header is still checked against the
+/// body length the message declares.
+///
 /// Threads: ReadRecordBatch may be called from several threads at once on one
 /// reader (for any Open variant, OpenMapped included), for the same or
 /// different indices: each call has its own loader state, dictionaries are
