@@ -252,13 +252,10 @@ Status ReaderCore::SelectedBuffers(const fb::Message& message, int64_t body_size
   // byte (there is no body yet).
   const MessageBody no_body{nullptr, body_size, nullptr};
   ArrayLoader& loader = scratch->loader;
-  ALKAID_RETURN_NOT_OK(PrepareLoader(&loader, meta, no_body, message.version()));
-  FieldPath& path = scratch->path;
-  path.resize(1);
+  ALKAID_RETURN_NOT_OK(PrepareLoader(&loader, &batch_plan_, meta, no_body, message.version()));
   for (int i = 0; i < full_schema_->num_fields(); ++i) {
-    path[0] = i;
     const size_t before = loader.buffers_used();
-    ALKAID_RETURN_NOT_OK(loader.Skip(full_schema_->field(i), path));
+    ALKAID_RETURN_NOT_OK(loader.Skip(batch_plan_.roots[static_cast<size_t>(i)]));
     if (output_position_[static_cast<size_t>(i)] < 0) continue;
     for (size_t b = before; b < loader.buffers_used(); ++b) {
       indices->push_back(static_cast<uint32_t>(b));
