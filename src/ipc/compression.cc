@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <cstring>
 #include <thread>
@@ -39,8 +40,15 @@ struct ZstdDctxDeleter {
   void operator()(ZSTD_DCtx* ctx) const { ZSTD_freeDCtx(ctx); }
 };
 
+thread_local std::unique_ptr<LZ4F_dctx, Lz4DctxDeleter> thread_lz4_dctx;
+
+// A context that failed on corrupt input, or stopped in the middle of a
+// frame, is thrown away: a reset alone has been seen to leave one that then
+// refuses the next valid frame.
+void DropThreadLz4Dctx() { thread_lz4_dctx.reset(); }
+
 Result<LZ4F_dctx*> ThreadLz4Dctx() {
-  thread_local std::unique_ptr<LZ4F_dctx, Lz4DctxDeleter> ctx;
+  std::unique_ptr<LZ4F_dctx, Lz4DctxDeleter>& ctx = thread_lz4_dctx;
   if (!ctx) {
     LZ4F_dctx* raw = nullptr;
     if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) {
@@ -135,6 +143,7 @@ class Lz4FrameCodec final : public Codec {
       size_t hint = LZ4F_decompress(ctx, output + out_pos, &out_avail, input + in_pos, &in_avail,
                                     nullptr);
       if (LZ4F_isError(hint)) {
+        DropThreadLz4Dctx();
         return Status::SerializationError("corrupt LZ4 frame at input byte ", in_pos, ": ",
                                           LZ4F_getErrorName(hint));
       }
@@ -142,6 +151,7 @@ class Lz4FrameCodec final : public Codec {
       out_pos += static_cast<int64_t>(out_avail);
       if (hint == 0) break;  // frame complete
       if (in_avail == 0 && out_avail == 0) {
+        DropThreadLz4Dctx();
         if (in_pos == input_size) {
           return Status::SerializationError("LZ4 frame is truncated after ", input_size,
                                             " input bytes");
@@ -149,7 +159,10 @@ class Lz4FrameCodec final : public Codec {
         return Status::SerializationError("LZ4 frame holds more than the declared ",
                                           output_size, " bytes");
       }
-      if (stop != nullptr && (*stop)()) return 0;
+      if (stop != nullptr && (*stop)()) {
+        DropThreadLz4Dctx();
+        return 0;
+      }
     }
     if (out_pos != output_size) {
       return Status::SerializationError("LZ4 frame holds ", out_pos, " bytes, declared ",
@@ -272,9 +285,12 @@ class ZstdCodec final : public Codec {
 
 void WriteInt64LE(uint8_t* out, int64_t value) { std::memcpy(out, &value, 8); }
 
-Result<std::shared_ptr<ResizableBuffer>> ReserveBuffer(int64_t capacity, MemoryPool* pool) {
+// A buffer of exactly `size` bytes for a decompressor to fill: sized from
+// the declared length up front, and not cleared first (the codec writes every
+// byte, or the buffer is dropped).
+Result<std::shared_ptr<ResizableBuffer>> OutputBuffer(int64_t size, MemoryPool* pool) {
   auto buffer = std::make_shared<ResizableBuffer>(pool);
-  ALKAID_RETURN_NOT_OK(buffer->Reserve(capacity));
+  ALKAID_RETURN_NOT_OK(buffer->ResizeForOverwrite(size));
   return buffer;
 }
 
@@ -396,10 +412,48 @@ Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs
       slot = std::make_shared<ResizableBuffer>(pool);
     }
   }
-  return ParallelFor(costs, parallel, [&](int64_t i) {
+  auto compress = [&](int64_t i) {
     const auto at = static_cast<size_t>(i);
     return CompressBodyBufferInto(codec, inputs[at], (*out)[at].get());
+  };
+  if (!parallel.use_threads) return ParallelFor(costs, parallel, compress);
+  // Compression cannot give a buffer in progress on a pool thread a second
+  // attempt (its input belongs to the caller), so it waits for it. When that
+  // wait was long next to the caller's own work (more than half of it; with
+  // largest-first order an idle machine waits at most about one small
+  // buffer), pool threads are not getting a core: the next calls run on the
+  // caller alone, a number that doubles while the waits stay long, and
+  // threads are tried again after.
+  static std::atomic<int> serial_calls_left{0};
+  static std::atomic<int> backoff{0};
+  if (serial_calls_left.load(std::memory_order_relaxed) > 0) {
+    serial_calls_left.fetch_sub(1, std::memory_order_relaxed);
+    ParallelOptions alone = parallel;
+    alone.use_threads = false;
+    return ParallelFor(costs, alone, compress);
+  }
+  using Clock = std::chrono::steady_clock;
+  const auto caller = std::this_thread::get_id();
+  const Clock::time_point start = Clock::now();
+  std::atomic<int64_t> caller_done_ns{0};
+  Status st = ParallelFor(costs, parallel, [&](int64_t i) {
+    Status task_status = compress(i);
+    if (std::this_thread::get_id() == caller) {
+      caller_done_ns.store((Clock::now() - start).count(), std::memory_order_relaxed);
+    }
+    return task_status;
   });
+  const int64_t total_ns = (Clock::now() - start).count();
+  const int64_t busy_ns = caller_done_ns.load(std::memory_order_relaxed);
+  // Waits under 200 us are wake-up latency, not a preempted thread.
+  if (busy_ns > 0 && total_ns - busy_ns > std::max<int64_t>(busy_ns / 2, 200'000)) {
+    const int next = std::min(backoff.load(std::memory_order_relaxed) * 2 + 8, 1024);
+    backoff.store(next, std::memory_order_relaxed);
+    serial_calls_left.store(next, std::memory_order_relaxed);
+  } else if (busy_ns > 0) {
+    backoff.store(0, std::memory_order_relaxed);
+  }
+  return st;
 }
 
 Result<int64_t> ReadBodyBufferPrefix(ByteRange encoded) {
@@ -428,11 +482,10 @@ Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const BufferPtr& enco
     return Status::OutOfMemory("compressed body buffer declares ", declared,
                                " bytes, above the allowed ", max_decompressed_size);
   }
-  ALKAID_ASSIGN_OR_RAISE(auto out, ReserveBuffer(declared, pool));
+  ALKAID_ASSIGN_OR_RAISE(auto out, OutputBuffer(declared, pool));
   ALKAID_RETURN_NOT_OK(codec.Decompress(encoded->data() + kBodyBufferPrefixSize,
                                         encoded->size() - kBodyBufferPrefixSize,
                                         out->mutable_data(), declared));
-  ALKAID_RETURN_NOT_OK(out->Resize(declared));
   return BufferPtr(std::move(out));
 }
 
@@ -512,7 +565,7 @@ class DecodeRace final : public RacingTask {
       return Status::OutOfMemory("compressed body buffer declares ", declared,
                                  " bytes, above the allowed ", max_size_);
     }
-    ALKAID_ASSIGN_OR_RAISE(auto out, ReserveBuffer(declared, pool_));
+    ALKAID_ASSIGN_OR_RAISE(auto out, OutputBuffer(declared, pool_));
     const uint8_t* src = in->data() + kBodyBufferPrefixSize;
     const int64_t src_size = in->size() - kBodyBufferPrefixSize;
     Result<int64_t> n =
@@ -521,7 +574,6 @@ class DecodeRace final : public RacingTask {
             : ProcessZstdDecoder().DecompressSteps(src, src_size, out->mutable_data(), declared, stop);
     ALKAID_RETURN_NOT_OK(n.status());
     if (*n != declared) return BufferPtr();  // stopped early
-    ALKAID_RETURN_NOT_OK(out->Resize(declared));
     return BufferPtr(std::move(out));
   }
 
