@@ -4,13 +4,20 @@
 // and the machine's memcpy bandwidth measured in the same run.
 //
 // Set ALKAID_BENCH_ROWS to shrink the data set (e.g. for a quick smoke run).
+// Set ALKAID_BENCH_SPIN=1 to run everything beside a child process that keeps
+// one core busy for the whole run ("loaded" figures; labels say which).
 #include <benchmark/benchmark.h>
+#include <lz4frame.h>
+#include <zstd.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/single_threaded.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +33,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/io/input.h"
 #include "alkaid/io/output.h"
+#include "alkaid/ipc/compression.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
 #include "alkaid/table.h"
@@ -39,6 +47,40 @@ using namespace alkaid;  // NOLINT
 void Must(const Status& st) {
   if (!st.ok()) st.Abort("benchmark");
 }
+
+// A child process spinning on one core from before main() to exit. Forked
+// from a static initializer, while the process is still single-threaded.
+class Spinner {
+ public:
+  Spinner() {
+    const char* env = std::getenv("ALKAID_BENCH_SPIN");
+    if (env == nullptr || std::atoi(env) == 0) return;
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(0);
+      volatile uint64_t spin = 0;
+      while (true) spin = spin + 1;
+    }
+    pid_ = pid;
+  }
+  ~Spinner() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool active() const { return pid_ > 0; }
+
+ private:
+  pid_t pid_ = 0;
+};
+
+Spinner spinner;
+
+// Appended to the labels of the threaded cases.
+std::string LoadLabel() { return spinner.active() ? ", loaded (1 core spinning)" : ", no spinner"; }
 
 int64_t TotalRows() {
   const char* env = std::getenv("ALKAID_BENCH_ROWS");
@@ -166,7 +208,8 @@ void BM_WriteStream(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
   state.counters["ratio"] = static_cast<double>(DataSetBytes(batches)) / static_cast<double>(out_size);
-  state.SetLabel(std::string(CodecName(codec)) + ", " + std::to_string(threads) + " thread(s)");
+  state.SetLabel(std::string(CodecName(codec)) + ", " + std::to_string(threads) + " thread(s)" +
+                 LoadLabel());
 }
 
 void BM_ReadStream(benchmark::State& state) {
@@ -191,7 +234,73 @@ void BM_ReadStream(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * DataSetBytes(batches));
   state.SetLabel(std::string(CodecName(codec)) + ", " + std::to_string(threads) + " thread(s), " +
-                 (full ? "full validation" : "structural validation"));
+                 (full ? "full validation" : "structural validation") + LoadLabel());
+}
+
+// The body buffers of the data set, each encoded as the writer encodes it
+// (8-byte length prefix + one frame, or -1 + raw bytes).
+struct EncodedBuffers {
+  std::vector<BufferPtr> encoded;
+  int64_t max_decoded = 0;
+};
+
+const EncodedBuffers& EncodedDataSet(int codec) {
+  static EncodedBuffers sets[3];
+  EncodedBuffers& set = sets[codec];
+  if (!set.encoded.empty()) return set;
+  auto c = ipc::Codec::Create(WriteOptions(codec, 1).compression).ValueOrDie();
+  for (const auto& b : BigDataSet())
+    for (const auto& col : b->columns())
+      for (const auto& buf : col->buffers) {
+        if (!buf || buf->size() == 0) continue;
+        set.encoded.push_back(
+            ipc::CompressBodyBuffer(*c, {buf->data(), buf->size()}).ValueOrDie());
+        set.max_decoded = std::max(set.max_decoded, buf->size());
+      }
+  return set;
+}
+
+// The codec alone: LZ4F_decompress / ZSTD_decompressDCtx over the body
+// buffers of the data set into one reused output area, one context for all.
+// A 1-thread compressed read should cost no more than this plus
+// BM_ValidateFull.
+void BM_CodecDecompressLoop(benchmark::State& state) {
+  const int codec = static_cast<int>(state.range(0));
+  const EncodedBuffers& set = EncodedDataSet(codec);
+  std::vector<uint8_t> out(static_cast<size_t>(set.max_decoded));
+  std::memset(out.data(), 0, out.size());
+  LZ4F_dctx* lz4 = nullptr;
+  if (LZ4F_isError(LZ4F_createDecompressionContext(&lz4, LZ4F_VERSION))) std::abort();
+  ZSTD_DCtx* zstd = ZSTD_createDCtx();
+  for (auto _ : state) {
+    for (const BufferPtr& e : set.encoded) {
+      int64_t declared;
+      std::memcpy(&declared, e->data(), 8);
+      if (declared < 0) continue;  // stored raw: the reader slices it
+      const uint8_t* in = e->data() + 8;
+      const auto in_size = static_cast<size_t>(e->size() - 8);
+      if (codec == 1) {
+        size_t in_pos = 0, out_pos = 0, hint = 1;
+        while (hint != 0) {
+          size_t out_avail = static_cast<size_t>(declared) - out_pos, in_avail = in_size - in_pos;
+          hint = LZ4F_decompress(lz4, out.data() + out_pos, &out_avail, in + in_pos, &in_avail,
+                                 nullptr);
+          if (LZ4F_isError(hint)) std::abort();
+          in_pos += in_avail;
+          out_pos += out_avail;
+        }
+      } else {
+        size_t n = ZSTD_decompressDCtx(zstd, out.data(), static_cast<size_t>(declared), in, in_size);
+        if (ZSTD_isError(n)) std::abort();
+      }
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  LZ4F_freeDecompressionContext(lz4);
+  ZSTD_freeDCtx(zstd);
+  state.SetBytesProcessed(state.iterations() * DataSetBytes(BigDataSet()));
+  state.SetLabel(std::string(CodecName(codec)) + ", " + std::to_string(set.encoded.size()) +
+                 " buffers" + LoadLabel());
 }
 
 std::string TempFile(const char* tag) {
@@ -567,6 +676,7 @@ BENCHMARK(BM_WriteStream)
 BENCHMARK(BM_ReadStream)
     ->Args({0, 1, 0})->Args({0, 1, 1})->Args({1, 1, 1})->Args({1, 2, 1})->Args({2, 1, 1})->Args({2, 2, 1})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CodecDecompressLoop)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_WriteFile)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_OpenMappedFile)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_ReadMappedFile)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();

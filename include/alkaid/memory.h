@@ -44,6 +44,11 @@ class ALKAID_EXPORT MemoryPool {
   /// multiple of 64. (Zeroing is the pool's job because a pool may get
   /// memory that is already zero, such as fresh pages from the kernel.)
   virtual Status Allocate(int64_t size, uint8_t** out) = 0;
+  /// Like Allocate, except that the first `size` bytes may hold anything
+  /// (only the padding up to the next multiple of 64 is zeroed): for a caller
+  /// that overwrites all of them before anything reads them, such as a
+  /// decompressor. The default implementation calls Allocate.
+  virtual Status AllocateForOverwrite(int64_t size, uint8_t** out) { return Allocate(size, out); }
   /// Grows or shrinks an allocation, preserving min(old, new) bytes; bytes
   /// past the old size are zero. On failure *ptr is unchanged and valid.
   virtual Status Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) = 0;
@@ -70,6 +75,7 @@ class ALKAID_EXPORT SystemMemoryPool final : public MemoryPool {
   /// `limit` caps bytes_allocated(); allocations beyond it get OutOfMemory.
   explicit SystemMemoryPool(int64_t limit = INT64_MAX) : limit_(limit) {}
   Status Allocate(int64_t size, uint8_t** out) override;
+  Status AllocateForOverwrite(int64_t size, uint8_t** out) override;
   Status Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) override;
   void Free(uint8_t* ptr, int64_t size) override;
   int64_t bytes_allocated() const override { return allocated_.load(std::memory_order_relaxed); }
@@ -230,6 +236,11 @@ class ALKAID_EXPORT ResizableBuffer final : public Buffer {
   Status Reserve(int64_t new_capacity);
   /// Sets the size, growing capacity when needed; new bytes are zeroed.
   Status Resize(int64_t new_size, bool shrink_to_fit = false);
+  /// Sets the size of a buffer that has no storage yet to `size` without
+  /// clearing those bytes (the padding past them is zeroed): the caller must
+  /// write all of them before the buffer is read. A buffer that already has
+  /// storage is resized as by Resize.
+  Status ResizeForOverwrite(int64_t new_size);
   /// The pool the storage comes from.
   MemoryPool* pool() const { return pool_; }
 

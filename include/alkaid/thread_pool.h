@@ -5,8 +5,10 @@
 /// creation, and per-thread codec contexts stay warm between batches.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "alkaid/export.h"
 
@@ -19,5 +21,58 @@ ALKAID_EXPORT void RunParallel(int64_t n, int max_threads, const std::function<v
 
 /// Helper threads started so far (they are never stopped).
 ALKAID_EXPORT int ThreadPoolSize();
+
+/// `size()` independent items for RunRacing. An item is started once by
+/// whichever thread claims it first; the calling thread of RunRacing may start
+/// a second attempt of an item that a pool thread is still working on, and the
+/// first attempt to call TryFinish supplies the item's result. An object of a
+/// subclass must hold (own or share) everything its attempts touch, because a
+/// pool thread may still be running a losing attempt after RunRacing returned.
+class ALKAID_EXPORT RacingTask {
+ public:
+  /// A task of `n` items, none started.
+  explicit RacingTask(int64_t n);
+  /// Not copyable: pool threads refer to the object itself.
+  RacingTask(const RacingTask&) = delete;
+  /// Not assignable.
+  RacingTask& operator=(const RacingTask&) = delete;
+  virtual ~RacingTask();
+
+  /// Number of items.
+  int64_t size() const { return n_; }
+
+  /// Works on item `i` as attempt `attempt` (0: the first, 1: the caller's
+  /// second). It should poll Finished(i) now and then and may give up once it
+  /// is true; an attempt that completes stores its result in a place of its
+  /// own and then calls TryFinish(i, attempt).
+  virtual void Attempt(int64_t i, int attempt) = 0;
+
+  /// True once an attempt of item `i` has called TryFinish.
+  bool Finished(int64_t i) const { return winner_[i].load(std::memory_order_acquire) != 0; }
+  /// Claims item `i` for `attempt`: true when it is the first attempt to
+  /// finish (its result stands), false when another attempt finished first
+  /// (the caller should then drop its result).
+  bool TryFinish(int64_t i, int attempt);
+  /// The attempt whose result stands; valid once RunRacing has returned.
+  int Winner(int64_t i) const { return winner_[i].load(std::memory_order_acquire) - 1; }
+
+ private:
+  friend class RacingRunner;
+  int64_t n_;
+  std::unique_ptr<std::atomic<uint8_t>[]> claim_;   // 0 free, 1 started, 2 started twice
+  std::unique_ptr<std::atomic<uint8_t>[]> winner_;  // 0 none, else winning attempt + 1
+  std::atomic<int64_t> finished_{0};
+};
+
+/// Runs every item of `task` on the calling thread and at most
+/// `max_threads - 1` pool threads. The caller claims items like any pool
+/// thread; once none is left unstarted, it starts a second attempt of each
+/// item still in progress on a pool thread (when `second_attempts` is true)
+/// instead of waiting for it, so a pool thread that the system has preempted
+/// never delays the caller beyond what doing all the work alone would cost.
+/// With `second_attempts` false the caller waits for items in progress.
+/// Returns when every item has a result.
+ALKAID_EXPORT void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads,
+                             bool second_attempts = true);
 
 }  // namespace alkaid

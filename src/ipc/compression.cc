@@ -2,10 +2,13 @@
 #include "alkaid/ipc/compression.h"
 
 #include <lz4frame.h>
+// For ZSTD_d_stableOutBuffer (a parameter value; no static-only function is used).
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <cstring>
 #include <thread>
@@ -37,8 +40,15 @@ struct ZstdDctxDeleter {
   void operator()(ZSTD_DCtx* ctx) const { ZSTD_freeDCtx(ctx); }
 };
 
+thread_local std::unique_ptr<LZ4F_dctx, Lz4DctxDeleter> thread_lz4_dctx;
+
+// A context that failed on corrupt input, or stopped in the middle of a
+// frame, is thrown away: a reset alone has been seen to leave one that then
+// refuses the next valid frame.
+void DropThreadLz4Dctx() { thread_lz4_dctx.reset(); }
+
 Result<LZ4F_dctx*> ThreadLz4Dctx() {
-  thread_local std::unique_ptr<LZ4F_dctx, Lz4DctxDeleter> ctx;
+  std::unique_ptr<LZ4F_dctx, Lz4DctxDeleter>& ctx = thread_lz4_dctx;
   if (!ctx) {
     LZ4F_dctx* raw = nullptr;
     if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) {
@@ -50,6 +60,32 @@ Result<LZ4F_dctx*> ThreadLz4Dctx() {
   }
   return ctx.get();
 }
+
+// Streaming context for decompression in steps (see DecompressSteps); kept
+// apart from the one-shot context so that its parameters never leak there.
+Result<ZSTD_DCtx*> ThreadZstdStepDctx() {
+  thread_local std::unique_ptr<ZSTD_DCtx, ZstdDctxDeleter> ctx;
+  if (!ctx) {
+    ctx.reset(ZSTD_createDCtx());
+    if (!ctx) return Status::OutOfMemory("cannot create a zstd decompression context");
+    // The output is one flat buffer of the whole frame: decode straight into
+    // it, and accept any window (the buffer, not a window, bounds memory).
+    if (ZSTD_isError(ZSTD_DCtx_setParameter(ctx.get(), ZSTD_d_stableOutBuffer, 1)) ||
+        ZSTD_isError(ZSTD_DCtx_setParameter(ctx.get(), ZSTD_d_windowLogMax, ZSTD_WINDOWLOG_MAX))) {
+      ctx.reset();
+      return Status::NotImplemented("this zstd library cannot decompress in steps");
+    }
+  } else {
+    ZSTD_DCtx_reset(ctx.get(), ZSTD_reset_session_only);
+  }
+  return ctx.get();
+}
+
+// Output bytes (LZ4) or input bytes (zstd) decoded between two checks of
+// whether another thread has already finished the same buffer. A multiple
+// of LZ4's 64 KiB block so that blocks still decode in place.
+constexpr int64_t kLz4Step = int64_t{256} << 10;
+constexpr int64_t kZstdStep = int64_t{32} << 10;
 
 Result<ZSTD_CCtx*> ThreadZstdCctx() {
   thread_local std::unique_ptr<ZSTD_CCtx, ZstdCctxDeleter> ctx;
@@ -90,15 +126,24 @@ class Lz4FrameCodec final : public Codec {
 
   Result<int64_t> Decompress(const uint8_t* input, int64_t input_size, uint8_t* output,
                              int64_t output_size) const override {
+    return DecompressSteps(input, input_size, output, output_size, nullptr);
+  }
+
+  // Decompresses with at most kLz4Step output bytes per library call when
+  // `stop` is given, returning 0 without finishing as soon as stop() is true.
+  Result<int64_t> DecompressSteps(const uint8_t* input, int64_t input_size, uint8_t* output,
+                                  int64_t output_size, const std::function<bool()>* stop) const {
     ALKAID_ASSIGN_OR_RAISE(LZ4F_dctx * ctx, ThreadLz4Dctx());
+    const int64_t step = stop != nullptr ? kLz4Step : output_size;
     int64_t in_pos = 0;
     int64_t out_pos = 0;
     while (true) {
-      size_t out_avail = static_cast<size_t>(output_size - out_pos);
+      size_t out_avail = static_cast<size_t>(std::min(output_size - out_pos, step));
       size_t in_avail = static_cast<size_t>(input_size - in_pos);
       size_t hint = LZ4F_decompress(ctx, output + out_pos, &out_avail, input + in_pos, &in_avail,
                                     nullptr);
       if (LZ4F_isError(hint)) {
+        DropThreadLz4Dctx();
         return Status::SerializationError("corrupt LZ4 frame at input byte ", in_pos, ": ",
                                           LZ4F_getErrorName(hint));
       }
@@ -106,12 +151,17 @@ class Lz4FrameCodec final : public Codec {
       out_pos += static_cast<int64_t>(out_avail);
       if (hint == 0) break;  // frame complete
       if (in_avail == 0 && out_avail == 0) {
+        DropThreadLz4Dctx();
         if (in_pos == input_size) {
           return Status::SerializationError("LZ4 frame is truncated after ", input_size,
                                             " input bytes");
         }
         return Status::SerializationError("LZ4 frame holds more than the declared ",
                                           output_size, " bytes");
+      }
+      if (stop != nullptr && (*stop)()) {
+        DropThreadLz4Dctx();
+        return 0;
       }
     }
     if (out_pos != output_size) {
@@ -183,16 +233,82 @@ class ZstdCodec final : public Codec {
     return output_size;
   }
 
+  // Like Decompress, feeding at most kZstdStep input bytes per library call
+  // and returning 0 without finishing as soon as stop() is true.
+  Result<int64_t> DecompressSteps(const uint8_t* input, int64_t input_size, uint8_t* output,
+                                  int64_t output_size, const std::function<bool()>& stop) const {
+    unsigned long long declared = ZSTD_getFrameContentSize(input, static_cast<size_t>(input_size));
+    if (declared == ZSTD_CONTENTSIZE_ERROR) {
+      return Status::SerializationError("input of ", input_size, " bytes is not a zstd frame");
+    }
+    if (declared != ZSTD_CONTENTSIZE_UNKNOWN &&
+        declared != static_cast<unsigned long long>(output_size)) {
+      return Status::SerializationError("zstd frame declares ", declared, " bytes, expected ",
+                                        output_size);
+    }
+    ALKAID_ASSIGN_OR_RAISE(ZSTD_DCtx * ctx, ThreadZstdStepDctx());
+    ZSTD_outBuffer out{output, static_cast<size_t>(output_size), 0};
+    ZSTD_inBuffer in{input, 0, 0};
+    while (true) {
+      in.size = static_cast<size_t>(std::min<int64_t>(input_size, static_cast<int64_t>(in.pos) + kZstdStep));
+      const size_t before_in = in.pos;
+      const size_t before_out = out.pos;
+      size_t hint = ZSTD_decompressStream(ctx, &out, &in);
+      if (ZSTD_isError(hint)) {
+        return Status::SerializationError("corrupt zstd frame: ", ZSTD_getErrorName(hint));
+      }
+      if (hint == 0) break;  // frame complete
+      if (in.pos == before_in && out.pos == before_out) {
+        if (in.pos == static_cast<size_t>(input_size)) {
+          return Status::SerializationError("zstd frame is truncated after ", input_size,
+                                            " input bytes");
+        }
+        return Status::SerializationError("zstd frame holds more than the declared ",
+                                          output_size, " bytes");
+      }
+      if (stop()) return 0;
+    }
+    if (static_cast<int64_t>(out.pos) != output_size) {
+      return Status::SerializationError("zstd frame holds ", out.pos, " bytes, declared ",
+                                        output_size);
+    }
+    if (static_cast<int64_t>(in.pos) != input_size) {
+      return Status::SerializationError("zstd frame ends at byte ", in.pos, " of ", input_size,
+                                        " (trailing data)");
+    }
+    return output_size;
+  }
+
  private:
   int level_;
 };
 
 void WriteInt64LE(uint8_t* out, int64_t value) { std::memcpy(out, &value, 8); }
 
-Result<std::shared_ptr<ResizableBuffer>> ReserveBuffer(int64_t capacity, MemoryPool* pool) {
+// A buffer of exactly `size` bytes for a decompressor to fill: sized from
+// the declared length up front, and not cleared first (the codec writes every
+// byte, or the buffer is dropped).
+Result<std::shared_ptr<ResizableBuffer>> OutputBuffer(int64_t size, MemoryPool* pool) {
   auto buffer = std::make_shared<ResizableBuffer>(pool);
-  ALKAID_RETURN_NOT_OK(buffer->Reserve(capacity));
+  ALKAID_RETURN_NOT_OK(buffer->ResizeForOverwrite(size));
   return buffer;
+}
+
+int64_t ThreadsFor(const ParallelOptions& parallel, int64_t n) {
+  const int64_t threads = parallel.num_threads > 0
+                              ? parallel.num_threads
+                              : static_cast<int64_t>(std::thread::hardware_concurrency());
+  return std::min(threads, n);
+}
+
+// Indices by decreasing cost (stable).
+std::vector<int64_t> CostliestFirst(std::span<const int64_t> costs) {
+  std::vector<int64_t> order(costs.size());
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return costs[static_cast<size_t>(a)] > costs[static_cast<size_t>(b)];
+  });
+  return order;
 }
 
 }  // namespace
@@ -242,19 +358,12 @@ Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parall
   const auto n = static_cast<int64_t>(costs.size());
   int64_t total = 0;
   for (int64_t c : costs) total += std::max<int64_t>(c, 0);
-  int64_t threads = parallel.num_threads > 0
-                        ? parallel.num_threads
-                        : static_cast<int64_t>(std::thread::hardware_concurrency());
-  threads = std::min(threads, n);
+  const int64_t threads = ThreadsFor(parallel, n);
   if (!parallel.use_threads || threads <= 1 || total < parallel.min_parallel_bytes) {
     for (int64_t i = 0; i < n; ++i) ALKAID_RETURN_NOT_OK(task(i));
     return Status::OK();
   }
-  std::vector<int64_t> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), int64_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return costs[static_cast<size_t>(a)] > costs[static_cast<size_t>(b)];
-  });
+  const std::vector<int64_t> order = CostliestFirst(costs);
   std::vector<Status> results(static_cast<size_t>(n));
   RunParallel(n, static_cast<int>(threads), [&](int64_t k) {
     const int64_t i = order[static_cast<size_t>(k)];
@@ -303,10 +412,48 @@ Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs
       slot = std::make_shared<ResizableBuffer>(pool);
     }
   }
-  return ParallelFor(costs, parallel, [&](int64_t i) {
+  auto compress = [&](int64_t i) {
     const auto at = static_cast<size_t>(i);
     return CompressBodyBufferInto(codec, inputs[at], (*out)[at].get());
+  };
+  if (!parallel.use_threads) return ParallelFor(costs, parallel, compress);
+  // Compression cannot give a buffer in progress on a pool thread a second
+  // attempt (its input belongs to the caller), so it waits for it. When that
+  // wait was long next to the caller's own work (more than half of it; with
+  // largest-first order an idle machine waits at most about one small
+  // buffer), pool threads are not getting a core: the next calls run on the
+  // caller alone, a number that doubles while the waits stay long, and
+  // threads are tried again after.
+  static std::atomic<int> serial_calls_left{0};
+  static std::atomic<int> backoff{0};
+  if (serial_calls_left.load(std::memory_order_relaxed) > 0) {
+    serial_calls_left.fetch_sub(1, std::memory_order_relaxed);
+    ParallelOptions alone = parallel;
+    alone.use_threads = false;
+    return ParallelFor(costs, alone, compress);
+  }
+  using Clock = std::chrono::steady_clock;
+  const auto caller = std::this_thread::get_id();
+  const Clock::time_point start = Clock::now();
+  std::atomic<int64_t> caller_done_ns{0};
+  Status st = ParallelFor(costs, parallel, [&](int64_t i) {
+    Status task_status = compress(i);
+    if (std::this_thread::get_id() == caller) {
+      caller_done_ns.store((Clock::now() - start).count(), std::memory_order_relaxed);
+    }
+    return task_status;
   });
+  const int64_t total_ns = (Clock::now() - start).count();
+  const int64_t busy_ns = caller_done_ns.load(std::memory_order_relaxed);
+  // Waits under 200 us are wake-up latency, not a preempted thread.
+  if (busy_ns > 0 && total_ns - busy_ns > std::max<int64_t>(busy_ns / 2, 200'000)) {
+    const int next = std::min(backoff.load(std::memory_order_relaxed) * 2 + 8, 1024);
+    backoff.store(next, std::memory_order_relaxed);
+    serial_calls_left.store(next, std::memory_order_relaxed);
+  } else if (busy_ns > 0) {
+    backoff.store(0, std::memory_order_relaxed);
+  }
+  return st;
 }
 
 Result<int64_t> ReadBodyBufferPrefix(ByteRange encoded) {
@@ -335,13 +482,113 @@ Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const BufferPtr& enco
     return Status::OutOfMemory("compressed body buffer declares ", declared,
                                " bytes, above the allowed ", max_decompressed_size);
   }
-  ALKAID_ASSIGN_OR_RAISE(auto out, ReserveBuffer(declared, pool));
+  ALKAID_ASSIGN_OR_RAISE(auto out, OutputBuffer(declared, pool));
   ALKAID_RETURN_NOT_OK(codec.Decompress(encoded->data() + kBodyBufferPrefixSize,
                                         encoded->size() - kBodyBufferPrefixSize,
                                         out->mutable_data(), declared));
-  ALKAID_RETURN_NOT_OK(out->Resize(declared));
   return BufferPtr(std::move(out));
 }
+
+namespace {
+
+// Decompressors that live as long as the process: a pool thread may still be
+// running a losing attempt (see DecodeRace) after the reader that asked for
+// it, and its codec, are gone. Decompression does not depend on the level.
+const Lz4FrameCodec& ProcessLz4Decoder() {
+  static const auto* codec = new Lz4FrameCodec(0);
+  return *codec;
+}
+const ZstdCodec& ProcessZstdDecoder() {
+  static const auto* codec = new ZstdCodec(1);
+  return *codec;
+}
+
+// The buffers of one message decompressed as a RacingTask: item k is buffer
+// order[k] (largest first). It owns (shares) everything an attempt touches,
+// so a pool thread preempted in the middle of a buffer may finish, or give
+// up, after the caller has taken the other attempt's result and returned.
+class DecodeRace final : public RacingTask {
+ public:
+  DecodeRace(CompressionType type, std::vector<BufferPtr> encoded, std::vector<int64_t> order,
+             int64_t max_size, MemoryPool* pool, int64_t index_base)
+      : RacingTask(static_cast<int64_t>(encoded.size())),
+        type_(type),
+        encoded_(std::move(encoded)),
+        order_(std::move(order)),
+        max_size_(max_size),
+        pool_(pool),
+        index_base_(index_base),
+        values_(2 * encoded_.size()),
+        errors_(2 * encoded_.size()) {}
+
+  void Attempt(int64_t k, int attempt) override {
+    const auto i = static_cast<size_t>(order_[static_cast<size_t>(k)]);
+    Result<BufferPtr> decoded = Decode(i, k);
+    if (decoded.ok() && *decoded == nullptr && encoded_[i] != nullptr) return;  // gave up
+    const size_t slot = 2 * i + static_cast<size_t>(attempt);
+    if (decoded.ok()) {
+      values_[slot] = std::move(*decoded);
+    } else {
+      errors_[slot] = decoded.status();
+    }
+    if (!TryFinish(k, attempt)) values_[slot] = nullptr;  // the other attempt was first
+  }
+
+  // The standing result of buffer i (call once, after RunRacing returned).
+  Result<BufferPtr> Take(size_t i, int64_t k) {
+    const size_t slot = 2 * i + static_cast<size_t>(Winner(k));
+    if (!errors_[slot].ok()) return errors_[slot];
+    return std::move(values_[slot]);
+  }
+
+ private:
+  // Null when it gave up because the other attempt finished first.
+  Result<BufferPtr> Decode(size_t i, int64_t k) {
+    const BufferPtr& in = encoded_[i];
+    if (in == nullptr) return BufferPtr();
+    const std::function<bool()> stop = [this, k] { return Finished(k); };
+    Result<BufferPtr> out = DecodeOne(in, stop);
+    if (!out.ok()) {
+      return out.status().WithContext("body buffer " +
+                                      std::to_string(index_base_ + static_cast<int64_t>(i)));
+    }
+    return out;
+  }
+
+  Result<BufferPtr> DecodeOne(const BufferPtr& in, const std::function<bool()>& stop) {
+    if (in->size() == 0) return EmptyBuffer();
+    ALKAID_ASSIGN_OR_RAISE(int64_t declared, ReadBodyBufferPrefix({in->data(), in->size()}));
+    if (declared == kBodyBufferUncompressed) {
+      return SliceBuffer(in, kBodyBufferPrefixSize, in->size() - kBodyBufferPrefixSize);
+    }
+    if (declared > max_size_) {
+      return Status::OutOfMemory("compressed body buffer declares ", declared,
+                                 " bytes, above the allowed ", max_size_);
+    }
+    ALKAID_ASSIGN_OR_RAISE(auto out, OutputBuffer(declared, pool_));
+    const uint8_t* src = in->data() + kBodyBufferPrefixSize;
+    const int64_t src_size = in->size() - kBodyBufferPrefixSize;
+    Result<int64_t> n =
+        type_ == CompressionType::kLz4Frame
+            ? ProcessLz4Decoder().DecompressSteps(src, src_size, out->mutable_data(), declared, &stop)
+            : ProcessZstdDecoder().DecompressSteps(src, src_size, out->mutable_data(), declared, stop);
+    ALKAID_RETURN_NOT_OK(n.status());
+    if (*n != declared) return BufferPtr();  // stopped early
+    return BufferPtr(std::move(out));
+  }
+
+  const CompressionType type_;
+  const std::vector<BufferPtr> encoded_;
+  const std::vector<int64_t> order_;
+  const int64_t max_size_;
+  MemoryPool* const pool_;
+  const int64_t index_base_;
+  // Two per buffer, [2 * i + attempt]: the buffer, or the error.
+  std::vector<BufferPtr> values_;
+  std::vector<Status> errors_;
+};
+
+}  // namespace
 
 Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& encoded,
                              std::vector<BufferPtr>* out, int64_t max_total_decompressed_size,
@@ -369,6 +616,33 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
     }
   }
   out->assign(encoded.size(), nullptr);
+  const auto n = static_cast<int64_t>(encoded.size());
+  const int64_t threads = ThreadsFor(parallel, n);
+  const bool ours = (codec.type() == CompressionType::kLz4Frame &&
+                     dynamic_cast<const Lz4FrameCodec*>(&codec) != nullptr) ||
+                    (codec.type() == CompressionType::kZstd &&
+                     dynamic_cast<const ZstdCodec*>(&codec) != nullptr);
+  if (parallel.use_threads && threads > 1 && total >= parallel.min_parallel_bytes && ours) {
+    const std::vector<int64_t> order = CostliestFirst(costs);
+    auto race = std::make_shared<DecodeRace>(codec.type(), encoded, order,
+                                             max_total_decompressed_size, pool, buffer_index_base);
+    // A losing attempt may still hold an allocation after this returns; only
+    // the process-wide pool is sure to outlive it. With another pool the
+    // caller waits for buffers in progress instead of decoding them twice.
+    RunRacing(race, static_cast<int>(threads), pool == default_memory_pool());
+    std::vector<int64_t> position(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) position[static_cast<size_t>(order[static_cast<size_t>(k)])] = k;
+    Status first_error;
+    for (size_t i = 0; i < encoded.size(); ++i) {
+      Result<BufferPtr> r = race->Take(i, position[i]);
+      if (!r.ok()) {
+        if (first_error.ok()) first_error = r.status();
+        continue;
+      }
+      (*out)[i] = std::move(*r);
+    }
+    return first_error;
+  }
   return ParallelFor(costs, parallel, [&](int64_t i) {
     const BufferPtr& in = encoded[static_cast<size_t>(i)];
     if (in == nullptr) return Status::OK();

@@ -179,6 +179,75 @@ TEST_P(CodecTest, ParallelMatchesSerial) {
   }
 }
 
+// Many buffers of mixed sizes on several threads, with the process-wide pool
+// (second attempts allowed) and with a pool of the caller's (no second
+// attempts): every buffer decodes to its input, and a pool buffer leaks no
+// allocation.
+TEST_P(CodecTest, ManyBuffersDecodeOnThreads) {
+  std::vector<std::vector<uint8_t>> inputs;
+  for (int i = 0; i < 200; ++i) {
+    const size_t n = i % 10 == 0 ? size_t{600000} + static_cast<size_t>(i) : size_t{1000} * static_cast<size_t>(i % 37);
+    inputs.push_back(i % 7 == 0 ? Random(n, static_cast<uint32_t>(i)) : Repetitive(n));
+  }
+  std::vector<BufferPtr> encoded;
+  for (const auto& v : inputs) {
+    encoded.push_back(CompressBodyBuffer(*codec_, {v.data(), static_cast<int64_t>(v.size())}).ValueOrDie());
+  }
+  encoded.push_back(nullptr);  // stays null
+  for (int threads : {2, 3, 8}) {
+    ParallelOptions parallel;
+    parallel.use_threads = true;
+    parallel.num_threads = threads;
+    parallel.min_parallel_bytes = 0;
+    SystemMemoryPool own_pool;
+    for (MemoryPool* pool : {default_memory_pool(), static_cast<MemoryPool*>(&own_pool)}) {
+      std::vector<BufferPtr> decoded;
+      ASSERT_TRUE(DecompressBodyBuffers(*codec_, encoded, &decoded, int64_t{1} << 30, parallel, pool).ok());
+      ASSERT_EQ(decoded.size(), encoded.size());
+      EXPECT_EQ(decoded.back(), nullptr);
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        ASSERT_NE(decoded[i], nullptr) << "buffer " << i;
+        ASSERT_EQ(decoded[i]->size(), static_cast<int64_t>(inputs[i].size())) << "buffer " << i;
+        if (!inputs[i].empty()) {
+          ASSERT_EQ(std::memcmp(decoded[i]->data(), inputs[i].data(), inputs[i].size()), 0)
+              << "buffer " << i << ", " << threads << " threads";
+        }
+        // The padding of a decoded buffer reads as zero.
+        const int64_t size = decoded[i]->size();
+        for (int64_t b = size; b < decoded[i]->capacity(); ++b) {
+          ASSERT_EQ(decoded[i]->data()[b], 0) << "buffer " << i << " padding byte " << b;
+        }
+      }
+    }
+    EXPECT_EQ(own_pool.bytes_allocated(), 0);
+  }
+}
+
+// An error in one buffer is reported with that buffer's index whichever
+// thread decodes it, and the first failing index wins.
+TEST_P(CodecTest, ErrorInOneBufferOnThreadsNamesIt) {
+  auto input = Repetitive(300000);
+  BufferPtr good = CompressBodyBuffer(*codec_, {input.data(), 300000}).ValueOrDie();
+  std::string bytes(good->view());
+  bytes.resize(bytes.size() / 2);  // truncated frame
+  BufferPtr bad = Buffer::FromString(bytes);
+  for (int threads : {1, 2, 4}) {
+    ParallelOptions parallel;
+    parallel.use_threads = threads > 1;
+    parallel.num_threads = threads;
+    parallel.min_parallel_bytes = 0;
+    std::vector<BufferPtr> encoded(40, good);
+    encoded[23] = bad;
+    encoded[31] = bad;
+    std::vector<BufferPtr> decoded;
+    Status st = DecompressBodyBuffers(*codec_, encoded, &decoded, int64_t{1} << 30, parallel,
+                                      default_memory_pool(), 100);
+    ASSERT_FALSE(st.ok()) << threads << " threads";
+    EXPECT_TRUE(st.IsSerializationError()) << st.ToString();
+    EXPECT_NE(st.message().find("body buffer 123"), std::string::npos) << st.ToString();
+  }
+}
+
 // A writer passes the same output vector for every batch: buffers nobody
 // else holds are overwritten in place, with results identical to fresh ones
 // and no stale bytes left behind the new, shorter contents.

@@ -58,6 +58,21 @@ int64_t MappedLength(int64_t size) {
   return (RoundUpToMultipleOf64(size) + page - 1) / page * page;
 }
 
+// Like AllocateZeroed, but only the padding past `size` is cleared.
+uint8_t* AllocateUncleared(int64_t size) {
+  if (IsMapped(size)) {
+    void* p = ::mmap(nullptr, static_cast<size_t>(MappedLength(size)), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+  }
+  const auto padded = static_cast<size_t>(RoundUpToMultipleOf64(size));
+  void* p = std::aligned_alloc(kAlignment, padded);
+  if (p != nullptr) {
+    std::memset(static_cast<uint8_t*>(p) + size, 0, padded - static_cast<size_t>(size));
+  }
+  return static_cast<uint8_t*>(p);
+}
+
 uint8_t* AllocateZeroed(int64_t size) {
   if (IsMapped(size)) {
     void* p = ::mmap(nullptr, static_cast<size_t>(MappedLength(size)), PROT_READ | PROT_WRITE,
@@ -102,6 +117,24 @@ Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
   }
   ALKAID_RETURN_NOT_OK(Account(size));
   uint8_t* p = AllocateZeroed(size);
+  if (p == nullptr) {
+    allocated_.fetch_sub(size, std::memory_order_relaxed);
+    return Status::OutOfMemory("failed to allocate ", size, " bytes");
+  }
+  count_.fetch_add(1, std::memory_order_relaxed);
+  *out = p;
+  return Status::OK();
+}
+
+Status SystemMemoryPool::AllocateForOverwrite(int64_t size, uint8_t** out) {
+  if (size < 0) return Status::Invalid("negative allocation size ", size);
+  if (size > kLargestAllocation) return TooLarge(size);
+  if (size == 0) {
+    *out = zero_size_area;
+    return Status::OK();
+  }
+  ALKAID_RETURN_NOT_OK(Account(size));
+  uint8_t* p = AllocateUncleared(size);
   if (p == nullptr) {
     allocated_.fetch_sub(size, std::memory_order_relaxed);
     return Status::OutOfMemory("failed to allocate ", size, " bytes");
@@ -222,6 +255,23 @@ Status ResizableBuffer::Reserve(int64_t new_capacity) {
   mutable_data_ = ptr;
   data_ = ptr;
   capacity_ = padded;
+  return Status::OK();
+}
+
+Status ResizableBuffer::ResizeForOverwrite(int64_t new_size) {
+  if (mutable_data_ != nullptr) return Resize(new_size);
+  if (new_size < 0) return Status::Invalid("negative buffer size ", new_size);
+  if (new_size > kLargestAllocation) return TooLarge(new_size);
+  // The pool is asked for the padded size, so it clears nothing; the padding
+  // past new_size is cleared here.
+  const int64_t padded = RoundUpToMultipleOf64(new_size);
+  uint8_t* ptr = nullptr;
+  ALKAID_RETURN_NOT_OK(pool_->AllocateForOverwrite(padded, &ptr));
+  if (padded > new_size) std::memset(ptr + new_size, 0, static_cast<size_t>(padded - new_size));
+  mutable_data_ = ptr;
+  data_ = ptr;
+  capacity_ = padded;
+  size_ = new_size;
   return Status::OK();
 }
 

@@ -86,6 +86,32 @@ TEST(Buffer, PaddingIsZeroAndResizeKeepsContents) {
   for (int64_t i = 3; i < 256; ++i) ASSERT_EQ(buf->data()[i], 0) << i;
 }
 
+// For a buffer a codec fills at once: exact size, counted by the pool,
+// padding zero at every size (heap and page-mapped), contents kept on a
+// later Resize.
+TEST(Buffer, ResizeForOverwriteClearsOnlyThePadding) {
+  SystemMemoryPool pool;
+  for (int64_t size : {int64_t{0}, int64_t{1}, int64_t{63}, int64_t{64}, int64_t{1000},
+                       (int64_t{8} << 20) + 5}) {
+    ResizableBuffer buf(&pool);
+    ASSERT_TRUE(buf.ResizeForOverwrite(size).ok()) << size;
+    EXPECT_EQ(buf.size(), size);
+    EXPECT_EQ(buf.capacity(), RoundUpToMultipleOf64(size));
+    EXPECT_EQ(pool.bytes_allocated(), RoundUpToMultipleOf64(size));
+    if (size > 0) std::memset(buf.mutable_data(), 0xAB, static_cast<size_t>(size));
+    for (int64_t i = size; i < buf.capacity(); ++i) ASSERT_EQ(buf.data()[i], 0) << size << " " << i;
+    ASSERT_TRUE(buf.Resize(size + 100).ok());
+    for (int64_t i = 0; i < size; ++i) ASSERT_EQ(buf.data()[i], 0xAB) << size << " " << i;
+    for (int64_t i = size; i < size + 100; ++i) ASSERT_EQ(buf.data()[i], 0) << size << " " << i;
+  }
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+  ResizableBuffer buf(&pool);
+  EXPECT_FALSE(buf.ResizeForOverwrite(-1).ok());
+  SystemMemoryPool small(100);
+  ResizableBuffer refused(&small);
+  EXPECT_TRUE(refused.ResizeForOverwrite(1000).IsOutOfMemory());
+}
+
 TEST(Buffer, SliceSharesParent) {
   std::shared_ptr<Buffer> parent = Buffer::FromString("hello world");
   auto slice = SliceBuffer(parent, 6, 5);

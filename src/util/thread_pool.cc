@@ -14,14 +14,23 @@ namespace {
 // Upper bound on helper threads, whatever callers ask for.
 constexpr int kMaxHelpers = 63;
 
+// Work queued for helpers. A helper that picks a job up calls HelperWork;
+// whoever submitted it takes part itself and withdraws it when done.
+struct Job {
+  int helpers_wanted = 0;  // guarded by the pool's mutex
+  virtual ~Job() = default;
+  virtual void HelperWork() = 0;
+};
+
 // One call of RunParallel. Indices are claimed with an atomic counter, so
 // any number of threads can work on it and late arrivals find nothing left.
-struct Job {
+struct FunctionJob final : Job {
   const std::function<void(int64_t)>* task = nullptr;
   int64_t n = 0;
-  int helpers_wanted = 0;  // guarded by the pool's mutex
   std::atomic<int64_t> next{0};
   std::atomic<int64_t> finished{0};
+
+  void HelperWork() override { Work(); }
 
   void Work() {
     for (int64_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
@@ -38,9 +47,16 @@ struct Job {
 class Pool {
  public:
   void Run(int64_t n, int helpers, const std::function<void(int64_t)>& task) {
-    auto job = std::make_shared<Job>();
+    auto job = std::make_shared<FunctionJob>();
     job->task = &task;
     job->n = n;
+    Submit(job, helpers);
+    job->Work();
+    job->WaitUntilFinished();
+    Withdraw(job);
+  }
+
+  void Submit(const std::shared_ptr<Job>& job, int helpers) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       StartThreads(helpers);
@@ -52,9 +68,10 @@ class Pool {
     } else {
       wake_.notify_all();
     }
-    job->Work();
-    job->WaitUntilFinished();
-    // Helpers that never came must not find the job later.
+  }
+
+  // Helpers that never came must not find the job later.
+  void Withdraw(const std::shared_ptr<Job>& job) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = std::find(queue_.begin(), queue_.end(), job);
     if (it != queue_.end()) queue_.erase(it);
@@ -84,7 +101,7 @@ class Pool {
         job = queue_.front();
         if (--job->helpers_wanted <= 0) queue_.pop_front();
       }
-      job->Work();
+      job->HelperWork();
     }
   }
 
@@ -114,5 +131,86 @@ void RunParallel(int64_t n, int max_threads, const std::function<void(int64_t)>&
 }
 
 int ThreadPoolSize() { return GlobalPool().size(); }
+
+RacingTask::RacingTask(int64_t n)
+    : n_(n < 0 ? 0 : n),
+      claim_(new std::atomic<uint8_t>[static_cast<size_t>(n_)]),
+      winner_(new std::atomic<uint8_t>[static_cast<size_t>(n_)]) {
+  for (int64_t i = 0; i < n_; ++i) {
+    claim_[i].store(0, std::memory_order_relaxed);
+    winner_[i].store(0, std::memory_order_relaxed);
+  }
+}
+
+RacingTask::~RacingTask() = default;
+
+bool RacingTask::TryFinish(int64_t i, int attempt) {
+  uint8_t none = 0;
+  if (!winner_[i].compare_exchange_strong(none, static_cast<uint8_t>(attempt + 1),
+                                          std::memory_order_acq_rel)) {
+    return false;
+  }
+  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_) finished_.notify_all();
+  return true;
+}
+
+// Claiming and second attempts, on behalf of RunRacing.
+class RacingRunner {
+ public:
+  // First attempts of every item nobody has started yet.
+  static void ClaimAll(RacingTask& task) {
+    for (int64_t i = 0; i < task.n_; ++i) {
+      uint8_t free = 0;
+      if (task.claim_[i].load(std::memory_order_relaxed) == 0 &&
+          task.claim_[i].compare_exchange_strong(free, 1, std::memory_order_acq_rel)) {
+        task.Attempt(i, 0);
+      }
+    }
+  }
+
+  // The caller's second attempt of every item still in progress elsewhere.
+  // Each returns only once the item is finished (by it or by the first
+  // attempt), so afterwards nothing is left to wait for.
+  static void SecondAttempts(RacingTask& task) {
+    for (int64_t i = task.n_ - 1; i >= 0; --i) {
+      uint8_t once = 1;
+      if (!task.Finished(i) &&
+          task.claim_[i].compare_exchange_strong(once, 2, std::memory_order_acq_rel)) {
+        task.Attempt(i, 1);
+      }
+    }
+  }
+
+  static void WaitUntilFinished(RacingTask& task) {
+    for (int64_t seen = task.finished_.load(std::memory_order_acquire); seen < task.n_;
+         seen = task.finished_.load(std::memory_order_acquire)) {
+      task.finished_.wait(seen, std::memory_order_acquire);
+    }
+  }
+};
+
+namespace {
+struct RacingJob final : Job {
+  std::shared_ptr<RacingTask> task;
+  void HelperWork() override { RacingRunner::ClaimAll(*task); }
+};
+}  // namespace
+
+void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads, bool second_attempts) {
+  const int64_t n = task->size();
+  if (n <= 0) return;
+  const int helpers =
+      static_cast<int>(std::min<int64_t>({static_cast<int64_t>(max_threads) - 1, n - 1, kMaxHelpers}));
+  std::shared_ptr<RacingJob> job;
+  if (helpers > 0) {
+    job = std::make_shared<RacingJob>();
+    job->task = task;
+    GlobalPool().Submit(job, helpers);
+  }
+  RacingRunner::ClaimAll(*task);
+  if (second_attempts) RacingRunner::SecondAttempts(*task);
+  RacingRunner::WaitUntilFinished(*task);
+  if (job) GlobalPool().Withdraw(job);
+}
 
 }  // namespace alkaid

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <memory>
 #include <chrono>
 #include <set>
 #include <mutex>
@@ -69,6 +71,151 @@ TEST(ThreadPoolTest, ConcurrentAndNestedCallsComplete) {
   }
   for (auto& t : callers) t.join();
   EXPECT_EQ(total.load(), 4 * 50 * 10 * 5);
+}
+
+
+// Records which thread ran each attempt; items finish at once.
+class RecordingTask final : public RacingTask {
+ public:
+  explicit RecordingTask(int64_t n) : RacingTask(n), runs_(static_cast<size_t>(n)) {}
+  void Attempt(int64_t i, int attempt) override {
+    runs_[static_cast<size_t>(i)].fetch_add(1);
+    if (std::this_thread::get_id() != caller_) off_caller_.fetch_add(1);
+    TryFinish(i, attempt);
+  }
+  std::thread::id caller_ = std::this_thread::get_id();
+  std::vector<std::atomic<int>> runs_;
+  std::atomic<int> off_caller_{0};
+};
+
+TEST(ThreadPoolTest, RacingRunsEveryItemAndEachHasOneResult) {
+  for (int threads : {1, 2, 4}) {
+    auto task = std::make_shared<RecordingTask>(1000);
+    RunRacing(task, threads);
+    for (int64_t i = 0; i < task->size(); ++i) {
+      ASSERT_TRUE(task->Finished(i)) << "item " << i;
+      // Items finish as soon as they start, so a second attempt never finds
+      // one in progress on a helper for long; either attempt may stand.
+      ASSERT_GE(task->runs_[static_cast<size_t>(i)].load(), 1) << "item " << i;
+      ASSERT_LE(task->runs_[static_cast<size_t>(i)].load(), 2) << "item " << i;
+      ASSERT_TRUE(task->Winner(i) == 0 || task->Winner(i) == 1) << "item " << i;
+    }
+  }
+  auto alone = std::make_shared<RecordingTask>(50);
+  RunRacing(alone, 1);
+  EXPECT_EQ(alone->off_caller_.load(), 0) << "one thread means the caller only";
+  RunRacing(std::make_shared<RecordingTask>(0), 4);  // nothing to do
+}
+
+// A pool thread that stalls in the middle of an item (as when the system
+// preempts it) must not hold the caller up: the caller runs the item itself
+// and returns while the pool thread is still stuck.
+class StallingTask final : public RacingTask {
+ public:
+  StallingTask() : RacingTask(2) {}
+  void Attempt(int64_t i, int attempt) override {
+    if (std::this_thread::get_id() == caller_) {
+      if (attempt == 0) {
+        // Let a pool thread claim the other item before finishing this one.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!helper_started_.load() && std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::yield();
+        }
+      }
+      TryFinish(i, attempt);
+      return;
+    }
+    stalled_item_.store(i);
+    helper_started_.store(true);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!release_.load() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    helper_won_.store(TryFinish(i, attempt));
+    helper_done_.store(true);
+  }
+  std::thread::id caller_ = std::this_thread::get_id();
+  std::atomic<bool> helper_started_{false}, release_{false}, helper_done_{false}, helper_won_{true};
+  std::atomic<int64_t> stalled_item_{-1};
+};
+
+TEST(ThreadPoolTest, RacingCallerDoesNotWaitForAStalledHelper) {
+  auto task = std::make_shared<StallingTask>();
+  RunRacing(task, 2);
+  ASSERT_TRUE(task->helper_started_.load()) << "no pool thread took part";
+  EXPECT_FALSE(task->helper_done_.load()) << "the caller waited for the stalled pool thread";
+  const int64_t stalled = task->stalled_item_.load();
+  ASSERT_GE(stalled, 0);
+  EXPECT_TRUE(task->Finished(0));
+  EXPECT_TRUE(task->Finished(1));
+  EXPECT_EQ(task->Winner(stalled), 1) << "the caller's second attempt supplies the result";
+  task->release_.store(true);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!task->helper_done_.load() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  EXPECT_TRUE(task->helper_done_.load());
+  EXPECT_FALSE(task->helper_won_.load()) << "the late attempt must lose";
+  EXPECT_EQ(task->Winner(stalled), 1);
+}
+
+TEST(ThreadPoolTest, RacingWithoutSecondAttemptsWaitsForTheHelper) {
+  auto task = std::make_shared<StallingTask>();
+  std::thread releaser([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!task->helper_started_.load() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    task->release_.store(true);
+  });
+  RunRacing(task, 2, /*second_attempts=*/false);
+  releaser.join();
+  ASSERT_TRUE(task->helper_started_.load());
+  const int64_t stalled = task->stalled_item_.load();
+  ASSERT_GE(stalled, 0);
+  // Finished by the pool thread's attempt, the only one there was.
+  EXPECT_TRUE(task->Finished(stalled)) << "returned before the pool thread's item finished";
+  EXPECT_EQ(task->Winner(stalled), 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!task->helper_done_.load() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  EXPECT_TRUE(task->helper_won_.load());
+}
+
+// With every pool thread busy elsewhere, the caller does all the work alone
+// and does not wait for a pool thread to become free.
+TEST(ThreadPoolTest, RacingCallerDoesEverythingWhenThePoolIsBusy) {
+  const int busy = std::max(ThreadPoolSize(), 1) + 1;  // caller of the blocker + every pool thread
+  std::atomic<int> blocked{0};
+  std::atomic<bool> release{false};
+  std::thread blocker([&] {
+    RunParallel(busy, busy, [&](int64_t) {
+      blocked.fetch_add(1);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (!release.load() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+    });
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (blocked.load() < busy && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(blocked.load(), busy);
+  const int pool_threads = ThreadPoolSize();
+  auto task = std::make_shared<RecordingTask>(64);
+  RunRacing(task, 2);
+  const int off_caller = task->off_caller_.load();
+  release.store(true);
+  blocker.join();
+  EXPECT_EQ(off_caller, 0) << "every pool thread was busy";
+  for (int64_t i = 0; i < task->size(); ++i) {
+    EXPECT_EQ(task->runs_[static_cast<size_t>(i)].load(), 1) << "item " << i;
+    EXPECT_EQ(task->Winner(i), 0) << "item " << i;
+  }
+  EXPECT_EQ(ThreadPoolSize(), pool_threads) << "no thread was started for a queued job";
 }
 
 }  // namespace
