@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <numeric>
 #include <cstring>
 #include <thread>
@@ -418,12 +419,13 @@ Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs
   };
   if (!parallel.use_threads) return ParallelFor(costs, parallel, compress);
   // Compression cannot give a buffer in progress on a pool thread a second
-  // attempt (its input belongs to the caller), so it waits for it. When that
-  // wait was long next to the caller's own work (more than half of it; with
-  // largest-first order an idle machine waits at most about one small
-  // buffer), pool threads are not getting a core: the next calls run on the
-  // caller alone, a number that doubles while the waits stay long, and
-  // threads are tried again after.
+  // attempt (its input belongs to the caller), so it waits for it. When the
+  // call took longer on the clock than all its buffers took in CPU time (by
+  // more than 10%), the threads cost more than they bought (a pool thread was
+  // waiting for a core, not working): the next calls run on the caller alone, a number that doubles
+  // while this keeps happening, and threads are tried again after. Uneven
+  // buffers on an idle machine do not trigger it (the wall time is then the
+  // largest share, below the sum).
   static std::atomic<int> serial_calls_left{0};
   static std::atomic<int> backoff{0};
   if (serial_calls_left.load(std::memory_order_relaxed) > 0) {
@@ -432,25 +434,28 @@ Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs
     alone.use_threads = false;
     return ParallelFor(costs, alone, compress);
   }
+  auto thread_cpu_ns = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+  };
   using Clock = std::chrono::steady_clock;
-  const auto caller = std::this_thread::get_id();
   const Clock::time_point start = Clock::now();
-  std::atomic<int64_t> caller_done_ns{0};
+  std::atomic<int64_t> cpu_ns{0};
   Status st = ParallelFor(costs, parallel, [&](int64_t i) {
+    const int64_t t0 = thread_cpu_ns();
     Status task_status = compress(i);
-    if (std::this_thread::get_id() == caller) {
-      caller_done_ns.store((Clock::now() - start).count(), std::memory_order_relaxed);
-    }
+    cpu_ns.fetch_add(thread_cpu_ns() - t0, std::memory_order_relaxed);
     return task_status;
   });
-  const int64_t total_ns = (Clock::now() - start).count();
-  const int64_t busy_ns = caller_done_ns.load(std::memory_order_relaxed);
-  // Waits under 200 us are wake-up latency, not a preempted thread.
-  if (busy_ns > 0 && total_ns - busy_ns > std::max<int64_t>(busy_ns / 2, 200'000)) {
+  const int64_t wall_ns = (Clock::now() - start).count();
+  const int64_t work_ns = cpu_ns.load(std::memory_order_relaxed);
+  // Calls under 200 us are dominated by wake-up latency either way.
+  if (wall_ns > 200'000 && wall_ns > work_ns + work_ns / 10) {
     const int next = std::min(backoff.load(std::memory_order_relaxed) * 2 + 8, 1024);
     backoff.store(next, std::memory_order_relaxed);
     serial_calls_left.store(next, std::memory_order_relaxed);
-  } else if (busy_ns > 0) {
+  } else if (wall_ns > 200'000) {
     backoff.store(0, std::memory_order_relaxed);
   }
   return st;
