@@ -22,6 +22,10 @@
 
 namespace alkaid::ipc::internal {
 
+// Tests of the shared-library build call these internals directly, so they
+// keep default visibility (see metadata.h).
+#pragma GCC visibility push(default)
+
 // Where a message sits in the input, for error messages.
 struct MessageLocation {
   const char* kind = "message";  // e.g. "stream message", "record batch block"
@@ -621,5 +625,7 @@ class MessageDecoder {
   int64_t message_index_ = 0;
   Status error_;
 };
+
+#pragma GCC visibility pop
 
 }  // namespace alkaid::ipc::internal
