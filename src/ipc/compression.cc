@@ -631,10 +631,12 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
     const std::vector<int64_t> order = CostliestFirst(costs);
     auto race = std::make_shared<DecodeRace>(codec.type(), encoded, order,
                                              max_total_decompressed_size, pool, buffer_index_base);
-    // A losing attempt may still hold an allocation after this returns; only
-    // the process-wide pool is sure to outlive it. With another pool the
-    // caller waits for buffers in progress instead of decoding them twice.
-    RunRacing(race, static_cast<int>(threads), pool == default_memory_pool());
+    // The caller claims unstarted buffers like any pool thread, then waits
+    // for buffers in progress rather than decoding them a second time: a
+    // losing attempt would still hold an allocation after this returns, and
+    // no pool (the process-wide one included, destroyed at exit while a
+    // helper may still be freeing into it) is sure to outlive it.
+    RunRacing(race, static_cast<int>(threads), /*second_attempts=*/false);
     std::vector<int64_t> position(static_cast<size_t>(n));
     for (int64_t k = 0; k < n; ++k) position[static_cast<size_t>(order[static_cast<size_t>(k)])] = k;
     Status first_error;
