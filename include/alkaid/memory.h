@@ -85,6 +85,7 @@ class ALKAID_EXPORT SystemMemoryPool final : public MemoryPool {
   std::string backend_name() const override { return "system"; }
 
  private:
+  Status AllocateImpl(int64_t size, bool zeroed, uint8_t** out);
   Status Account(int64_t delta);
   int64_t limit_;
   std::atomic<int64_t> allocated_{0};

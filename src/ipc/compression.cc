@@ -211,8 +211,9 @@ class ZstdCodec final : public Codec {
     return static_cast<int64_t>(n);
   }
 
-  Result<int64_t> Decompress(const uint8_t* input, int64_t input_size, uint8_t* output,
-                             int64_t output_size) const override {
+  // The frame's declared content size (when it has one) must be the size the
+  // body buffer declared.
+  static Status CheckZstdFrameSize(const uint8_t* input, int64_t input_size, int64_t output_size) {
     unsigned long long declared = ZSTD_getFrameContentSize(input, static_cast<size_t>(input_size));
     if (declared == ZSTD_CONTENTSIZE_ERROR) {
       return Status::SerializationError("input of ", input_size, " bytes is not a zstd frame");
@@ -222,6 +223,12 @@ class ZstdCodec final : public Codec {
       return Status::SerializationError("zstd frame declares ", declared, " bytes, expected ",
                                         output_size);
     }
+    return Status::OK();
+  }
+
+  Result<int64_t> Decompress(const uint8_t* input, int64_t input_size, uint8_t* output,
+                             int64_t output_size) const override {
+    ALKAID_RETURN_NOT_OK(CheckZstdFrameSize(input, input_size, output_size));
     ALKAID_ASSIGN_OR_RAISE(ZSTD_DCtx * ctx, ThreadZstdDctx());
     size_t n = ZSTD_decompressDCtx(ctx, output, static_cast<size_t>(output_size), input,
                                    static_cast<size_t>(input_size));
@@ -238,15 +245,7 @@ class ZstdCodec final : public Codec {
   // and returning 0 without finishing as soon as stop() is true.
   Result<int64_t> DecompressSteps(const uint8_t* input, int64_t input_size, uint8_t* output,
                                   int64_t output_size, const std::function<bool()>& stop) const {
-    unsigned long long declared = ZSTD_getFrameContentSize(input, static_cast<size_t>(input_size));
-    if (declared == ZSTD_CONTENTSIZE_ERROR) {
-      return Status::SerializationError("input of ", input_size, " bytes is not a zstd frame");
-    }
-    if (declared != ZSTD_CONTENTSIZE_UNKNOWN &&
-        declared != static_cast<unsigned long long>(output_size)) {
-      return Status::SerializationError("zstd frame declares ", declared, " bytes, expected ",
-                                        output_size);
-    }
+    ALKAID_RETURN_NOT_OK(CheckZstdFrameSize(input, input_size, output_size));
     ALKAID_ASSIGN_OR_RAISE(ZSTD_DCtx * ctx, ThreadZstdStepDctx());
     ZSTD_outBuffer out{output, static_cast<size_t>(output_size), 0};
     ZSTD_inBuffer in{input, 0, 0};

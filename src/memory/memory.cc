@@ -108,7 +108,8 @@ uint8_t* Remap(uint8_t* ptr, int64_t old_size, int64_t new_size) {
 
 }  // namespace
 
-Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
+// Allocate and AllocateForOverwrite differ only in whether the bytes are cleared.
+Status SystemMemoryPool::AllocateImpl(int64_t size, bool zeroed, uint8_t** out) {
   if (size < 0) return Status::Invalid("negative allocation size ", size);
   if (size > kLargestAllocation) return TooLarge(size);
   if (size == 0) {
@@ -116,7 +117,7 @@ Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
     return Status::OK();
   }
   ALKAID_RETURN_NOT_OK(Account(size));
-  uint8_t* p = AllocateZeroed(size);
+  uint8_t* p = zeroed ? AllocateZeroed(size) : AllocateUncleared(size);
   if (p == nullptr) {
     allocated_.fetch_sub(size, std::memory_order_relaxed);
     return Status::OutOfMemory("failed to allocate ", size, " bytes");
@@ -126,22 +127,12 @@ Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
   return Status::OK();
 }
 
+Status SystemMemoryPool::Allocate(int64_t size, uint8_t** out) {
+  return AllocateImpl(size, /*zeroed=*/true, out);
+}
+
 Status SystemMemoryPool::AllocateForOverwrite(int64_t size, uint8_t** out) {
-  if (size < 0) return Status::Invalid("negative allocation size ", size);
-  if (size > kLargestAllocation) return TooLarge(size);
-  if (size == 0) {
-    *out = zero_size_area;
-    return Status::OK();
-  }
-  ALKAID_RETURN_NOT_OK(Account(size));
-  uint8_t* p = AllocateUncleared(size);
-  if (p == nullptr) {
-    allocated_.fetch_sub(size, std::memory_order_relaxed);
-    return Status::OutOfMemory("failed to allocate ", size, " bytes");
-  }
-  count_.fetch_add(1, std::memory_order_relaxed);
-  *out = p;
-  return Status::OK();
+  return AllocateImpl(size, /*zeroed=*/false, out);
 }
 
 Status SystemMemoryPool::Reallocate(int64_t old_size, int64_t new_size, uint8_t** ptr) {
