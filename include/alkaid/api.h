@@ -21,6 +21,7 @@
 #include "alkaid/csv.h"
 #include "alkaid/decimal.h"
 #include "alkaid/dictionary_ids.h"
+#include "alkaid/encode.h"
 #include "alkaid/export.h"
 #include "alkaid/extension.h"
 #include "alkaid/extension/bool8.h"

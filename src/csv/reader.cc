@@ -2,6 +2,7 @@
 // blocks are tokenized and converted to columns in parallel, and batches are
 // handed out in input order. See include/alkaid/csv.h for the behaviour.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -10,6 +11,8 @@
 #include "alkaid/builder.h"
 #include "alkaid/csv.h"
 #include "alkaid/decimal.h"
+#include "alkaid/encode.h"
+#include "alkaid/float16.h"
 #include "alkaid/thread_pool.h"
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
@@ -144,6 +147,12 @@ class ColumnConverter {
         nulls_(nulls), utf8_ok_(block_is_utf8), hint_(hint) {}
 
   Result<ArrayDataPtr> Convert(const DataTypePtr& type) {
+    if (HasEncodedParts(*type)) {
+      // dictionary<…> / run_end_encoded<…>: parsed as their values, then encoded.
+      ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr plain, Convert(DecodedType(type)));
+      if (failed) return plain;
+      return EncodeAs(plain, type, options_.pool);
+    }
     type_ = type;
     // The common types are written straight into their buffers (no builder,
     // no per-value virtual call); the rest go through a builder.
@@ -251,6 +260,42 @@ class ColumnConverter {
       V v;
       if (!parse(s, &v)) return false;
       b->UnsafeAppend(v);
+      return true;
+    });
+  }
+  Status Visit(const HalfFloatType&) {
+    return Each<HalfFloatBuilder>([](HalfFloatBuilder* b, std::string_view s) {
+      float v;
+      if (!text::ParseFloat(s, &v)) return false;
+      uint16_t half = FloatToHalf(v);
+      // A finite number beyond half precision's range is refused, not made infinite.
+      if (std::isfinite(v) && !std::isfinite(HalfToFloat(half))) return false;
+      b->UnsafeAppend(half);
+      return true;
+    });
+  }
+  Status Visit(const DayTimeIntervalType&) {
+    return Each<DayTimeIntervalBuilder>([](DayTimeIntervalBuilder* b, std::string_view s) {
+      int64_t months, days, nanos;
+      if (!text::ParseInterval(s, &months, &days, &nanos) || months != 0 || days < INT32_MIN ||
+          days > INT32_MAX || nanos % 1'000'000 != 0 || nanos / 1'000'000 < INT32_MIN ||
+          nanos / 1'000'000 > INT32_MAX) {
+        return false;
+      }
+      b->UnsafeAppend(
+          DayTimeInterval{static_cast<int32_t>(days), static_cast<int32_t>(nanos / 1'000'000)});
+      return true;
+    });
+  }
+  Status Visit(const MonthDayNanoIntervalType&) {
+    return Each<MonthDayNanoIntervalBuilder>([](MonthDayNanoIntervalBuilder* b, std::string_view s) {
+      int64_t months, days, nanos;
+      if (!text::ParseInterval(s, &months, &days, &nanos) || months < INT32_MIN ||
+          months > INT32_MAX || days < INT32_MIN || days > INT32_MAX) {
+        return false;
+      }
+      b->UnsafeAppend(MonthDayNanoInterval{static_cast<int32_t>(months),
+                                           static_cast<int32_t>(days), nanos});
       return true;
     });
   }

@@ -11,6 +11,7 @@
 #include "alkaid/array.h"
 #include "alkaid/builder.h"
 #include "alkaid/decimal.h"
+#include "alkaid/float16.h"
 #include "alkaid/visit_type.h"
 
 namespace alkaid::text {
@@ -631,6 +632,113 @@ void AppendTimeOfDay(std::string* out, int64_t v, TimeUnit unit) {
   AppendClock(out, secs, sub, unit);
 }
 
+// Intervals as ISO 8601 durations -------------------------------------------
+// Each component carries its own sign ("P-1M2DT-0.5S"), so every
+// (months, days, nanoseconds) triple has a text form that reads back exactly.
+
+void AppendInterval(std::string* out, int64_t months, int64_t days, int64_t nanos) {
+  out->push_back('P');
+  if (months != 0) {
+    AppendInt(out, months);
+    out->push_back('M');
+  }
+  if (days != 0) {
+    AppendInt(out, days);
+    out->push_back('D');
+  }
+  if (nanos == 0 && (months != 0 || days != 0)) return;
+  out->push_back('T');
+  // Magnitude in unsigned arithmetic: INT64_MIN has no positive int64.
+  uint64_t mag = nanos < 0 ? 0 - static_cast<uint64_t>(nanos) : static_cast<uint64_t>(nanos);
+  if (nanos < 0) out->push_back('-');
+  AppendUInt(out, mag / 1'000'000'000u);
+  uint64_t frac = mag % 1'000'000'000u;
+  if (frac != 0) {
+    char digits[11] = ".000000000";
+    for (int i = 9; i >= 1; --i, frac /= 10) digits[i] = static_cast<char>('0' + frac % 10);
+    int end = 10;
+    while (digits[end - 1] == '0') --end;
+    out->append(digits, static_cast<size_t>(end));
+  }
+  out->push_back('S');
+}
+
+bool ParseInterval(std::string_view s, int64_t* months, int64_t* days, int64_t* nanos) {
+  if (s.size() < 3 || s[0] != 'P') return false;
+  // Designators in the order ISO 8601 writes them; each at most once.
+  static constexpr char kDate[] = {'Y', 'M', 'W', 'D'};
+  static constexpr char kTime[] = {'H', 'M', 'S'};
+  __int128 m = 0, d = 0, ns = 0;
+  size_t pos = 1;
+  int next_date = 0, next_time = 0;
+  bool in_time = false, any = false;
+  while (pos < s.size()) {
+    if (s[pos] == 'T') {
+      if (in_time) return false;
+      in_time = true;
+      ++pos;
+      if (pos == s.size()) return false;
+      continue;
+    }
+    bool neg = false;
+    if (s[pos] == '-' || s[pos] == '+') {
+      neg = s[pos] == '-';
+      ++pos;
+    }
+    size_t start = pos;
+    uint64_t whole = 0;
+    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
+      if (pos - start >= 19) return false;  // keeps whole below 10^19
+      whole = whole * 10 + static_cast<uint64_t>(s[pos] - '0');
+      ++pos;
+    }
+    if (pos == start || pos == s.size()) return false;
+    int64_t frac_ns = 0;
+    if (s[pos] == '.' || s[pos] == ',') {
+      ++pos;
+      size_t fstart = pos;
+      int64_t scale = 100'000'000;
+      while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
+        if (pos - fstart >= 9) return false;  // finer than a nanosecond
+        frac_ns += (s[pos] - '0') * scale;
+        scale /= 10;
+        ++pos;
+      }
+      if (pos == fstart || pos == s.size() || !in_time || s[pos] != 'S') return false;
+    }
+    char unit = s[pos++];
+    __int128 v = neg ? -static_cast<__int128>(whole) : static_cast<__int128>(whole);
+    if (!in_time) {
+      int k = next_date;
+      while (k < 4 && kDate[k] != unit) ++k;
+      if (k == 4) return false;
+      next_date = k + 1;
+      if (unit == 'Y') m += v * 12;
+      else if (unit == 'M') m += v;
+      else if (unit == 'W') d += v * 7;
+      else d += v;
+    } else {
+      int k = next_time;
+      while (k < 3 && kTime[k] != unit) ++k;
+      if (k == 3) return false;
+      next_time = k + 1;
+      if (unit == 'H') ns += v * 3'600'000'000'000;
+      else if (unit == 'M') ns += v * 60'000'000'000;
+      else ns += v * 1'000'000'000 + (neg ? -frac_ns : frac_ns);
+    }
+    any = true;
+  }
+  if (!any) return false;
+  if (m < INT64_MIN || m > INT64_MAX || d < INT64_MIN || d > INT64_MAX || ns < INT64_MIN ||
+      ns > INT64_MAX) {
+    return false;
+  }
+  *months = static_cast<int64_t>(m);
+  *days = static_cast<int64_t>(d);
+  *nanos = static_cast<int64_t>(ns);
+  return true;
+}
+
 void AppendJsonString(std::string* out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
@@ -813,8 +921,13 @@ struct Formatter {
   }
   template <typename F>
   Status Floats(const F* v) {
+    return FloatsOf([v](int64_t i) { return v[i]; });
+  }
+  template <typename Get>
+  Status FloatsOf(Get get) {
+    using F = decltype(get(int64_t{0}));
     return Each([&](int64_t i) {
-      F x = v[i];
+      F x = get(i);
       if (std::isfinite(x)) {
         if constexpr (std::is_same_v<F, float>) AppendFloat(&out->bytes, x);
         else AppendDouble(&out->bytes, x);
@@ -834,7 +947,10 @@ struct Formatter {
   Status Visit(const FloatType&) { return Floats(values<float>()); }
   Status Visit(const DoubleType&) { return Floats(values<double>()); }
   Status Visit(const HalfFloatType&) {
-    return Status::NotImplemented("text output of halffloat columns");
+    // Every half-precision value is exactly a float; the float's shortest
+    // text reads back to the same half.
+    const uint16_t* bits = values<uint16_t>();
+    return FloatsOf([&](int64_t i) { return HalfToFloat(bits[i]); });
   }
   Status Visit(const MonthIntervalType&) {
     const int32_t* v = values<int32_t>();
@@ -844,8 +960,13 @@ struct Formatter {
     });
   }
   Status Visit(const DayTimeIntervalType&) {
-    if (!json()) return Status::NotImplemented("CSV output of day_time_interval columns");
     const auto* v = values<DayTimeInterval>();
+    if (!json()) {
+      return Each([&](int64_t i) {
+        AppendInterval(&out->bytes, 0, v[i].days, int64_t{v[i].milliseconds} * 1'000'000);
+        return Status::OK();
+      });
+    }
     return Each([&](int64_t i) {
       out->bytes.append("{\"days\":");
       AppendInt(&out->bytes, v[i].days);
@@ -856,8 +977,13 @@ struct Formatter {
     });
   }
   Status Visit(const MonthDayNanoIntervalType&) {
-    if (!json()) return Status::NotImplemented("CSV output of month_day_nano_interval columns");
     const auto* v = values<MonthDayNanoInterval>();
+    if (!json()) {
+      return Each([&](int64_t i) {
+        AppendInterval(&out->bytes, v[i].months, v[i].days, v[i].nanoseconds);
+        return Status::OK();
+      });
+    }
     return Each([&](int64_t i) {
       out->bytes.append("{\"months\":");
       AppendInt(&out->bytes, v[i].months);

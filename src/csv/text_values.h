@@ -16,6 +16,9 @@
 //              digits (so readers infer the same unit back) and 'Z' when the
 //              type has a time zone (values are stored in UTC).
 //   duration   the integer count of its unit
+//   interval   months: the integer count; day_time and month_day_nano: an
+//              ISO 8601 duration (see AppendInterval)
+//   halffloat  as float (every half is exactly a float)
 //   decimal    exact decimal text at the type's scale
 // Thread-safe: pure functions.
 #pragma once
@@ -84,6 +87,14 @@ void AppendFloat(std::string* out, float v);
 void AppendDate(std::string* out, int64_t days);
 void AppendTimestamp(std::string* out, int64_t v, TimeUnit unit, bool zone);
 void AppendTimeOfDay(std::string* out, int64_t v, TimeUnit unit);
+
+// Intervals as ISO 8601 durations, each component signed on its own:
+// "P1Y2M3W4DT5H6M7.5S" (years count 12 months, weeks 7 days; the time part
+// becomes nanoseconds). Writers print months, days and the time part as
+// seconds: "P14M2DT-0.25S"; all zero is "PT0S". Parse fails on anything
+// else, on more than 9 fraction digits and on int64 overflow.
+void AppendInterval(std::string* out, int64_t months, int64_t days, int64_t nanos);
+bool ParseInterval(std::string_view s, int64_t* months, int64_t* days, int64_t* nanos);
 
 // Text of one slot of a column, a whole column at a time: the formatters
 // write every slot's text into `bytes` and its end into `ends`, so writers

@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <thread>
 #include <unordered_map>
@@ -13,6 +14,8 @@
 #include "../csv/text_values.h"
 #include "alkaid/builder.h"
 #include "alkaid/decimal.h"
+#include "alkaid/encode.h"
+#include "alkaid/float16.h"
 #include "alkaid/jsonl.h"
 #include "alkaid/thread_pool.h"
 
@@ -375,7 +378,16 @@ class Converter {
       else if (s == "-inf") v = -std::numeric_limits<double>::infinity();
       else return Mismatch(*n, e);
     }
-    return Ok(static_cast<B*>(n->builder)->Append(static_cast<C>(v)));
+    if constexpr (std::is_same_v<B, HalfFloatBuilder>) {
+      uint16_t half = FloatToHalf(static_cast<float>(v));
+      if (std::isfinite(v) && !std::isfinite(HalfToFloat(half))) {
+        err.message = "the number is outside halffloat's range";
+        return false;
+      }
+      return Ok(static_cast<B*>(n->builder)->Append(half));
+    } else {
+      return Ok(static_cast<B*>(n->builder)->Append(static_cast<C>(v)));
+    }
   }
   template <typename B, typename C>
   bool Temporal(Node* n, dom::element e) {
@@ -448,6 +460,7 @@ class Converter {
       case TypeId::kUInt16: return Unsigned<UInt16Builder, uint16_t>(n, e);
       case TypeId::kUInt32: return Unsigned<UInt32Builder, uint32_t>(n, e);
       case TypeId::kUInt64: return Unsigned<UInt64Builder, uint64_t>(n, e);
+      case TypeId::kHalfFloat: return Floating<HalfFloatBuilder, uint16_t>(n, e);
       case TypeId::kFloat: return Floating<FloatBuilder, float>(n, e);
       case TypeId::kDouble: return Floating<DoubleBuilder, double>(n, e);
       case TypeId::kDuration: return Signed<DurationBuilder, int64_t>(n, e);
@@ -761,7 +774,9 @@ class JsonlReader final : public RecordBatchReader {
   // Parses one block into a batch; runs on any thread.
   Status ParseBlock(Block* b) {
     if (!b->raw.error.ok()) return Status::OK();
-    auto struct_type = struct_(schema_->fields());
+    // dictionary<…> / run_end_encoded<…> fields are parsed as their values
+    // and encoded in Finish.
+    auto struct_type = DecodedType(struct_(schema_->fields()));
     // One record per line: the columns are sized once for the block instead
     // of growing (each growth a fresh zero-filled allocation and a copy).
     b->lines = csv::internal::CountLineFeeds(b->data(), b->raw.size);
@@ -814,6 +829,12 @@ class JsonlReader final : public RecordBatchReader {
     ArrayDataVector columns;
     for (int i = 0; i < builder->num_children(); ++i) {
       ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr col, builder->child(i)->Finish());
+      const DataTypePtr& type = schema_->field(i)->type();
+      if (HasEncodedParts(*type)) {
+        auto encoded = EncodeAs(col, type, options_.pool);
+        if (!encoded.ok()) return encoded.status().WithContext("field " + schema_->field(i)->name());
+        col = std::move(*encoded);
+      }
       columns.push_back(std::move(col));
     }
     b->batch = RecordBatch::Make(schema_, rows, std::move(columns));
