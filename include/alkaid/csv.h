@@ -53,8 +53,14 @@
 /// Types a column can be read as: null, bool, int8..int64, uint8..uint64,
 /// float32, float64, decimal32/64/128/256, date32, date64, time32, time64,
 /// timestamp (any unit and zone), duration (integer count of the unit),
-/// utf8, large_utf8, utf8_view, binary, large_binary, binary_view,
-/// fixed_size_binary. Decimal text must fit the type's width at its scale
+/// float16 (read as a float; a finite value beyond its range is an error),
+/// month_interval (integer months), day_time_interval and
+/// month_day_nano_interval (ISO 8601 durations, each component with its own
+/// sign: "P1Y2M3W4DT5H6M7.5S", "P-1MT-0.25S"; day-time takes no months and
+/// whole milliseconds), utf8, large_utf8, utf8_view, binary, large_binary,
+/// binary_view, fixed_size_binary, and dictionary<…> or run_end_encoded<…> of
+/// any of these (values parsed, then encoded per batch; a dictionary whose
+/// index type cannot number its distinct values is a CapacityError). Decimal text must fit the type's width at its scale
 /// without losing digits (the declared precision is not enforced, as in IPC
 /// data). utf8 columns must be valid UTF-8 (an error names the
 /// line and column otherwise); binary columns take the bytes as they are.
@@ -180,9 +186,10 @@ struct WriteOptions {
 /// digits and 'Z' for zoned timestamps, shortest round-trip floats, exact
 /// decimals, raw bytes for binary). A field is quoted when it contains the
 /// delimiter, the quote, a line break, leading or trailing blanks, is empty,
-/// or equals null_text or a DefaultNullValues() spelling. Nested types,
-/// float16 and the day-time and month-day-nano intervals are NotImplemented
-/// (use JSON Lines).
+/// or equals null_text or a DefaultNullValues() spelling. float16 is written
+/// as the float it equals, day-time and month-day-nano intervals as ISO 8601
+/// durations ("P14M2DT-0.25S", "PT0S"), dictionary and run-end encoded
+/// columns as their values. Nested types are NotImplemented (use JSON Lines).
 class ALKAID_EXPORT Writer {
  public:
   /// `sink` must outlive the writer. The header is written by the first

@@ -31,8 +31,10 @@
 /// With a given schema, the JSON form each type accepts is the one the writer
 /// produces (below); in addition integers are accepted for timestamp, date,
 /// time and duration columns (the count of the unit), and numbers for decimal
-/// columns when they are integers. Reading dictionary and run-end encoded
-/// columns is NotImplemented.
+/// columns when they are integers. Dictionary and run-end encoded columns
+/// (also inside structs, lists and maps) are read as their values and
+/// encoded per batch; dictionaries of nested values are a TypeError. A
+/// float16 value beyond its range is an error.
 ///
 /// Errors start with "JSON Lines line N" and name the field path. Nesting is
 /// limited to max_depth levels (default 64); deeper input is an error.
@@ -44,7 +46,7 @@
 ///   integers             JSON integers, exact at 64 bits
 ///   float32/64           shortest round-trip numbers; NaN and infinities as
 ///                        the strings "nan", "inf", "-inf"
-///   float16              NotImplemented
+///   float16              the number it equals, as float32
 ///   decimals             strings of the exact decimal ("-12.30")
 ///   date32/date64        "YYYY-MM-DD" (date64 with a time of day as a
 ///                        timestamp string)
@@ -140,8 +142,7 @@ class ALKAID_EXPORT Writer {
   /// Invalid when `sink` or `schema` is null.
   static Result<std::unique_ptr<Writer>> Make(io::OutputStream* sink, SchemaPtr schema);
   /// Appends one line per row of `batch`, whose schema must equal the writer's
-  /// (Invalid otherwise). NotImplemented for float16; errors of the sink are
-  /// passed on.
+  /// (Invalid otherwise); errors of the sink are passed on.
   Status WriteBatch(const RecordBatch& batch);
   /// Appends every row of `table`, chunk by chunk, as WriteBatch does.
   Status WriteTable(const Table& table);
