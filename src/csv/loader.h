@@ -172,6 +172,9 @@ class Loader {
       // the tokenizer's reads stay inside the allocation's padding.
       std::memmove(buffer_->mutable_data(), data(), static_cast<size_t>(n));
     }
+    // The fast parsers read a few bytes past a field: past the last one,
+    // they must find no digits left from the buffer's previous use.
+    std::memset(buffer_->mutable_data() + n, 0, 64);
     b.buffer = std::move(buffer_);
     b.size = n;
     // The parity at the end of the scanned range stays valid for the rest:

@@ -13,6 +13,7 @@
 #include "alkaid/thread_pool.h"
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
+#include "fast_values.h"
 #include "text_values.h"
 #include "pipeline.h"
 #include "tokenizer.h"
@@ -157,7 +158,8 @@ class ColumnConverter {
         TimeUnit unit = t.unit();
         bool zoned = !t.timezone().empty();
         return Direct<int64_t>([unit, zoned](const char* p, uint32_t n, int64_t* v) {
-          return text::ParseTimestampAs(std::string_view(p, n), unit, zoned, v);
+          return text::fast::FixedTimestampAs(p, n, unit, zoned, v) ||
+                 text::ParseTimestampAs(std::string_view(p, n), unit, zoned, v);
         });
       }
       case TypeId::kString:
@@ -396,10 +398,11 @@ class ColumnConverter {
   template <typename C, typename Parse>
   Result<ArrayDataPtr> Direct(Parse&& parse) {
     const int64_t rows = tokens_.num_rows;
+    // Every value slot and validity byte is written below: no zero fill.
     auto values = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(values->Resize(rows * static_cast<int64_t>(sizeof(C))));
+    ALKAID_RETURN_NOT_OK(values->ResizeForOverwrite(rows * static_cast<int64_t>(sizeof(C))));
     auto validity = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(validity->Resize(bit_util::BytesForBits(rows)));
+    ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
     C* out = reinterpret_cast<C*>(values->mutable_data());
     uint8_t* bits = validity->mutable_data();
     const bool nulls_first = NullsParse<C>(parse);
@@ -458,12 +461,14 @@ class ColumnConverter {
     int64_t total = 0;
     for (int64_t r = 0; r < rows; ++r) total += first[static_cast<size_t>(r) * stride].length();
     if (total > INT32_MAX) return Status::Invalid("CSV block too large for a utf8 column");
+    // Offsets, validity and the bytes up to the end are all written below
+    // (the padding past the end is cleared at the end): no zero fill.
     auto offsets = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(offsets->Resize((rows + 1) * 4));
+    ALKAID_RETURN_NOT_OK(offsets->ResizeForOverwrite((rows + 1) * 4));
     auto bytes = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(bytes->Reserve(total + 16));
+    ALKAID_RETURN_NOT_OK(bytes->ResizeForOverwrite(total + 16));
     auto validity = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(validity->Resize(bit_util::BytesForBits(rows)));
+    ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
     int32_t* offs = reinterpret_cast<int32_t*>(offsets->mutable_data());
     char* dst = reinterpret_cast<char*>(bytes->mutable_data());
     uint8_t* bits = validity->mutable_data();
