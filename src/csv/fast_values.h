@@ -60,7 +60,7 @@ inline uint64_t OverNine(uint64_t x) { return ((x + 0x76 * kOnes) | x) & (0x80 *
 // digits become their values and separators become 0, and one test per word
 // checks both; byte-pair sums then give the two-digit fields. One more load
 // (ending at the last digit) holds the fraction.
-inline bool FixedTimestamp(const char* p, size_t n, Instant* out) {
+__attribute__((always_inline)) inline bool FixedTimestamp(const char* p, size_t n, Instant* out) {
   if (n < 19 || n > 30) return false;
   // a: "YYYY-MM-"  b: "DD?HH:MM" (byte 2, the T, checked apart)  c: bytes
   // 16..18 ":SS" as the top of the word at p + 11.
@@ -129,7 +129,7 @@ inline bool FixedTimestamp(const char* p, size_t n, Instant* out) {
 // A FixedTimestamp in `unit`, requiring a zone exactly when `zoned`; false
 // when the text is not of the fixed layout, has digits finer than the unit,
 // or overflows (callers then ask the general parser, which decides).
-inline bool FixedTimestampAs(const char* p, size_t n, TimeUnit unit, bool zoned, int64_t* out) {
+__attribute__((always_inline)) inline bool FixedTimestampAs(const char* p, size_t n, TimeUnit unit, bool zoned, int64_t* out) {
   Instant t;
   if (!FixedTimestamp(p, n, &t) || t.zoned != zoned) return false;
   switch (unit) {

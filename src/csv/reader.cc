@@ -150,14 +150,17 @@ class ColumnConverter {
     // no per-value virtual call); the rest go through a builder.
     switch (type->id()) {
       case TypeId::kInt64:
-        return Direct<int64_t>([](const char* p, uint32_t n, int64_t* v) { return ParseInt(p, n, v); });
+        return Direct<int64_t>([](const char* p, uint32_t n, int64_t* v)
+                                   __attribute__((always_inline)) { return ParseInt(p, n, v); });
       case TypeId::kDouble:
-        return Direct<double>([](const char* p, uint32_t n, double* v) { return ParseDouble(p, n, v); });
+        return Direct<double>([](const char* p, uint32_t n, double* v)
+                                  __attribute__((always_inline)) { return ParseDouble(p, n, v); });
       case TypeId::kTimestamp: {
         const auto& t = checked_cast<TimestampType>(*type);
         TimeUnit unit = t.unit();
         bool zoned = !t.timezone().empty();
-        return Direct<int64_t>([unit, zoned](const char* p, uint32_t n, int64_t* v) {
+        return Direct<int64_t>([unit, zoned](const char* p, uint32_t n, int64_t* v)
+                                   __attribute__((always_inline)) {
           return text::fast::FixedTimestampAs(p, n, unit, zoned, v) ||
                  text::ParseTimestampAs(std::string_view(p, n), unit, zoned, v);
         });
