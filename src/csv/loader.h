@@ -17,6 +17,15 @@
 #include "alkaid/status.h"
 #include "tokenizer.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define ALKAID_TEXT_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define ALKAID_TEXT_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define ALKAID_TEXT_POISON(p, n) ((void)(p), (void)(n))
+#define ALKAID_TEXT_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 namespace alkaid::csv::internal {
 
 struct LoaderOptions {
@@ -29,8 +38,24 @@ struct LoaderOptions {
 };
 
 
+// Bytes of a block's buffer that its readers may touch: the block, then
+// padding up to the next multiple of 64 and 64 more (the tokenizer's 64-byte
+// masks, the fast parsers' 8-byte loads, simdjson's padding). Under
+// AddressSanitizer the rest of the buffer is poisoned while it holds a
+// block, so a read past the promised padding is reported.
+inline int64_t ReadableBytes(int64_t size) { return ((size + 63) & ~int64_t{63}) + 64; }
+
+inline void UnpoisonBuffer(const std::shared_ptr<ResizableBuffer>& buffer) {
+  if (buffer != nullptr) ALKAID_TEXT_UNPOISON(buffer->mutable_data(), buffer->capacity());
+}
+
 struct RawBlock {
-  std::shared_ptr<ResizableBuffer> buffer;  // capacity >= round_up(size, 64) + 64
+  RawBlock() = default;
+  RawBlock(RawBlock&&) = default;
+  RawBlock& operator=(RawBlock&&) = default;
+  ~RawBlock() { UnpoisonBuffer(buffer); }
+
+  std::shared_ptr<ResizableBuffer> buffer;  // capacity >= ReadableBytes(size)
   int64_t size = 0;
   Status error;  // a record longer than allowed
 };
@@ -42,6 +67,7 @@ class BufferRecycler {
  public:
   void Give(std::shared_ptr<ResizableBuffer> buffer) {
     if (buffer == nullptr || buffer.use_count() != 1) return;  // still shared: let it go
+    UnpoisonBuffer(buffer);
     std::lock_guard<std::mutex> lock(mutex_);
     if (free_.size() < kKeep) free_.push_back(std::move(buffer));
   }
@@ -175,6 +201,10 @@ class Loader {
     // The fast parsers read a few bytes past a field: past the last one,
     // they must find no digits left from the buffer's previous use.
     std::memset(buffer_->mutable_data() + n, 0, 64);
+    if (buffer_->capacity() > ReadableBytes(n)) {
+      ALKAID_TEXT_POISON(buffer_->mutable_data() + ReadableBytes(n),
+                         buffer_->capacity() - ReadableBytes(n));
+    }
     b.buffer = std::move(buffer_);
     b.size = n;
     // The parity at the end of the scanned range stays valid for the rest:
