@@ -491,6 +491,17 @@ TEST(TextValues, TimestampFastPathAgreesWithGeneralParser) {
     bool ok_fast = text::ParseTimestamp(s, &fast);
     bool ok_slow = text::ParseTimestampGeneral(s, &slow);
     ASSERT_EQ(ok_fast, ok_slow) << s;
+    // Both fixed-layout checkers (16-byte and 8-byte) only ever accept what
+    // the general parser accepts, with the same instant.
+    text::fast::Instant w{}, v{};
+    if (text::fast::FixedTimestampWords(s.data(), s.size(), &w)) {
+      ASSERT_TRUE(ok_slow && w.seconds == slow.seconds && w.nanos == slow.nanos &&
+                  w.zoned == slow.has_zone) << s;
+    }
+    if (text::fast::FixedTimestamp(s.data(), s.size(), &v)) {
+      ASSERT_TRUE(ok_slow && v.seconds == slow.seconds && v.nanos == slow.nanos &&
+                  v.zoned == slow.has_zone) << s;
+    }
     accepted += ok_fast;
     if (ok_fast) {
       ASSERT_EQ(fast.seconds, slow.seconds) << s;
@@ -800,11 +811,18 @@ TEST(TextValues, FixedTimestampEdgesAgreeWithGeneralParser) {
             std::string s = buf;
             if (digits > 0) s += "." + std::string("9876543210").substr(0, static_cast<size_t>(digits));
             s += zone;
-            text::fast::Instant fast{};
+            text::fast::Instant fast{}, words{};
             text::TimestampText slow;
             bool ok_fast = text::fast::FixedTimestamp(s.data(), s.size(), &fast);
+            bool ok_words = text::fast::FixedTimestampWords(s.data(), s.size(), &words);
             bool ok_slow = text::ParseTimestampGeneral(s, &slow);
             ASSERT_EQ(ok_fast, ok_slow) << s;
+            ASSERT_EQ(ok_words, ok_slow) << s;
+            if (ok_words) {
+              ASSERT_EQ(words.seconds, slow.seconds) << s;
+              ASSERT_EQ(words.nanos, slow.nanos) << s;
+              ASSERT_EQ(words.zoned, slow.has_zone) << s;
+            }
             (ok_fast ? accepted : rejected)++;
             if (!ok_fast) continue;
             ASSERT_EQ(fast.seconds, slow.seconds) << s;
