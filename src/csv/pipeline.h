@@ -135,6 +135,7 @@ class BlockPipeline {
       Status st = load_();
       const bool done = loader_->done();  // only the loading thread changes the loader
       lock.lock();
+      const size_t added_at = blocks_.size();
       // Only the loading thread touches staging_ (loading_ is a lock).
       for (BlockT& b : staging_) {
         blocks_.push_back(std::move(b));
@@ -147,7 +148,10 @@ class BlockPipeline {
       if (!st.ok()) load_status_ = std::move(st);
       work_.notify_all();
       done_.notify_all();
-      return true;
+      // The thread that read a block parses it while its bytes are still in
+      // this core's cache (the copy out of the page cache just wrote them).
+      if (added_at == blocks_.size()) return true;
+      first = added_at;  // the lock was held since it was added: still unclaimed
     }
     if (first == states_.size()) return false;
     states_[first] = kParsing;
