@@ -1008,5 +1008,47 @@ TEST(CsvReader, LastFieldWithoutLineEndIgnoresRecycledBytes) {
   }
 }
 
+// The streaming pipeline: the batches of the blocks before a bad record come
+// out first, in order, then the error, which sticks; a reader dropped half way (helper
+// threads still loading and parsing) stops cleanly.
+TEST(CsvReader, PipelineErrorsComeInOrderAndReadersStopHalfWay) {
+  std::string text = "n\n";
+  for (int i = 0; i < 3000; ++i) text += std::to_string(i) + "\n";
+  std::string bad = text + "x\n" + text.substr(2);
+  for (int threads : {2, 3, 4}) {
+    ReadOptions o;
+    o.block_size = 64;
+    o.num_threads = threads;
+    o.column_types = {{"n", int64()}};
+    auto reader = *MakeReader(std::make_shared<io::BufferReader>(Buffer::FromString(bad)), o);
+    int64_t expect = 0;
+    Status st;
+    while (true) {
+      auto b = reader->Next();
+      if (!b.ok()) {
+        st = b.status();
+        break;
+      }
+      ASSERT_NE(*b, nullptr) << "the bad record was never reported";
+      auto col = (*b)->column(0);
+      for (int64_t i = 0; i < (*b)->num_rows(); ++i) {
+        ASSERT_EQ(static_cast<const Int64Array&>(*col).Value(i), expect++);
+      }
+    }
+    // Every batch before the block holding the bad record (64-byte blocks:
+    // a few records each).
+    EXPECT_LE(expect, 3000) << threads;
+    EXPECT_GE(expect, 2980) << threads;
+    EXPECT_THAT(st.message(), HasSubstr("CSV line 3002"));
+    auto again = reader->Next();
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.status().message(), st.message());
+    for (int taken = 0; taken < 3; ++taken) {
+      auto half = *MakeReader(std::make_shared<io::BufferReader>(Buffer::FromString(text)), o);
+      for (int k = 0; k < taken; ++k) ASSERT_TRUE(half->Next().ok());
+    }  // destroyed with blocks in flight
+  }
+}
+
 }  // namespace
 }  // namespace alkaid::csv
