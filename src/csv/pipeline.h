@@ -24,12 +24,13 @@ namespace alkaid::csv::internal {
 // With one thread Next() loads, parses and takes one block at a time on the
 // calling thread. With more, Next() starts `threads - 1` helper threads the
 // first time (they live until the pipeline is destroyed); every thread, the
-// caller of Next() included, repeats one step: claim the oldest loaded block
-// and parse it, or, when few loaded blocks are waiting, load the next one.
-// The only serial stage is load() (the loader reads the input and finds the
-// last record end of the block: a memchr/memrchr quote-parity scan); it runs
-// on whichever thread gets there while the others parse, so there is no
-// round of blocks to wait for. The caller of Next() takes the oldest block as
+// caller of Next() included, repeats one step: when few loaded blocks are
+// waiting, load the next one and parse it right away (its bytes are in this
+// core's cache), otherwise parse the oldest loaded block. The only serial
+// stage is load() (the loader reads the input and finds the last record end
+// of the block: a memchr/memrchr quote-parity scan); it runs on whichever
+// thread gets there while the others parse, so there is no round of blocks
+// to wait for. The caller of Next() takes the oldest block as
 // soon as it is parsed and parses others while it waits. At most
 // 2 * threads + 1 blocks are in flight (loaded, being parsed, or parsed and
 // not yet taken), so memory stays bounded by a few blocks whatever the input
