@@ -159,11 +159,14 @@ class ColumnConverter {
         const auto& t = checked_cast<TimestampType>(*type);
         TimeUnit unit = t.unit();
         bool zoned = !t.timezone().empty();
-        return Direct<int64_t>([unit, zoned](const char* p, uint32_t n, int64_t* v)
-                                   __attribute__((always_inline)) {
-          return text::fast::FixedTimestampAs(p, n, unit, zoned, v) ||
-                 text::ParseTimestampAs(std::string_view(p, n), unit, zoned, v);
-        });
+        // One loop per unit: the unit's checks are constants in it.
+        switch (unit) {
+          case TimeUnit::kSecond: return Timestamps<TimeUnit::kSecond>(zoned);
+          case TimeUnit::kMilli: return Timestamps<TimeUnit::kMilli>(zoned);
+          case TimeUnit::kMicro: return Timestamps<TimeUnit::kMicro>(zoned);
+          case TimeUnit::kNano: return Timestamps<TimeUnit::kNano>(zoned);
+        }
+        break;
       }
       case TypeId::kString:
         return DirectStrings();
@@ -395,6 +398,14 @@ class ColumnConverter {
     padded_.assign(s);
     padded_.append(8, '\0');
     return parse(padded_.data(), static_cast<uint32_t>(s.size()), out);
+  }
+
+  template <TimeUnit kUnit>
+  Result<ArrayDataPtr> Timestamps(bool zoned) {
+    return Direct<int64_t>([zoned](const char* p, uint32_t n, int64_t* v) __attribute__((always_inline)) {
+      return text::fast::FixedTimestampAs(p, n, kUnit, zoned, v) ||
+             text::ParseTimestampAs(std::string_view(p, n), kUnit, zoned, v);
+    });
   }
 
   // A fixed-width column written directly: values and validity bits.
