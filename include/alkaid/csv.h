@@ -13,8 +13,8 @@
 ///     ...
 ///   }
 ///
-/// The reader streams: it holds the blocks it is parsing (num_threads of them,
-/// block_size bytes each, plus the inference sample at the start) and never
+/// The reader streams: it holds the blocks in flight (at most 2 * num_threads + 1
+/// of them, block_size bytes each, plus the inference sample at the start) and never
 /// the whole input. Each block of input becomes one record batch; batches come
 /// out in input order.
 ///
@@ -136,7 +136,7 @@ struct ReadOptions {
   /// Records used for type inference (at least 1).
   int64_t inference_rows = 10000;
   /// Bytes of input parsed per batch. Bigger blocks mean fewer, longer
-  /// batches; memory held is about (num_threads + 1) blocks.
+  /// batches; memory held is at most about (2 * num_threads + 1) blocks.
   int64_t block_size = 1 << 20;
   /// Threads parsing blocks; 0 means the number of hardware threads.
   int num_threads = 0;

@@ -104,8 +104,8 @@ struct ReadOptions {
   SchemaPtr schema;
   /// Lines used to infer the schema when none is given (at least 1).
   int64_t inference_rows = 10000;
-  /// Bytes of input parsed per batch; memory held is about (num_threads + 1)
-  /// blocks.
+  /// Bytes of input parsed per batch; memory held is at most about
+  /// (2 * num_threads + 1) blocks.
   int64_t block_size = 1 << 20;
   /// Threads parsing blocks; 0 means the number of hardware threads.
   int num_threads = 0;

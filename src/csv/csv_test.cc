@@ -9,6 +9,7 @@
 #include "alkaid/csv.h"
 #include "alkaid/ipc/reader.h"
 #include "src/csv/text_test_helpers.h"
+#include "src/csv/fast_values.h"
 #include "src/csv/text_values.h"
 
 namespace alkaid::csv {
@@ -496,6 +497,17 @@ TEST(TextValues, TimestampFastPathAgreesWithGeneralParser) {
     bool ok_fast = text::ParseTimestamp(s, &fast);
     bool ok_slow = text::ParseTimestampGeneral(s, &slow);
     ASSERT_EQ(ok_fast, ok_slow) << s;
+    // Both fixed-layout checkers (16-byte and 8-byte) only ever accept what
+    // the general parser accepts, with the same instant.
+    text::fast::Instant w{}, v{};
+    if (text::fast::FixedTimestampWords(s.data(), s.size(), &w)) {
+      ASSERT_TRUE(ok_slow && w.seconds == slow.seconds && w.nanos == slow.nanos &&
+                  w.zoned == slow.has_zone) << s;
+    }
+    if (text::fast::FixedTimestamp(s.data(), s.size(), &v)) {
+      ASSERT_TRUE(ok_slow && v.seconds == slow.seconds && v.nanos == slow.nanos &&
+                  v.zoned == slow.has_zone) << s;
+    }
     accepted += ok_fast;
     if (ok_fast) {
       ASSERT_EQ(fast.seconds, slow.seconds) << s;
@@ -777,6 +789,270 @@ TEST(CsvReader, FastPathHandsOddRecordsToTheGeneralOne) {
   for (size_t k = 0; k < want_a.size(); ++k) {
     EXPECT_EQ(av[198 + k], want_a[k]) << k;
     EXPECT_EQ(std::string(bb + bo[198 + k], static_cast<size_t>(bo[199 + k] - bo[198 + k])), want_b[k]) << k;
+  }
+}
+
+}  // namespace
+}  // namespace alkaid::csv
+
+namespace alkaid::csv {
+namespace {
+
+// Fast path (fast_values.h) against the general parser on the edges of the
+// fixed layout: every day from the 27th to the 31st of every month of
+// century, leap and edge years, 0..10 fraction digits, each separator and
+// zone spelling. In the fixed layout the two must accept exactly the same
+// texts, with the same instant.
+TEST(TextValues, FixedTimestampEdgesAgreeWithGeneralParser) {
+  int accepted = 0, rejected = 0;
+  for (int year : {0, 1, 4, 100, 400, 1582, 1900, 1970, 1999, 2000, 2023, 2024, 2100, 9996, 9999}) {
+    for (int month = 0; month <= 13; ++month) {
+      for (int day : {0, 1, 27, 28, 29, 30, 31, 32}) {
+        for (int digits = 0; digits <= 10; ++digits) {
+          for (const char* zone : {"", "Z", "z"}) {
+            char buf[64];
+            std::snprintf(buf, sizeof(buf), "%04d-%02d-%02d%c%02d:%02d:%02d", year, month, day,
+                          "T t"[(day + digits) % 3], (day * 7 + digits) % 25, (digits * 13) % 61,
+                          (day + month * 5) % 61);
+            std::string s = buf;
+            if (digits > 0) s += "." + std::string("9876543210").substr(0, static_cast<size_t>(digits));
+            s += zone;
+            text::fast::Instant fast{}, words{};
+            text::TimestampText slow;
+            bool ok_fast = text::fast::FixedTimestamp(s.data(), s.size(), &fast);
+            bool ok_words = text::fast::FixedTimestampWords(s.data(), s.size(), &words);
+            bool ok_slow = text::ParseTimestampGeneral(s, &slow);
+            ASSERT_EQ(ok_fast, ok_slow) << s;
+            ASSERT_EQ(ok_words, ok_slow) << s;
+            if (ok_words) {
+              ASSERT_EQ(words.seconds, slow.seconds) << s;
+              ASSERT_EQ(words.nanos, slow.nanos) << s;
+              ASSERT_EQ(words.zoned, slow.has_zone) << s;
+            }
+            (ok_fast ? accepted : rejected)++;
+            if (!ok_fast) continue;
+            ASSERT_EQ(fast.seconds, slow.seconds) << s;
+            ASSERT_EQ(fast.nanos, slow.nanos) << s;
+            ASSERT_EQ(fast.frac_digits, slow.frac_digits) << s;
+            ASSERT_EQ(fast.zoned, slow.has_zone) << s;
+            for (TimeUnit unit : {TimeUnit::kSecond, TimeUnit::kMilli, TimeUnit::kMicro, TimeUnit::kNano}) {
+              for (bool zoned : {false, true}) {
+                int64_t a = 0, b = 0;
+                bool ok_a = text::fast::FixedTimestampAs(s.data(), s.size(), unit, zoned, &a);
+                bool ok_b = slow.has_zone == zoned && text::TimestampToUnit(slow, unit, &b);
+                // The fast conversion may only decline (nanoseconds out of
+                // its range go to the general one); it never disagrees.
+                if (ok_a) {
+                  ASSERT_TRUE(ok_b) << s;
+                  ASSERT_EQ(a, b) << s;
+                } else if (unit != TimeUnit::kNano) {
+                  ASSERT_FALSE(ok_b) << s << " unit " << static_cast<int>(unit);
+                }
+                int64_t c = 0;
+                ASSERT_EQ(text::ParseTimestampAs(s, unit, zoned, &c), ok_b) << s;
+                if (ok_b) ASSERT_EQ(c, b) << s;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(accepted, 10000);
+  EXPECT_GT(rejected, 10000);
+  // Known instants.
+  text::fast::Instant t{};
+  ASSERT_TRUE(text::fast::FixedTimestamp("0001-01-01T00:00:00", 19, &t));
+  EXPECT_EQ(t.seconds, -62135596800);
+  ASSERT_TRUE(text::fast::FixedTimestamp("9999-12-31 23:59:59.999999999Z", 30, &t));
+  EXPECT_EQ(t.seconds, 253402300799);
+  EXPECT_EQ(t.nanos, 999999999);
+  EXPECT_TRUE(t.zoned);
+  ASSERT_TRUE(text::fast::FixedTimestamp("2000-02-29T12:00:00.5", 21, &t));
+  EXPECT_EQ(t.seconds, 951825600);
+  EXPECT_EQ(t.nanos, 500000000);
+  EXPECT_FALSE(text::fast::FixedTimestamp("1900-02-29T00:00:00", 19, &t));
+  EXPECT_FALSE(text::fast::FixedTimestamp("2100-02-29T00:00:00", 19, &t));
+  EXPECT_FALSE(text::fast::FixedTimestamp("2023-04-31T00:00:00", 19, &t));
+  // Offsets and a comma before the fraction are the general parser's.
+  EXPECT_FALSE(text::fast::FixedTimestamp("2023-04-30T00:00:00+01:00", 25, &t));
+  EXPECT_FALSE(text::fast::FixedTimestamp("2023-04-30T00:00:00,5", 21, &t));
+  int64_t v = 0;
+  ASSERT_TRUE(text::ParseTimestampAs("2023-04-30T00:00:00+01:00", TimeUnit::kSecond, true, &v));
+  EXPECT_EQ(v, 1682809200);
+}
+
+// A scalar RFC 4180 reference: records of fields, quotes removed, doubled
+// quotes collapsed, CRLF / LF / lone CR ending records, empty lines skipped.
+std::vector<std::vector<std::string>> ReferenceCsv(const std::string& s) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  size_t i = 0;
+  bool any = false;  // the record under way has some byte
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '"' && field.empty()) {
+      ++i;
+      while (true) {
+        if (s[i] == '"') {
+          if (i + 1 < s.size() && s[i + 1] == '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        field += s[i++];
+      }
+      any = true;
+      continue;
+    }
+    if (c == ',') {
+      row.push_back(field);
+      field.clear();
+      any = true;
+      ++i;
+      continue;
+    }
+    if (c == '\n' || c == '\r') {
+      i += (c == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ? 2 : 1;
+      if (any) {
+        row.push_back(field);
+        rows.push_back(row);
+      }
+      row.clear();
+      field.clear();
+      any = false;
+      continue;
+    }
+    field += c;
+    any = true;
+    ++i;
+  }
+  if (any) {
+    row.push_back(field);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The tokenizer's vector fast path (64-byte masks) and its general path
+// against the scalar reference, on random records of quoted and unquoted
+// fields (delimiters, quotes and line breaks inside quotes, CRLF, lone CR,
+// empty lines, no final line end), with the input cut into blocks at every
+// possible size, on 1 and 2 threads.
+TEST(CsvReader, TokenizerAgreesWithScalarReferenceAtEveryBlockSize) {
+  std::mt19937_64 rng(99);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  for (int round = 0; round < 6; ++round) {
+    std::string text = "a,b,c\n";
+    int rows = 4 + pick(12);
+    for (int r = 0; r < rows; ++r) {
+      for (int f = 0; f < 3; ++f) {
+        if (f > 0) text += ',';
+        switch (pick(7)) {
+          case 0: break;  // empty
+          case 1: text += "\"" + std::string(static_cast<size_t>(pick(70)), 'w') + "\""; break;
+          case 2: text += "\"x,\"\"y\"\"\nz\r\n\""; break;
+          case 3: text += "\"\""; break;
+          default: text += std::string(static_cast<size_t>(1 + pick(80)), static_cast<char>('k' + pick(8))); break;
+        }
+      }
+      if (r + 1 == rows && round % 2 == 1) break;  // no final line end
+      static const char* kEnds[] = {"\n", "\n", "\r\n", "\n\n"};
+      text += kEnds[pick(4)];
+    }
+    auto want = ReferenceCsv(text);
+    ASSERT_GE(want.size(), 2u);
+    for (int64_t block = 1; block <= static_cast<int64_t>(text.size()) + 1; ++block) {
+      for (int threads : {1, 2}) {
+        ReadOptions o;
+        o.block_size = block;
+        o.num_threads = threads;
+        o.null_values = {};
+        o.column_types = {{"a", utf8()}, {"b", utf8()}, {"c", utf8()}};
+        auto t = Read(text, o);
+        ASSERT_NE(t, nullptr);
+        ASSERT_EQ(t->num_rows(), static_cast<int64_t>(want.size() - 1)) << "block " << block;
+        for (int c = 0; c < 3; ++c) {
+          auto col = Col(t, c);
+          const auto* off = reinterpret_cast<const int32_t*>(col->buffers[1]->data()) + col->offset;
+          const char* bytes = reinterpret_cast<const char*>(col->buffers[2]->data());
+          for (size_t r = 1; r < want.size(); ++r) {
+            std::string got(bytes + off[r - 1], static_cast<size_t>(off[r] - off[r - 1]));
+            ASSERT_EQ(got, want[r][static_cast<size_t>(c)])
+                << "row " << r << " column " << c << " block " << block << " threads " << threads;
+          }
+        }
+      }
+    }
+  }
+}
+
+// A block cut at the end of the input lands in a buffer that held an
+// earlier block: the fast number parsers read a few bytes past the last
+// field, and must not take the old bytes there for more digits.
+TEST(CsvReader, LastFieldWithoutLineEndIgnoresRecycledBytes) {
+  std::string text = "x,n\n";
+  for (int i = 0; i < 3000; ++i) text += "2.5,1234567\n";
+  text += "3,12";  // no final line end; old digits would follow in the buffer
+  for (int threads : {1, 2}) {
+    for (int64_t block : {int64_t{64}, int64_t{1000}, int64_t{4096}}) {
+      ReadOptions o;
+      o.block_size = block;
+      o.num_threads = threads;
+      o.column_types = {{"n", int64()}, {"x", float64()}};
+      auto t = Read(text, o);
+      ASSERT_NE(t, nullptr);
+      ASSERT_EQ(t->num_rows(), 3001);
+      auto x = Col(t, 0), n = Col(t, 1);
+      EXPECT_EQ(reinterpret_cast<const int64_t*>(n->buffers[1]->data())[n->offset + 3000], 12);
+      EXPECT_EQ(reinterpret_cast<const double*>(x->buffers[1]->data())[x->offset + 3000], 3.0);
+    }
+  }
+}
+
+// The streaming pipeline: the batches of the blocks before a bad record come
+// out first, in order, then the error, which sticks; a reader dropped half way (helper
+// threads still loading and parsing) stops cleanly.
+TEST(CsvReader, PipelineErrorsComeInOrderAndReadersStopHalfWay) {
+  std::string text = "n\n";
+  for (int i = 0; i < 3000; ++i) text += std::to_string(i) + "\n";
+  std::string bad = text + "x\n" + text.substr(2);
+  for (int threads : {2, 3, 4}) {
+    ReadOptions o;
+    o.block_size = 64;
+    o.num_threads = threads;
+    o.column_types = {{"n", int64()}};
+    auto reader = *MakeReader(std::make_shared<io::BufferReader>(Buffer::FromString(bad)), o);
+    int64_t expect = 0;
+    Status st;
+    while (true) {
+      auto b = reader->Next();
+      if (!b.ok()) {
+        st = b.status();
+        break;
+      }
+      ASSERT_NE(*b, nullptr) << "the bad record was never reported";
+      auto col = (*b)->column(0);
+      for (int64_t i = 0; i < (*b)->num_rows(); ++i) {
+        ASSERT_EQ(static_cast<const Int64Array&>(*col).Value(i), expect++);
+      }
+    }
+    // Every batch before the block holding the bad record (64-byte blocks:
+    // a few records each).
+    EXPECT_LE(expect, 3000) << threads;
+    EXPECT_GE(expect, 2980) << threads;
+    EXPECT_THAT(st.message(), HasSubstr("CSV line 3002"));
+    auto again = reader->Next();
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.status().message(), st.message());
+    for (int taken = 0; taken < 3; ++taken) {
+      auto half = *MakeReader(std::make_shared<io::BufferReader>(Buffer::FromString(text)), o);
+      for (int k = 0; k < taken; ++k) ASSERT_TRUE(half->Next().ok());
+    }  // destroyed with blocks in flight
   }
 }
 

@@ -10,12 +10,24 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "alkaid/io/input.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 #include "tokenizer.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define ALKAID_TEXT_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define ALKAID_TEXT_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define ALKAID_TEXT_POISON(p, n) ((void)(p), (void)(n))
+#define ALKAID_TEXT_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 namespace alkaid::csv::internal {
 
@@ -29,8 +41,24 @@ struct LoaderOptions {
 };
 
 
+// Bytes of a block's buffer that its readers may touch: the block, then
+// padding up to the next multiple of 64 and 64 more (the tokenizer's 64-byte
+// masks, the fast parsers' 8-byte loads, simdjson's padding). Under
+// AddressSanitizer the rest of the buffer is poisoned while it holds a
+// block, so a read past the promised padding is reported.
+inline int64_t ReadableBytes(int64_t size) { return ((size + 63) & ~int64_t{63}) + 64; }
+
+inline void UnpoisonBuffer(const std::shared_ptr<ResizableBuffer>& buffer) {
+  if (buffer != nullptr) ALKAID_TEXT_UNPOISON(buffer->mutable_data(), buffer->capacity());
+}
+
 struct RawBlock {
-  std::shared_ptr<ResizableBuffer> buffer;  // capacity >= round_up(size, 64) + 64
+  RawBlock() = default;
+  RawBlock(RawBlock&&) = default;
+  RawBlock& operator=(RawBlock&&) = default;
+  ~RawBlock() { UnpoisonBuffer(buffer); }
+
+  std::shared_ptr<ResizableBuffer> buffer;  // capacity >= ReadableBytes(size)
   int64_t size = 0;
   Status error;  // a record longer than allowed
 };
@@ -42,17 +70,23 @@ class BufferRecycler {
  public:
   void Give(std::shared_ptr<ResizableBuffer> buffer) {
     if (buffer == nullptr || buffer.use_count() != 1) return;  // still shared: let it go
+    UnpoisonBuffer(buffer);
     std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.size() < kKeep) free_.push_back(std::move(buffer));
+    if (free_.size() < kKeep) free_.push_back({std::this_thread::get_id(), std::move(buffer)});
   }
-  // A buffer of at least `capacity` bytes, or null.
+  // A buffer of at least `capacity` bytes, or null. Preferably one that the
+  // calling thread gave back: its lines are in this core's cache, so reading
+  // the next block into it does not have to take them from another core.
   std::shared_ptr<ResizableBuffer> Take(int64_t capacity) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (size_t i = 0; i < free_.size(); ++i) {
-      if (free_[i]->capacity() >= capacity) {
-        auto b = std::move(free_[i]);
-        free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(i));
-        return b;
+    const auto self = std::this_thread::get_id();
+    for (bool mine : {true, false}) {
+      for (size_t i = 0; i < free_.size(); ++i) {
+        if ((!mine || free_[i].first == self) && free_[i].second->capacity() >= capacity) {
+          auto b = std::move(free_[i].second);
+          free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(i));
+          return b;
+        }
       }
     }
     return nullptr;
@@ -61,7 +95,7 @@ class BufferRecycler {
  private:
   static constexpr size_t kKeep = 4;
   std::mutex mutex_;
-  std::vector<std::shared_ptr<ResizableBuffer>> free_;
+  std::vector<std::pair<std::thread::id, std::shared_ptr<ResizableBuffer>>> free_;
 };
 
 class Loader {
@@ -99,6 +133,7 @@ class Loader {
 
   // The next run of whole records, or an empty block at the end.
   Result<RawBlock> Next() {
+    ALKAID_RETURN_NOT_OK(TakeBuffer());
     while (true) {
       if (size_ < options_.block_size && !eof_) {
         ALKAID_RETURN_NOT_OK(Fill(options_.block_size));
@@ -156,27 +191,44 @@ class Loader {
     return Status::OK();
   }
 
-  // Hands out [0, n) as a block; the rest moves to a fresh buffer.
+  // The buffer the next block is read into, taken by the thread that reads
+  // it (Next() runs on any thread, one at a time): the recycler prefers a
+  // buffer this thread gave back, whose lines are in this core's cache, so
+  // the copy out of the page cache does not fetch them from the other
+  // core's. The carried partial record moves into it.
+  Status TakeBuffer() {
+    if (buffer_ != nullptr || (eof_ && size_ == 0)) return Status::OK();
+    const int64_t capacity = options_.block_size + size_ + 128;
+    std::shared_ptr<ResizableBuffer> next = recycler_.Take(capacity);
+    if (next == nullptr) next = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(next->Reserve(capacity));
+    if (size_ > 0) std::memcpy(next->mutable_data(), carry_.data(), static_cast<size_t>(size_));
+    buffer_ = std::move(next);
+    start_ = 0;
+    return Status::OK();
+  }
+
+  // Hands out [0, n) as a block; the rest waits in carry_ for TakeBuffer().
   Result<RawBlock> Cut(int64_t n) {
     RawBlock b;
     int64_t rest = size_ - n;
-    std::shared_ptr<ResizableBuffer> next;
-    if (rest > 0 || !eof_) {
-      next = recycler_.Take(options_.block_size + rest + 128);
-      if (next == nullptr) next = std::make_shared<ResizableBuffer>(options_.pool);
-      ALKAID_RETURN_NOT_OK(next->Reserve(options_.block_size + rest + 128));
-      if (rest > 0) std::memcpy(next->mutable_data(), data() + n, static_cast<size_t>(rest));
-    }
+    carry_.assign(data() + n, static_cast<size_t>(rest));
     if (start_ != 0) {
       // Only after Start() dropped a prefix: move the block to the front so
       // the tokenizer's reads stay inside the allocation's padding.
       std::memmove(buffer_->mutable_data(), data(), static_cast<size_t>(n));
     }
+    // The fast parsers read a few bytes past a field: past the last one,
+    // they must find no digits left from the buffer's previous use.
+    std::memset(buffer_->mutable_data() + n, 0, 64);
+    if (buffer_->capacity() > ReadableBytes(n)) {
+      ALKAID_TEXT_POISON(buffer_->mutable_data() + ReadableBytes(n),
+                         buffer_->capacity() - ReadableBytes(n));
+    }
     b.buffer = std::move(buffer_);
     b.size = n;
     // The parity at the end of the scanned range stays valid for the rest:
     // the cut was outside quotes.
-    buffer_ = std::move(next);
     start_ = 0;
     size_ = rest;
     scanned_ = rest;
@@ -186,7 +238,8 @@ class Loader {
 
   std::shared_ptr<io::InputStream> input_;
   LoaderOptions options_;
-  std::shared_ptr<ResizableBuffer> buffer_;
+  std::shared_ptr<ResizableBuffer> buffer_;  // null between Cut() and TakeBuffer()
+  std::string carry_;  // the bytes after the last cut, until TakeBuffer()
   int64_t start_ = 0;
   int64_t size_ = 0;
   int64_t scanned_ = 0;

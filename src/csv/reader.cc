@@ -16,6 +16,7 @@
 #include "alkaid/thread_pool.h"
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
+#include "fast_values.h"
 #include "text_values.h"
 #include "pipeline.h"
 #include "tokenizer.h"
@@ -158,16 +159,23 @@ class ColumnConverter {
     // no per-value virtual call); the rest go through a builder.
     switch (type->id()) {
       case TypeId::kInt64:
-        return Direct<int64_t>([](const char* p, uint32_t n, int64_t* v) { return ParseInt(p, n, v); });
+        return Direct<int64_t>([](const char* p, uint32_t n, int64_t* v)
+                                   __attribute__((always_inline)) { return ParseInt(p, n, v); });
       case TypeId::kDouble:
-        return Direct<double>([](const char* p, uint32_t n, double* v) { return ParseDouble(p, n, v); });
+        return Direct<double>([](const char* p, uint32_t n, double* v)
+                                  __attribute__((always_inline)) { return ParseDouble(p, n, v); });
       case TypeId::kTimestamp: {
         const auto& t = checked_cast<TimestampType>(*type);
         TimeUnit unit = t.unit();
         bool zoned = !t.timezone().empty();
-        return Direct<int64_t>([unit, zoned](const char* p, uint32_t n, int64_t* v) {
-          return text::ParseTimestampAs(std::string_view(p, n), unit, zoned, v);
-        });
+        // One loop per unit: the unit's checks are constants in it.
+        switch (unit) {
+          case TimeUnit::kSecond: return Timestamps<TimeUnit::kSecond>(zoned);
+          case TimeUnit::kMilli: return Timestamps<TimeUnit::kMilli>(zoned);
+          case TimeUnit::kMicro: return Timestamps<TimeUnit::kMicro>(zoned);
+          case TimeUnit::kNano: return Timestamps<TimeUnit::kNano>(zoned);
+        }
+        break;
       }
       case TypeId::kString:
         return DirectStrings();
@@ -437,14 +445,23 @@ class ColumnConverter {
     return parse(padded_.data(), static_cast<uint32_t>(s.size()), out);
   }
 
+  template <TimeUnit kUnit>
+  Result<ArrayDataPtr> Timestamps(bool zoned) {
+    return Direct<int64_t>([zoned](const char* p, uint32_t n, int64_t* v) __attribute__((always_inline)) {
+      return text::fast::FixedTimestampAs(p, n, kUnit, zoned, v) ||
+             text::ParseTimestampAs(std::string_view(p, n), kUnit, zoned, v);
+    });
+  }
+
   // A fixed-width column written directly: values and validity bits.
   template <typename C, typename Parse>
   Result<ArrayDataPtr> Direct(Parse&& parse) {
     const int64_t rows = tokens_.num_rows;
+    // Every value slot and validity byte is written below: no zero fill.
     auto values = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(values->Resize(rows * static_cast<int64_t>(sizeof(C))));
+    ALKAID_RETURN_NOT_OK(values->ResizeForOverwrite(rows * static_cast<int64_t>(sizeof(C))));
     auto validity = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(validity->Resize(bit_util::BytesForBits(rows)));
+    ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
     C* out = reinterpret_cast<C*>(values->mutable_data());
     uint8_t* bits = validity->mutable_data();
     const bool nulls_first = NullsParse<C>(parse);
@@ -503,12 +520,14 @@ class ColumnConverter {
     int64_t total = 0;
     for (int64_t r = 0; r < rows; ++r) total += first[static_cast<size_t>(r) * stride].length();
     if (total > INT32_MAX) return Status::Invalid("CSV block too large for a utf8 column");
+    // Offsets, validity and the bytes up to the end are all written below
+    // (the padding past the end is cleared at the end): no zero fill.
     auto offsets = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(offsets->Resize((rows + 1) * 4));
+    ALKAID_RETURN_NOT_OK(offsets->ResizeForOverwrite((rows + 1) * 4));
     auto bytes = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(bytes->Reserve(total + 16));
+    ALKAID_RETURN_NOT_OK(bytes->ResizeForOverwrite(total + 16));
     auto validity = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(validity->Resize(bit_util::BytesForBits(rows)));
+    ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
     int32_t* offs = reinterpret_cast<int32_t*>(offsets->mutable_data());
     char* dst = reinterpret_cast<char*>(bytes->mutable_data());
     uint8_t* bits = validity->mutable_data();

@@ -1,5 +1,7 @@
 #include "text_values.h"
 
+#include "fast_values.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -273,136 +275,36 @@ bool ParseDate(std::string_view s, int64_t* days) {
 
 namespace {
 
-inline uint64_t Load64(const unsigned char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;  // little-endian byte order assumed below (x86-64, AArch64)
-}
-
-// The bytes of `v` selected by `mask` (0xFF bytes) as digit values 0..9
-// (the other bytes 0), in *out; false unless every selected byte is an ASCII
-// digit (bytes 0x30..0x39 have high nibble 3, and so do they plus 6).
-inline bool DigitBytes(uint64_t v, uint64_t mask, uint64_t* out) {
-  constexpr uint64_t kHi = 0xF0F0F0F0F0F0F0F0ull, kZeros = 0x3030303030303030ull;
-  uint64_t d = (v & mask) | (kZeros & ~mask);
-  if (((d & kHi) | (((d + 0x0606060606060606ull) & kHi) >> 4)) != 0x3333333333333333ull) {
-    return false;
-  }
-  *out = d - kZeros;
-  return true;
-}
-
-// Byte k of the result is 10 * byte k + byte k + 1 of digit values: the
-// two-digit numbers starting at every byte.
-inline uint64_t Pairs(uint64_t digits) { return digits * 10 + (digits >> 8); }
-inline uint32_t Byte(uint64_t v, int k) { return static_cast<uint32_t>(v >> (8 * k)) & 0xFF; }
-
-// Days since 1970-01-01 of y-m-d for years 0..9999 (unsigned arithmetic on
-// March-based years shifted by 400, so every division is by a constant of
-// a non-negative number).
-inline int64_t DaysFromCivilSmall(uint32_t y, uint32_t m, uint32_t d) {
-  y += 400;
-  y -= m <= 2;
-  uint32_t mp = m > 2 ? m - 3 : m + 9;
-  uint32_t doy = (153 * mp + 2) / 5 + d - 1;
-  uint32_t days = y * 365 + y / 4 - y / 100 + y / 400 + doy;
-  return static_cast<int64_t>(days) - 719468 - 146097;
-}
-
-// The common fixed layout YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}][Z], checked a
-// word at a time (three overlapping 8-byte loads for the first 19 bytes).
-// Returns false for anything else, valid or not, so the caller falls back
-// to the general parser: this path never rejects, it only accepts what the
-// general parser accepts, with the same result.
-bool FastTimestamp(std::string_view s, int64_t* seconds, int32_t* nanos, int* frac_digits,
-                   bool* has_zone) {
-  const size_t n = s.size();
-  if (n < 19 || n > 30) return false;
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  // "YYYY-MM-", "DDTHH:MM", ":SS" (as bytes 11..18: "HH:MM:SS").
-  const uint64_t w0 = Load64(p), w1 = Load64(p + 8), w2 = Load64(p + 11);
-  constexpr uint64_t kD0 = 0x00FFFF00FFFFFFFFull;  // digits of w0: 0-3, 5-6
-  constexpr uint64_t kD1 = 0xFFFF00FFFF00FFFFull;  // digits of w1: 0-1, 3-4, 6-7
-  constexpr uint64_t kD2 = 0xFFFF00FFFF00FFFFull;  // digits of w2: 0-1, 3-4, 6-7
-  uint64_t d0, d1, d2;
-  if (!DigitBytes(w0, kD0, &d0) || !DigitBytes(w1, kD1, &d1) || !DigitBytes(w2, kD2, &d2)) {
-    return false;
-  }
-  if ((w0 & ~kD0) != 0x2D0000'2D00000000ull || (w2 & 0x0000FF0000FF0000ull) != 0x00003A00003A0000ull) {
-    return false;
-  }
-  if (p[10] != 'T' && p[10] != ' ' && p[10] != 't') return false;
-  const uint64_t t0 = Pairs(d0), t1 = Pairs(d1), t2 = Pairs(d2);
-  const uint32_t year = Byte(t0, 0) * 100 + Byte(t0, 2);
-  const uint32_t month = Byte(t0, 5), day = Byte(t1, 0);
-  const int64_t hour = Byte(t1, 3), minute = Byte(t1, 6), second = Byte(t2, 6);
-  if (month - 1 > 11 || day - 1 > 30 || hour > 23 || minute > 59 || second > 59) return false;
-  if (day > 28 && static_cast<int>(day) > DaysInMonth(year, static_cast<int>(month))) return false;
-  size_t i = 19;
-  int32_t frac = 0;
-  int digits = 0;
-  if (i < n && p[i] == '.') {
-    ++i;
-    while (i < n && static_cast<unsigned>(p[i] - '0') <= 9u) {
-      if (digits == 9) return false;
-      frac = frac * 10 + (p[i] - '0');
-      ++digits;
-      ++i;
-    }
-    if (digits == 0) return false;
-  }
-  bool zone = false;
-  if (i < n) {
-    if ((p[i] != 'Z' && p[i] != 'z') || i + 1 != n) return false;
-    zone = true;
-  }
-  static constexpr int32_t kScale[] = {1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000,
-                                       10'000,        1'000,       100,        10,        1};
-  *seconds = DaysFromCivilSmall(year, month, day) * 86400 + (hour * 60 + minute) * 60 + second;
-  *nanos = frac * kScale[digits];
-  *frac_digits = digits;
-  *has_zone = zone;
-  return true;
-}
-
-}  // namespace
-
-namespace {
-
-// seconds + nanos in units of 10^-9 * kNanosPerUnit s; false when digits
-// would be dropped or on overflow. Constant divisors: no division instruction.
-template <int32_t kNanosPerUnit>
-inline bool InUnit(int64_t seconds, int32_t nanos, int64_t* out) {
-  constexpr int64_t kPer = 1'000'000'000 / kNanosPerUnit;
-  if (nanos % kNanosPerUnit != 0) return false;
-  int64_t v;
-  // Near the ends of the range seconds * per may overflow while the sum
-  // with the fraction does not: those few go the 128-bit way (caller).
-  if (__builtin_mul_overflow(seconds, kPer, &v) ||
-      __builtin_add_overflow(v, nanos / kNanosPerUnit, &v)) {
-    return false;
-  }
-  *out = v;
+// The common fixed layout YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}][Z] (fast_values.h).
+// Returns false for anything else, valid or not, so the caller falls back to
+// the general parser.
+inline bool FastTimestamp(std::string_view s, int64_t* seconds, int32_t* nanos, int* frac_digits,
+                          bool* has_zone) {
+  fast::Instant t;
+  if (!fast::FixedTimestamp(s.data(), s.size(), &t)) return false;
+  *seconds = t.seconds;
+  *nanos = t.nanos;
+  *frac_digits = t.frac_digits;
+  *has_zone = t.zoned;
   return true;
 }
 
 }  // namespace
 
 bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* out) {
+  if (fast::FixedTimestampAs(s.data(), s.size(), unit, zoned, out)) return true;
   int64_t seconds;
   int32_t nanos;
   int digits;
   bool has_zone;
   if (FastTimestamp(s, &seconds, &nanos, &digits, &has_zone)) {
+    // Fixed layout but not taken above: a zone mismatch, digits finer than
+    // the unit, or nanoseconds near the ends of the range.
     if (has_zone != zoned) return false;
-    bool done = false;
-    switch (unit) {
-      case TimeUnit::kSecond: done = InUnit<1'000'000'000>(seconds, nanos, out); break;
-      case TimeUnit::kMilli: done = InUnit<1'000'000>(seconds, nanos, out); break;
-      case TimeUnit::kMicro: done = InUnit<1'000>(seconds, nanos, out); break;
-      case TimeUnit::kNano: done = InUnit<1>(seconds, nanos, out); break;
-    }
-    if (done) return true;
+    TimestampText ts;
+    ts.seconds128 = seconds;
+    ts.nanos = nanos;
+    return TimestampToUnit(ts, unit, out);
   }
   TimestampText ts;
   return ParseTimestamp(s, &ts) && ts.has_zone == zoned && TimestampToUnit(ts, unit, out);

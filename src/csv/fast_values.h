@@ -1,0 +1,267 @@
+// Word-at-a-time parsers for the common fixed text layouts (internal to the
+// text readers). Each accepts only text that the general parser in
+// text_values.cc accepts, with the same value, and returns false for
+// anything else (valid or not), so callers fall back to the general parser.
+// They read only the bytes of the text they are given.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "alkaid/type.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace alkaid::text::fast {
+
+inline uint64_t Load8(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;  // little-endian byte order assumed (x86-64, AArch64)
+}
+
+constexpr uint64_t kOnes = 0x0101010101010101ull;
+
+// The value of 8 digit bytes (the first digit in the lowest byte; each byte
+// already 0..9): three multiply-and-shift steps instead of a loop.
+inline uint32_t EightDigits(uint64_t d) {
+  d = d * 10 + (d >> 8);  // byte 2k: the two-digit number of bytes 2k, 2k+1
+  d = (((d & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+       (((d >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+  return static_cast<uint32_t>(d);
+}
+
+inline uint32_t ByteAt(uint64_t v, int k) { return static_cast<uint32_t>(v >> (8 * k)) & 0xFF; }
+
+// Days since 1970-01-01 of y-m-d, years 0..9999 (unsigned, March-based years
+// shifted by 400 so every division is of a non-negative number by a
+// constant: multiplications, no loop, no table).
+inline int64_t DaysFromCivil(uint32_t y, uint32_t m, uint32_t d) {
+  y += 400 - (m <= 2);
+  const uint32_t mp = m > 2 ? m - 3 : m + 9;
+  const uint32_t doy = (153 * mp + 2) / 5 + d - 1;
+  const uint32_t days = y * 365 + y / 4 - y / 100 + y / 400 + doy;
+  return static_cast<int64_t>(days) - 719468 - 146097;
+}
+
+struct Instant {
+  int64_t seconds;  // since the epoch (UTC when zoned)
+  int32_t nanos;    // 0..999'999'999
+  int frac_digits;  // 0..9
+  bool zoned;       // ended in Z
+};
+
+// Bytes of x (each the XOR of a text byte with its expected character:
+// 0..9 for a digit, 0 for the expected separator) that are not 0..9 have
+// their top bit set in the result. A carry out of a byte >= 0x8A can only
+// flag the byte above it, and that byte's text was already rejected.
+inline uint64_t OverNine(uint64_t x) { return ((x + 0x76 * kOnes) | x) & (0x80 * kOnes); }
+
+// The fields of a fixed-layout timestamp whose bytes were checked, as an
+// Instant: range checks, the fraction digits p[20, end) (1..9 of them, or
+// none when end == 19; their bytes checked by the caller when
+// kFractionChecked), days from the civil date.
+template <bool kFractionChecked>
+__attribute__((always_inline)) inline bool FinishTimestamp(const char* p, size_t end, bool zoned,
+                                                           uint32_t year, uint32_t month, uint32_t day,
+                                                           uint32_t hour, uint32_t minute,
+                                                           uint32_t second, Instant* out) {
+  if (month - 1 > 11 || day - 1 > 30 || hour > 23 || minute > 59 || second > 59) return false;
+  // Days in month m: 31 or 30 alternating, switching at August; February apart.
+  if (day > 28) {
+    const uint32_t days_in = month == 2 ? 28 + ((year % 4 == 0 && year % 100 != 0) || year % 400 == 0)
+                                        : 30 + ((month ^ (month >> 3)) & 1);
+    if (day > days_in) return false;
+  }
+  int32_t nanos = 0;
+  int digits = 0;
+  if (end > 19) {
+    digits = static_cast<int>(end - 20);  // 1..9
+    // The last min(digits, 8) digits end the word loaded at end - 8 (which
+    // starts at or after p + 13).
+    const int k = digits > 8 ? 8 : digits;
+    const uint64_t mask = ~uint64_t{0} << (8 * (8 - k));
+    const uint64_t x = (Load8(p + end - 8) ^ (0x30 * kOnes)) & mask;
+    if (!kFractionChecked && OverNine(x) != 0) return false;
+    uint32_t v = EightDigits(x);
+    if (digits == 9) {
+      const auto lead = static_cast<uint32_t>(static_cast<unsigned char>(p[20]) - '0');
+      if (!kFractionChecked && lead > 9) return false;
+      v += lead * 100'000'000;
+    }
+    static constexpr int32_t kScale[] = {1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000,
+                                         10'000,        1'000,       100,        10,        1};
+    nanos = static_cast<int32_t>(v) * kScale[digits];
+  }
+  out->seconds = DaysFromCivil(year, month, day) * 86400 +
+                 static_cast<int64_t>((hour * 60 + minute) * 60 + second);
+  out->nanos = nanos;
+  out->frac_digits = digits;
+  out->zoned = zoned;
+  return true;
+}
+
+// Where the digits of a fixed-layout text of n bytes end (19 without a
+// fraction), and whether it ends in a zone; false for impossible lengths.
+__attribute__((always_inline)) inline bool TimestampEnd(const char* p, size_t n, size_t* end,
+                                                        bool* zoned) {
+  if (n < 19 || n > 30) return false;
+  *zoned = (p[n - 1] | 0x20) == 'z';  // only 'Z' and 'z' become 'z'
+  *end = n - *zoned;
+  return *end != 20 && *end <= 29 && *end >= 19;
+}
+
+// YYYY-MM-DD[Tt ]HH:MM:SS[.f{1,9}][Zz], scalar. Three overlapping 8-byte
+// loads hold the first 19 bytes; each is XORed with its template
+// ("0000-00-" etc.), so digits become their values and separators become 0,
+// and one test per word checks both; byte-pair sums then give the two-digit
+// fields. One more load (ending at the last digit) holds the fraction.
+__attribute__((always_inline)) inline bool FixedTimestampWords(const char* p, size_t n, Instant* out) {
+  size_t end;
+  bool zoned;
+  if (!TimestampEnd(p, n, &end, &zoned)) return false;
+  // a: "YYYY-MM-"  b: "DD?HH:MM" (byte 2, the T, checked apart)  c: bytes
+  // 16..18 ":SS" as the top of the word at p + 11.
+  const uint64_t xa = Load8(p) ^ 0x2D30302D30303030ull;
+  const uint64_t xb = (Load8(p + 8) ^ 0x30303A3030003030ull) & 0xFFFFFFFFFF00FFFFull;
+  const uint64_t xc = (Load8(p + 11) ^ 0x30303A0000000000ull) & 0xFFFFFF0000000000ull;
+  if ((OverNine(xa) | OverNine(xb) | OverNine(xc) | (xa & 0xFF0000FF00000000ull) |
+       ((xb | xc) & 0x0000FF0000000000ull)) != 0) {
+    return false;
+  }
+  const char sep = p[10];
+  if (sep != 'T' && sep != ' ' && sep != 't') return false;
+  if (end > 19 && p[19] != '.') return false;
+  const uint64_t ta = xa * 10 + (xa >> 8);  // byte k: 10 * digit k + digit k + 1
+  const uint64_t tb = xb * 10 + (xb >> 8);
+  return FinishTimestamp<false>(p, end, zoned, ByteAt(ta, 0) * 100 + ByteAt(ta, 2), ByteAt(ta, 5),
+                                ByteAt(tb, 0), ByteAt(tb, 3), ByteAt(tb, 6),
+                                ByteAt(xc, 6) * 10 + ByteAt(xc, 7), out);
+}
+
+#if defined(__SSE2__)
+// Templates of the fixed layout for 16-byte checks: each text byte XOR its
+// template byte must be at most the limit byte (0 for a separator, 9 for a
+// digit, 0xFF for a byte checked elsewhere or not at all).
+struct alignas(16) Template16 {
+  uint8_t t[16];
+  uint8_t limit[16];
+};
+
+// Bytes 0..15: "YYYY-MM-DD?HH:MM" (byte 10, the T, checked apart).
+constexpr Template16 HeadTemplate() {
+  Template16 h{};
+  const char* kText = "0000-00-00?00:00";
+  for (int i = 0; i < 16; ++i) {
+    const char c = kText[i];
+    h.t[i] = c == '?' ? 0 : static_cast<uint8_t>(c);
+    h.limit[i] = c == '?' ? 0xFF : c == '0' ? 9 : 0;
+  }
+  return h;
+}
+
+// The 16 bytes ending at the last digit `end` (19 + 0, 2..10): ":SS" at
+// 16..18, then ".fff..." when end > 19; bytes before 16 are the head's.
+constexpr Template16 TailTemplate(int end) {
+  Template16 t{};
+  for (int i = 0; i < 16; ++i) {
+    const int k = end - 16 + i;
+    uint8_t c = 0, limit = 0xFF;
+    if (k == 16) c = ':', limit = 0;
+    if (k == 17 || k == 18 || (k >= 20 && end > 19)) c = '0', limit = 9;
+    if (k == 19 && end > 19) c = '.', limit = 0;
+    t.t[i] = c;
+    t.limit[i] = limit;
+  }
+  return t;
+}
+
+struct TimestampTemplates {
+  Template16 head = HeadTemplate();
+  Template16 tail[11] = {TailTemplate(19), TailTemplate(20), TailTemplate(21), TailTemplate(22),
+                         TailTemplate(23), TailTemplate(24), TailTemplate(25), TailTemplate(26),
+                         TailTemplate(27), TailTemplate(28), TailTemplate(29)};
+};
+inline constexpr TimestampTemplates kTimestampTemplates{};
+
+// The same layout with two 16-byte loads (the head, and the 16 bytes ending
+// at the last digit): one XOR with the template, one saturating subtraction
+// of the limits and one compare check every byte; the two-digit fields come
+// from 16-bit lanes (10 * low byte + high byte) of the head and of the head
+// shifted by one byte.
+__attribute__((always_inline)) inline bool FixedTimestampSse2(const char* p, size_t n, Instant* out) {
+  size_t end;
+  bool zoned;
+  if (!TimestampEnd(p, n, &end, &zoned)) return false;
+  const Template16& head = kTimestampTemplates.head;
+  const Template16& tail = kTimestampTemplates.tail[end - 19];
+  const __m128i xh = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
+                                   _mm_load_si128(reinterpret_cast<const __m128i*>(head.t)));
+  const __m128i xt = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + end - 16)),
+                                   _mm_load_si128(reinterpret_cast<const __m128i*>(tail.t)));
+  const __m128i over =
+      _mm_or_si128(_mm_subs_epu8(xh, _mm_load_si128(reinterpret_cast<const __m128i*>(head.limit))),
+                   _mm_subs_epu8(xt, _mm_load_si128(reinterpret_cast<const __m128i*>(tail.limit))));
+  if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) != 0xFFFF) return false;
+  const char sep = p[10];
+  if (sep != 'T' && sep != ' ' && sep != 't') return false;
+  const __m128i low = _mm_set1_epi16(0x00FF), ten = _mm_set1_epi16(10);
+  // Lane j: the two-digit number of bytes 2j, 2j + 1 (even), 2j + 1, 2j + 2 (odd).
+  const __m128i even = _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(xh, low), ten), _mm_srli_epi16(xh, 8));
+  const __m128i xo = _mm_srli_si128(xh, 1);
+  const __m128i odd = _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(xo, low), ten), _mm_srli_epi16(xo, 8));
+  const auto year = static_cast<uint32_t>(_mm_extract_epi16(even, 0) * 100 + _mm_extract_epi16(even, 1));
+  const auto month = static_cast<uint32_t>(_mm_extract_epi16(odd, 2));
+  const auto day = static_cast<uint32_t>(_mm_extract_epi16(even, 4));
+  const auto hour = static_cast<uint32_t>(_mm_extract_epi16(odd, 5));
+  const auto minute = static_cast<uint32_t>(_mm_extract_epi16(even, 7));
+  const uint32_t second = static_cast<uint32_t>(p[17] - '0') * 10 + static_cast<uint32_t>(p[18] - '0');
+  return FinishTimestamp<true>(p, end, zoned, year, month, day, hour, minute, second, out);
+}
+#endif
+
+// The fixed layout, checked 16 bytes at a time where SSE2 is there (x86-64
+// always), a word at a time otherwise.
+__attribute__((always_inline)) inline bool FixedTimestamp(const char* p, size_t n, Instant* out) {
+#if defined(__SSE2__)
+  return FixedTimestampSse2(p, n, out);
+#else
+  return FixedTimestampWords(p, n, out);
+#endif
+}
+
+// A FixedTimestamp in `unit`, requiring a zone exactly when `zoned`; false
+// when the text is not of the fixed layout, has digits finer than the unit,
+// or overflows (callers then ask the general parser, which decides).
+__attribute__((always_inline)) inline bool FixedTimestampAs(const char* p, size_t n, TimeUnit unit, bool zoned, int64_t* out) {
+  Instant t;
+  if (!FixedTimestamp(p, n, &t) || t.zoned != zoned) return false;
+  switch (unit) {
+    case TimeUnit::kSecond:
+      if (t.nanos != 0) return false;
+      *out = t.seconds;
+      return true;
+    case TimeUnit::kMilli:  // years 0..9999: no overflow below nanoseconds
+      if (t.nanos % 1'000'000 != 0) return false;
+      *out = t.seconds * 1000 + t.nanos / 1'000'000;
+      return true;
+    case TimeUnit::kMicro:
+      if (t.nanos % 1000 != 0) return false;
+      *out = t.seconds * 1'000'000 + t.nanos / 1000;
+      return true;
+    case TimeUnit::kNano: {
+      int64_t v;
+      if (__builtin_mul_overflow(t.seconds, int64_t{1'000'000'000}, &v) ||
+          __builtin_add_overflow(v, t.nanos, &v)) {
+        return false;
+      }
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace alkaid::text::fast
