@@ -109,5 +109,20 @@ TEST(CsvTypes, OutOfRangeValuesAreErrorsNamingLineAndColumn) {
   EXPECT_EQ(cap.status().code(), StatusCode::kCapacityError) << cap.status().ToString();
 }
 
+// Found by fuzz_csv under UBSan: a block holding only the header has no
+// rows, and the column loops did pointer arithmetic on the empty field list.
+TEST(CsvReader, BlockWithoutRowsUnderTinyBlocks) {
+  ReadOptions o;
+  o.delimiter = ';';
+  o.block_size = 37;
+  o.num_threads = 1;
+  auto r = ReadString("a;b;co,Brazil,false,114-01T00:00:00Z\n?3.5;\n", o);
+  ASSERT_FALSE(r.ok());  // the second record has 2 fields, the header 3
+  EXPECT_THAT(r.status().message(), HasSubstr("line 2"));
+  auto ok = ReadString("a;b;c\n1;2;2024-01-01T00:00:00Z\n", o);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ((*ok)->num_rows(), 1);
+}
+
 }  // namespace
 }  // namespace alkaid::csv

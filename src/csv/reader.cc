@@ -466,7 +466,7 @@ class ColumnConverter {
     uint8_t* bits = validity->mutable_data();
     const bool nulls_first = NullsParse<C>(parse);
     const char* data = block_.data();
-    const FieldRef* f = tokens_.fields.data() + col_;
+    const FieldRef* f = ColumnStart();
     const size_t stride = static_cast<size_t>(tokens_.num_columns);
     int64_t nulls = 0;
     uint64_t word = 0;
@@ -515,7 +515,7 @@ class ColumnConverter {
   Result<ArrayDataPtr> DirectStrings() {
     const int64_t rows = tokens_.num_rows;
     const char* data = block_.data();
-    const FieldRef* first = tokens_.fields.data() + col_;
+    const FieldRef* first = ColumnStart();
     const size_t stride = static_cast<size_t>(tokens_.num_columns);
     int64_t total = 0;
     for (int64_t r = 0; r < rows; ++r) total += first[static_cast<size_t>(r) * stride].length();
@@ -599,6 +599,11 @@ class ColumnConverter {
     if (f.bits & FieldRef::kMissing) return true;
     if (f.bits & FieldRef::kQuoted) return false;
     return nulls_.Match(block_.data() + f.start, f.length());
+  }
+  // The column's field in row 0 (fields are row-major), or null for a block
+  // without rows (no pointer arithmetic on an empty vector's null data).
+  const FieldRef* ColumnStart() const {
+    return tokens_.fields.empty() ? nullptr : tokens_.fields.data() + col_;
   }
   const FieldRef* Field(int64_t row) const {
     return &tokens_.fields[static_cast<size_t>(row * tokens_.num_columns + col_)];

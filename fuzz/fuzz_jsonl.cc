@@ -1,0 +1,36 @@
+// libFuzzer target: arbitrary bytes through the JSON Lines reader. The first
+// byte picks threads, a small block size and the inference sample; an
+// accepted table is validated, written back as JSON Lines and read again
+// with its schema, and must come back equal.
+#include <cstdint>
+#include <string_view>
+
+#include "alkaid/jsonl.h"
+#include "fuzz_text_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace alkaid;
+  if (size == 0) return 0;
+  const uint8_t mode = data[0];
+  std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  jsonl::ReadOptions options;
+  options.num_threads = (mode & 1) ? 2 : 1;
+  options.block_size = (mode & 2) ? 41 : 4096;
+  options.inference_rows = (mode & 4) ? 2 : 10000;
+  options.max_depth = (mode & 8) ? 4 : 64;
+  if (mode & 16) options.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
+  auto table = jsonl::ReadString(text, options);
+  if (!table.ok()) return 0;
+  CheckValid(**table);
+  auto written = jsonl::WriteToString(**table);
+  if (!written.ok()) std::abort();  // the writer takes every type
+  jsonl::ReadOptions again;
+  again.schema = (*table)->schema();
+  again.num_threads = options.num_threads;
+  again.block_size = options.block_size;
+  again.max_depth = options.max_depth;
+  auto back = jsonl::ReadString(*written, again);
+  if (!back.ok()) std::abort();
+  CheckSame(**table, **back);
+  return 0;
+}
