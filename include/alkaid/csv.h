@@ -216,6 +216,7 @@ class ALKAID_EXPORT Writer {
   SchemaPtr schema_;
   WriteOptions options_;
   bool header_written_ = false;
+  bool at_start_ = true;  // nothing written yet (see AppendField in writer.cc)
 };
 
 /// The whole table as CSV on `sink`.

@@ -4,6 +4,29 @@
 #include "text_values.h"
 
 namespace alkaid::csv {
+namespace {
+
+// Appends one formatted field. Readers drop a UTF-8 byte order mark at the very
+// start of their input, so when `at_start` a field beginning with those bytes
+// is quoted (inside quotes they stay data): a column named, or a first value
+// starting with, U+FEFF reads back as written.
+void AppendField(std::string* out, std::string_view field, char quote, bool* at_start) {
+  if (*at_start) {
+    *at_start = false;
+    if (field.starts_with("\xEF\xBB\xBF")) {
+      out->push_back(quote);
+      for (char c : field) {
+        if (c == quote) out->push_back(quote);
+        out->push_back(c);
+      }
+      out->push_back(quote);
+      return;
+    }
+  }
+  out->append(field);
+}
+
+}  // namespace
 
 Writer::Writer(io::OutputStream* sink, SchemaPtr schema, WriteOptions options)
     : sink_(sink), schema_(std::move(schema)), options_(std::move(options)) {}
@@ -45,7 +68,7 @@ Status Writer::WriteHeader() {
       data = ArrayData::Make(utf8(), 1, {nullptr, offs, names}, 0);
       ALKAID_RETURN_NOT_OK(text::FormatColumn(*data, 0, 1, text::TextEscape::kCsv, esc, "", &one));
     }
-    line.append(one.get(0));
+    AppendField(&line, one.get(0), options_.quote, &at_start_);
   }
   line.append(options_.line_ending);
   return sink_->Write(line.data(), static_cast<int64_t>(line.size()));
@@ -67,7 +90,7 @@ Status Writer::WriteBatch(const RecordBatch& batch) {
         for (int64_t r = 0; r < n; ++r) {
           for (size_t c = 0; c < cols.size(); ++c) {
             if (c > 0) out.push_back(options_.delimiter);
-            out.append(cols[c].get(r));
+            AppendField(&out, cols[c].get(r), options_.quote, &at_start_);
           }
           out.append(options_.line_ending);
         }
