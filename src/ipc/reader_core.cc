@@ -10,12 +10,6 @@
 
 namespace alkaid::ipc::internal {
 
-namespace {
-
-bool IsAligned8(const uint8_t* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; }
-
-}  // namespace
-
 std::string MessageLocation::ToString() const {
   std::string out = std::string(kind) + " " + std::to_string(index);
   if (byte_offset >= 0) out += " at byte " + std::to_string(byte_offset);
@@ -132,21 +126,6 @@ ReadStats AtomicStats::Snapshot() const {
 }
 
 // ---------------------------------------------------------------------------
-
-Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool,
-                                                 int max_recursion_depth) {
-  if (!IsAligned8((*metadata)->data())) {
-    ALKAID_ASSIGN_OR_RAISE(*metadata, Buffer::Copy((*metadata)->data(), (*metadata)->size(), pool));
-  }
-  ALKAID_ASSIGN_OR_RAISE(const fb::Message* message,
-                         VerifyMessage((*metadata)->data(), (*metadata)->size(), "message metadata",
-                                       max_recursion_depth));
-  ALKAID_RETURN_NOT_OK(CheckMetadataVersion(message->version(), "message"));
-  if (message->bodyLength() < 0) {
-    return Status::Invalid("message body length is negative (", message->bodyLength(), ")");
-  }
-  return message;
-}
 
 // ---------------------------------------------------------------------------
 

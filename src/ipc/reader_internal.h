@@ -18,6 +18,7 @@
 #include "alkaid/ipc/reader.h"
 #include "alkaid/table.h"
 #include "alkaid/visit_type.h"
+#include "message_framer.h"
 #include "metadata.h"
 
 namespace alkaid::ipc::internal {
@@ -171,12 +172,6 @@ inline constexpr int64_t kNodeCharge = 256;
 // Bytes of the buffers of `data` and its children (not dictionaries, which
 // are charged where they are built), counting each buffer's size.
 int64_t BufferBytes(const ArrayData& data);
-
-// Makes `*metadata` 8-byte aligned (copying when it is not, because the
-// Flatbuffers accessors load scalars in place), then verifies it and checks
-// the metadata version and body length.
-Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool,
-                                                 int max_recursion_depth);
 
 // How a buffer's bytes are reordered when the data is big-endian.
 struct ByteSwap {
@@ -595,33 +590,31 @@ class MessageDecoder {
   int64_t next_required_size() const;
   const SchemaPtr& schema() const;
   const DictionaryIds& dictionary_ids() const;
-  bool finished() const { return state_ == State::kFinished; }
+  bool finished() const { return framer_.part() == MessageFramer::Part::kEndOfStream; }
   ReadStats stats() const;
 
  private:
-  enum class State { kPrefix, kLength, kMetadata, kBody, kFinished, kFailed };
-
   Status ConsumeUnchecked(const BufferPtr& chunk, bool may_keep);
-  // Called with exactly need_ bytes of the current part.
+  // Called with exactly framer_.need() bytes of a metadata or body part.
   Status OnPart(BufferPtr part);
-  Status OnWord(uint32_t value);  // a complete prefix or length word
-  Status OnLength(int32_t length);
   Status OnMessage(BufferPtr body);
   Status AppendToPending(const uint8_t* data, int64_t n);
+  MessageLocation where() const {
+    return {"stream message", message_index_, framer_.message_offset()};
+  }
 
   std::shared_ptr<StreamDecoder::Listener> listener_;
   IpcReadOptions options_;
   std::unique_ptr<ReaderCore> core_;
-  State state_ = State::kPrefix;
-  int64_t need_ = 4;
+  MessageFramer framer_;
+  bool failed_ = false;
   std::shared_ptr<ResizableBuffer> pending_;
   int64_t pending_size_ = 0;
   uint8_t word_[4] = {};
   BufferPtr metadata_;
+  std::shared_ptr<ResizableBuffer> aligned_;  // misaligned metadata, copied
   const fb::Message* message_ = nullptr;
-  int64_t metadata_wire_size_ = 0;
   int64_t consumed_ = 0;        // bytes consumed so far (for error offsets)
-  int64_t message_start_ = 0;   // byte offset of the current message
   int64_t message_index_ = 0;
   Status error_;
 };
