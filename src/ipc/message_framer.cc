@@ -23,8 +23,7 @@ Status MessageFramer::OtherLength(int32_t length) {
                          "-byte prefix (length word at byte ", at, ")");
 }
 
-Result<const fb::Message*> MessageFramer::OnMetadata(const uint8_t* data,
-                                                     std::shared_ptr<ResizableBuffer>* scratch) {
+Status MessageFramer::OnMetadata(const uint8_t* data, std::shared_ptr<ResizableBuffer>* scratch) {
   const int64_t at = start_ + consumed_;
   const int64_t length = metadata_length_;
   if (reinterpret_cast<uintptr_t>(data) % 8 != 0) [[unlikely]] {
@@ -36,12 +35,17 @@ Result<const fb::Message*> MessageFramer::OnMetadata(const uint8_t* data,
     std::memcpy((*scratch)->mutable_data(), data, static_cast<size_t>(length));
     data = (*scratch)->data();
   }
-  Result<const fb::Message*> verified =
-      VerifyMessage(data, length, "message metadata", max_recursion_depth_);
-  if (!verified.ok()) [[unlikely]] {
-    return verified.status().WithContext("metadata at byte " + std::to_string(at));
+  const fb::Message* message;
+  if (VerifyPlainBatchMessage(data, length)) [[likely]] {
+    message = fb::GetMessage(data);
+  } else {
+    Result<const fb::Message*> verified =
+        VerifyMessage(data, length, "message metadata", max_recursion_depth_);
+    if (!verified.ok()) {
+      return verified.status().WithContext("metadata at byte " + std::to_string(at));
+    }
+    message = *verified;
   }
-  const fb::Message* message = *verified;
   if (message->version() < kMinReadableMetadataVersion ||
       message->version() > kCurrentMetadataVersion) [[unlikely]] {
     return CheckMetadataVersion(message->version(), "message")
@@ -62,7 +66,7 @@ Result<const fb::Message*> MessageFramer::OnMetadata(const uint8_t* data,
     part_ = Part::kBody;
     need_ = body_length;
   }
-  return message;
+  return Status::OK();
 }
 
 Status MessageFramer::Truncated(int64_t got) const {

@@ -54,10 +54,8 @@ class MessageFramer {
     start_ = offset;
     limit_ = limit;
     consumed_ = 0;
-    prefix_size_ = 0;
-    metadata_length_ = 0;
-    body_length_ = 0;
-    message_ = nullptr;
+    // prefix_size_, metadata_length_, body_length_ and message_ are set
+    // by the parts that determine them, before anything reads them.
     part_ = Part::kPrefix;
     need_ = 4;
   }
@@ -95,9 +93,8 @@ class MessageFramer {
   // `*scratch`, where metadata that is not 8-byte aligned is copied, since
   // the flatbuffer accessors load scalars in place) as long as the returned
   // message is used. Verifies the flatbuffer and checks the metadata
-  // version and the body length.
-  Result<const fb::Message*> OnMetadata(const uint8_t* data,
-                                        std::shared_ptr<ResizableBuffer>* scratch);
+  // version and the body length. The message is then message().
+  Status OnMetadata(const uint8_t* data, std::shared_ptr<ResizableBuffer>* scratch);
 
   // The need() bytes of a kBody part arrived.
   void OnBody() {

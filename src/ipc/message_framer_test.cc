@@ -167,8 +167,9 @@ TEST(MessageFramer, MetadataIsVerifiedAndAligned) {
   ASSERT_TRUE(framer.OnWord(static_cast<uint32_t>(length)).ok());
   std::shared_ptr<ResizableBuffer> scratch;
   const uint8_t* data = storage->data() + 4;
-  auto message = framer.OnMetadata(data, &scratch);
-  ASSERT_TRUE(message.ok()) << message.status();
+  Status st = framer.OnMetadata(data, &scratch);
+  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_NE(framer.message(), nullptr);
   ASSERT_NE(scratch, nullptr);  // copied for alignment
   EXPECT_EQ(framer.part(), Part::kBody);
   EXPECT_EQ(framer.body_length(), 8);

@@ -103,23 +103,35 @@ void BuildDictionaryBatchMessage(flatbuffers::FlatBufferBuilder* fbb,
 namespace {
 
 // Copies a vector of Flatbuffers structs of two int64 (FieldNode, Buffer)
-// into plain structs of the same two fields in the same order: one memcpy
-// (the wire is little-endian; big-endian hosts swap each field after), and
-// no value-initialization when `out` already has the size (every batch of a
+// into plain structs of the same two fields in the same order, element by
+// element with constant-size copies (inlined loads: the vectors are a few
+// elements long, where a memcpy call costs more than the copy), and no
+// value-initialization when `out` already has the size (every batch of a
 // stream usually has). Alignment of the source does not matter (see
-// LoadStruct).
-template <typename Out, typename Struct>
-void CopyInt64Pairs(const flatbuffers::Vector<const Struct*>* vec, std::vector<Out>* out) {
+// LoadStruct). `bad(first, second)` is or-ed over the elements, in native
+// byte order: true when some element is invalid.
+template <typename Out, typename Struct, typename Bad>
+bool CopyInt64Pairs(const flatbuffers::Vector<const Struct*>* vec, std::vector<Out>* out, Bad bad) {
   static_assert(sizeof(Struct) == 2 * sizeof(int64_t) && sizeof(Out) == 2 * sizeof(int64_t));
   static_assert(std::is_trivially_copyable_v<Out>);
   const size_t n = vec == nullptr ? 0 : vec->size();
   out->resize(n);
-  if (n == 0) return;
-  std::memcpy(static_cast<void*>(out->data()), vec->Data(), n * sizeof(Out));
-  if constexpr (std::endian::native != std::endian::little) {
-    auto* words = reinterpret_cast<int64_t*>(out->data());
-    for (size_t i = 0; i < 2 * n; ++i) words[i] = flatbuffers::EndianScalar(words[i]);
+  if (n == 0) return false;
+  auto* dst = reinterpret_cast<int64_t*>(out->data());
+  const uint8_t* src = vec->Data();
+  bool any = false;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t pair[2];
+    std::memcpy(pair, src + i * sizeof(Out), sizeof(pair));
+    if constexpr (std::endian::native != std::endian::little) {
+      pair[0] = flatbuffers::EndianScalar(pair[0]);
+      pair[1] = flatbuffers::EndianScalar(pair[1]);
+    }
+    dst[2 * i] = pair[0];
+    dst[2 * i + 1] = pair[1];
+    any |= bad(pair[0], pair[1]);
   }
+  return any;
 }
 
 }  // namespace
@@ -133,30 +145,51 @@ Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
     out->Clear();
     return Status::Invalid("record batch header is missing");
   }
-  if (batch->length() < 0) {
-    return Status::Invalid("record batch length is negative (", batch->length(), ")");
+  const int64_t length = batch->length();
+  if (length < 0) {
+    return Status::Invalid("record batch length is negative (", length, ")");
   }
-  out->length = batch->length();
-  CopyInt64Pairs(batch->nodes(), &out->nodes);
-  for (size_t i = 0; i < out->nodes.size(); ++i) {
-    const FieldNodeMeta& node = out->nodes[i];
-    if (node.length < 0 || node.null_count < 0 || node.null_count > node.length) [[unlikely]] {
-      return Status::Invalid("field node ", i, ": length ", node.length, " and null count ",
-                             node.null_count, " must satisfy 0 <= null_count <= length");
+  out->length = length;
+  // Each vector is copied and checked in one branch-free pass; the rare
+  // failure is then located for the message. Unsigned comparisons fold the
+  // sign checks in: a negative value is larger than any valid one.
+  const bool bad_nodes = CopyInt64Pairs(
+      batch->nodes(), &out->nodes, [](int64_t node_length, int64_t null_count) {
+        return (node_length < 0) |
+               (static_cast<uint64_t>(null_count) > static_cast<uint64_t>(node_length));
+      });
+  if (bad_nodes) [[unlikely]] {
+    for (size_t i = 0; i < out->nodes.size(); ++i) {
+      const FieldNodeMeta& node = out->nodes[i];
+      if (node.length < 0 || node.null_count < 0 || node.null_count > node.length) {
+        return Status::Invalid("field node ", i, ": length ", node.length, " and null count ",
+                               node.null_count, " must satisfy 0 <= null_count <= length");
+      }
     }
   }
-  CopyInt64Pairs(batch->buffers(), &out->buffers);
-  for (size_t i = 0; i < out->buffers.size(); ++i) {
-    const int64_t offset = out->buffers[i].offset;
-    const int64_t length = out->buffers[i].length;
-    if (offset < 0 || length < 0) [[unlikely]] {
-      return Status::Invalid("buffer ", i, ": offset ", offset, " and length ", length,
-                             " must not be negative");
-    }
-    if (body_length >= 0 && (offset > body_length || length > body_length - offset)) [[unlikely]] {
-      // offset + length may overflow on hostile input: report the parts.
-      return Status::Invalid("buffer ", i, ": offset ", offset, " + length ", length,
-                             " is outside the body of ", body_length, " bytes");
+  // body_length < 0: no bound.
+  const uint64_t bound = body_length >= 0 ? static_cast<uint64_t>(body_length) : INT64_MAX;
+  const bool bad_buffers = CopyInt64Pairs(
+      batch->buffers(), &out->buffers, [bound](int64_t offset, int64_t size) {
+        // Below 2^62 each (which also rules out negatives), the sum cannot
+        // overflow.
+        const auto o = static_cast<uint64_t>(offset);
+        const auto n = static_cast<uint64_t>(size);
+        return ((o | n) >> 62 != 0) | (o + n > bound);
+      });
+  if (bad_buffers) [[unlikely]] {
+    for (size_t i = 0; i < out->buffers.size(); ++i) {
+      const int64_t offset = out->buffers[i].offset;
+      const int64_t size = out->buffers[i].length;
+      if (offset < 0 || size < 0) {
+        return Status::Invalid("buffer ", i, ": offset ", offset, " and length ", size,
+                               " must not be negative");
+      }
+      if (body_length >= 0 && (offset > body_length || size > body_length - offset)) {
+        // offset + length may overflow on hostile input: report the parts.
+        return Status::Invalid("buffer ", i, ": offset ", offset, " + length ", size,
+                               " is outside the body of ", body_length, " bytes");
+      }
     }
   }
   if (const fb::BodyCompression* compression = batch->compression()) {
@@ -200,6 +233,117 @@ int VerifierDepth(int max_recursion_depth) {
   return 2 * depth + 16;
 }
 
+namespace {
+
+// The generated verifier with every step inlined into one function: the
+// same checks, without a call per field (which shows in the per-message
+// cost of small batches).
+[[gnu::flatten]] bool VerifyMessageInline(flatbuffers::Verifier& verifier) {
+  return fb::VerifyMessageBuffer(verifier);
+}
+
+// The message every batch of a stream is: a RecordBatch header holding
+// only length, nodes and buffers, and no custom metadata. For it, this makes
+// exactly the checks the generated verifier makes (offsets in bounds and
+// aligned, vtables whole, vectors inside the buffer), in a few dozen
+// instructions instead of a few hundred. Anything else, or anything it is
+// unsure of, answers false and goes to the generated verifier, which decides.
+class PlainBatchVerifier {
+ public:
+  // size < 2^31, so no sum below overflows: every position is either
+  // checked to lie in the buffer or a uint32/uint16 away from one that does.
+  PlainBatchVerifier(const uint8_t* buf, int64_t size) : buf_(buf), size_(size) {}
+
+  bool Verify() const {
+    // FLATBUFFERS_MIN_BUFFER_SIZE: root offset, vtable offset, two vtable words.
+    if (size_ < 4 + 4 + 2 + 2) return false;
+    const int64_t message = Offset(0);
+    if (message < 0) return false;
+    int64_t vsize = 0;
+    const int64_t vtable = VTable(message, &vsize);
+    if (vtable < 0) return false;
+    // header_type must be RecordBatch, with a header; no custom metadata.
+    const int64_t type_at = Field(vtable, vsize, fb::Message::VT_HEADER_TYPE);
+    const int64_t header_at = Field(vtable, vsize, fb::Message::VT_HEADER);
+    if (type_at == 0 || header_at == 0 ||
+        Field(vtable, vsize, fb::Message::VT_CUSTOM_METADATA) != 0 ||
+        !InRange(message + type_at, 1) ||
+        buf_[message + type_at] != static_cast<uint8_t>(fb::MessageHeader::RecordBatch) ||
+        !OptionalScalar(message, Field(vtable, vsize, fb::Message::VT_VERSION), 2) ||
+        !OptionalScalar(message, Field(vtable, vsize, fb::Message::VT_BODYLENGTH), 8)) {
+      return false;
+    }
+    const int64_t batch = Offset(message + header_at);
+    if (batch < 0) return false;
+    int64_t bvsize = 0;
+    const int64_t bvtable = VTable(batch, &bvsize);
+    if (bvtable < 0 ||
+        Field(bvtable, bvsize, fb::RecordBatch::VT_COMPRESSION) != 0 ||
+        Field(bvtable, bvsize, fb::RecordBatch::VT_VARIADICBUFFERCOUNTS) != 0) {
+      return false;
+    }
+    return OptionalScalar(batch, Field(bvtable, bvsize, fb::RecordBatch::VT_LENGTH), 8) &&
+           OptionalStructVector(batch, Field(bvtable, bvsize, fb::RecordBatch::VT_NODES)) &&
+           OptionalStructVector(batch, Field(bvtable, bvsize, fb::RecordBatch::VT_BUFFERS));
+  }
+
+ private:
+  // Verifier::Verify(elem, len), for elem >= 0.
+  bool InRange(int64_t elem, int64_t len) const { return len < size_ && elem + len <= size_; }
+  // Verifier::Verify<T>: aligned (relative to the buffer) and in range.
+  bool Scalar(int64_t elem, int64_t len) const {
+    return (elem & (len - 1)) == 0 && InRange(elem, len);
+  }
+  uint32_t U32(int64_t at) const { return flatbuffers::ReadScalar<uint32_t>(buf_ + at); }
+  uint16_t U16(int64_t at) const { return flatbuffers::ReadScalar<uint16_t>(buf_ + at); }
+
+  // Where the uoffset at `start` points, or -1 (Verifier::VerifyOffset).
+  int64_t Offset(int64_t start) const {
+    if (!Scalar(start, 4)) return -1;
+    const uint32_t o = U32(start);
+    if (o == 0 || o > static_cast<uint32_t>(INT32_MAX)) return -1;
+    const int64_t target = start + o;
+    return InRange(target, 1) ? target : -1;
+  }
+  // The vtable of the table at `table` and its size, or -1
+  // (Verifier::VerifyTableStart; depth and table counts stay far below any
+  // limit for two tables).
+  int64_t VTable(int64_t table, int64_t* vsize) const {
+    if (!Scalar(table, 4)) return -1;
+    const int64_t vtable = table - flatbuffers::ReadScalar<int32_t>(buf_ + table);
+    if (vtable < 0 || !Scalar(vtable, 2)) return -1;
+    *vsize = U16(vtable);
+    return (*vsize & 1) == 0 && InRange(vtable, *vsize) ? vtable : -1;
+  }
+  // Table::GetOptionalFieldOffset: 0 when absent.
+  int64_t Field(int64_t vtable, int64_t vsize, int64_t field) const {
+    return field < vsize ? U16(vtable + field) : 0;
+  }
+  bool OptionalScalar(int64_t table, int64_t field, int64_t len) const {
+    return field == 0 || Scalar(table + field, len);
+  }
+  // An optional offset field to a vector of 16-byte structs
+  // (Verifier::VerifyVectorOrString).
+  bool OptionalStructVector(int64_t table, int64_t field) const {
+    if (field == 0) return true;
+    const int64_t vec = Offset(table + field);
+    if (vec < 0 || !Scalar(vec, 4)) return false;
+    const int64_t n = U32(vec);
+    if (n >= static_cast<int64_t>(FLATBUFFERS_MAX_BUFFER_SIZE / 16)) return false;
+    return InRange(vec, 4 + 16 * n);
+  }
+
+  const uint8_t* buf_;
+  int64_t size_;
+};
+
+}  // namespace
+
+bool VerifyPlainBatchMessage(const uint8_t* data, int64_t size) {
+  return data != nullptr && size > 0 && size < (int64_t{1} << 31) &&
+         PlainBatchVerifier(data, size).Verify();
+}
+
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
                                          std::string_view where, int max_depth) {
   if (data == nullptr || size <= 0) {
@@ -209,11 +353,14 @@ Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
     return Status::SerializationError(where, ": metadata flatbuffer of ", size,
                                       " bytes exceeds the Flatbuffers limit");
   }
+  if (VerifyPlainBatchMessage(data, size)) [[likely]] {
+    return fb::GetMessage(data);
+  }
   // Depth counts tables: two per field level (Field, its type) plus slack.
   flatbuffers::Verifier verifier(data, static_cast<size_t>(size),
                                  /*max_depth=*/VerifierDepth(max_depth),
                                  /*max_tables=*/1000000);
-  if (!fb::VerifyMessageBuffer(verifier)) {
+  if (!VerifyMessageInline(verifier)) {
     return Status::SerializationError(where, ": metadata flatbuffer of ", size,
                                       " bytes failed verification");
   }

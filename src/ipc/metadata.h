@@ -130,6 +130,12 @@ int VerifierDepth(int max_recursion_depth);
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
                                          std::string_view where = "message",
                                          int max_depth = kDefaultMaxRecursionDepth);
+// True when [data, data + size) is a Message with a RecordBatch header
+// holding only length, nodes and buffers (every batch of a typical stream),
+// verified as VerifyMessage would, only faster. False says nothing: the
+// message may still be valid (VerifyMessage decides).
+bool VerifyPlainBatchMessage(const uint8_t* data, int64_t size);
+
 // Fails unless the version is V4 or V5.
 Status CheckMetadataVersion(fb::MetadataVersion version, std::string_view where = "message");
 

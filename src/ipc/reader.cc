@@ -49,22 +49,27 @@ constexpr int64_t kScratchMetadataLimit = 64 * 1024;
 class StreamSource {
  public:
   StreamSource(io::InputStream* in, MemoryPool* pool) : in_(in), pool_(pool) {}
-  // Up to n bytes into out; fewer only at the end of the input.
-  Result<int64_t> ReadInto(int64_t n, uint8_t* out) { return in_->Read(n, out); }
+  // A 4-byte word into out; fewer bytes (*got) only at the end of the input.
+  Status ReadWord(uint8_t* out, int64_t* got) {
+    ALKAID_ASSIGN_OR_RAISE(*got, in_->Read(4, out));
+    return Status::OK();
+  }
   // Up to n bytes of metadata, valid while `out` is.
-  Result<const uint8_t*> ReadMetadata(int64_t n, int64_t* got, FramedMessage* out) {
+  Status ReadMetadata(int64_t n, FramedMessage* out, const uint8_t** data, int64_t* got) {
     if (n <= kScratchMetadataLimit) {
       if (!out->scratch || out->scratch->capacity() < n) {
         ALKAID_ASSIGN_OR_RAISE(out->scratch, AllocateBuffer(std::max<int64_t>(n, 4096), pool_));
       }
       ALKAID_ASSIGN_OR_RAISE(*got, in_->Read(n, out->scratch->mutable_data()));
-      return out->scratch->data();
+      *data = out->scratch->data();
+      return Status::OK();
     }
     // Large metadata: the stream decides how to deliver it (incremental
     // growth for pipes), never trusting the length.
     ALKAID_ASSIGN_OR_RAISE(out->metadata, in_->Read(n));
     *got = out->metadata->size();
-    return out->metadata->data();
+    *data = out->metadata->data();
+    return Status::OK();
   }
   Status ReadBody(int64_t n, FramedMessage* out) {
     ALKAID_ASSIGN_OR_RAISE(out->body_buffer, in_->Read(n));
@@ -80,15 +85,21 @@ class StreamSource {
 class MemorySource {
  public:
   MemorySource(const BufferPtr& buffer, int64_t* position) : buffer_(buffer), position_(position) {}
-  Result<int64_t> ReadInto(int64_t n, uint8_t* out) {
-    const int64_t got = Take(n);
-    std::memcpy(out, buffer_->data() + *position_ - got, static_cast<size_t>(got));
-    return got;
+  Status ReadWord(uint8_t* out, int64_t* got) {
+    *got = Take(4);
+    const uint8_t* from = buffer_->data() + *position_ - *got;
+    if (*got == 4) [[likely]] {
+      std::memcpy(out, from, 4);  // a constant size: one load
+    } else {
+      std::memcpy(out, from, static_cast<size_t>(*got));
+    }
+    return Status::OK();
   }
   // The metadata in place: the stream's buffer outlives the message.
-  Result<const uint8_t*> ReadMetadata(int64_t n, int64_t* got, FramedMessage*) {
+  Status ReadMetadata(int64_t n, FramedMessage*, const uint8_t** data, int64_t* got) {
     *got = Take(n);
-    return buffer_->data() + *position_ - *got;
+    *data = buffer_->data() + *position_ - *got;
+    return Status::OK();
   }
   // The body points into the stream's buffer, which keeps it alive.
   Status ReadBody(int64_t n, FramedMessage* out) {
@@ -107,24 +118,28 @@ class MemorySource {
   int64_t* position_;
 };
 
-// Reads the next message of a stream through `framer`. Returns false at the
+// Reads the next message of a stream through `framer`. *got is false at the
 // end-of-stream marker or when the input ends cleanly between messages.
 template <typename Source>
-Result<bool> ReadFramedMessage(Source& in, MessageFramer* framer, FramedMessage* out) {
+Status ReadFramedMessage(Source& in, MessageFramer* framer, FramedMessage* out, bool* got) {
+  *got = false;
   uint8_t word[4];
   do {
-    ALKAID_ASSIGN_OR_RAISE(int64_t n, in.ReadInto(4, word));
+    int64_t n = 0;
+    ALKAID_RETURN_NOT_OK(in.ReadWord(word, &n));
     if (n < 4) [[unlikely]] {
-      if (n == 0 && framer->part() == Part::kPrefix) return false;
+      if (n == 0 && framer->part() == Part::kPrefix) return Status::OK();
       return framer->Truncated(n);
     }
     ALKAID_RETURN_NOT_OK(framer->OnWord(LoadLE32(word)));
   } while (framer->part() == Part::kLength);
-  if (framer->part() == Part::kEndOfStream) return false;
-  int64_t got = 0;
-  ALKAID_ASSIGN_OR_RAISE(const uint8_t* metadata, in.ReadMetadata(framer->need(), &got, out));
-  if (got < framer->need()) [[unlikely]] return framer->Truncated(got);
-  ALKAID_ASSIGN_OR_RAISE(out->message, framer->OnMetadata(metadata, &out->scratch));
+  if (framer->part() == Part::kEndOfStream) return Status::OK();
+  const uint8_t* metadata = nullptr;
+  int64_t size = 0;
+  ALKAID_RETURN_NOT_OK(in.ReadMetadata(framer->need(), out, &metadata, &size));
+  if (size < framer->need()) [[unlikely]] return framer->Truncated(size);
+  ALKAID_RETURN_NOT_OK(framer->OnMetadata(metadata, &out->scratch));
+  out->message = framer->message();
   if (framer->part() == Part::kBody) {
     ALKAID_RETURN_NOT_OK(in.ReadBody(framer->need(), out));
     if (out->body.size < framer->need()) [[unlikely]] return framer->Truncated(out->body.size);
@@ -133,7 +148,8 @@ Result<bool> ReadFramedMessage(Source& in, MessageFramer* framer, FramedMessage*
     out->body = internal::MessageBody{};
   }
   out->wire_size = framer->wire_size();
-  return true;
+  *got = true;
+  return Status::OK();
 }
 
 }  // namespace
@@ -191,23 +207,22 @@ Result<std::unique_ptr<StreamReader>> StreamReader::Open(BufferPtr buffer,
 }
 
 // Frames the next message (false at the end of the stream).
-Result<bool> StreamReader::ReadOneMessage() {
+Status StreamReader::ReadOneMessage(bool* got) {
   State& s = *state_;
   s.framer.Begin(s.framer.offset());
-  Result<bool> got = false;
+  Status st;
   if (s.memory != nullptr) {
     MemorySource source(s.memory, &s.memory_position);
-    got = ReadFramedMessage(source, &s.framer, &s.message);
+    st = ReadFramedMessage(source, &s.framer, &s.message, got);
   } else {
     StreamSource source(s.stream, s.options.pool);
-    got = ReadFramedMessage(source, &s.framer, &s.message);
+    st = ReadFramedMessage(source, &s.framer, &s.message, got);
   }
-  if (!got.ok()) [[unlikely]] {
-    return internal::AtLocation(got.status(), {"stream message", s.message_index,
-                                               s.framer.message_offset()});
+  if (!st.ok()) [[unlikely]] {
+    return internal::AtLocation(st, {"stream message", s.message_index, s.framer.message_offset()});
   }
   if (*got) ++s.message_index;
-  return got;
+  return Status::OK();
 }
 
 // Open → schema: the first message must be one.
@@ -216,7 +231,8 @@ Status StreamReader::ReadSchema() {
   if (s.options.pool == nullptr) s.options.pool = default_memory_pool();
   s.framer.Configure(s.options.pool, s.options.max_recursion_depth, "the stream");
   MessageLocation where{"stream message", 0, 0};
-  ALKAID_ASSIGN_OR_RAISE(bool got, ReadOneMessage());
+  bool got = false;
+  ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
   if (!got) return Status::Invalid("the stream ends before its schema message");
   const Message& message = *s.message.message;
   if (message.header_type() != internal::fb::MessageHeader::Schema) {
@@ -237,7 +253,8 @@ Status StreamReader::ReadSchema() {
 Result<RecordBatchPtr> StreamReader::Next() {
   State& s = *state_;
   while (!s.finished) {
-    ALKAID_ASSIGN_OR_RAISE(bool got, ReadOneMessage());
+    bool got = false;
+    ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
     if (!got) {
       s.finished = true;
       break;
@@ -376,17 +393,17 @@ Status CheckOldFooter(io::RandomAccessFile* file, int64_t footer_offset,
   int64_t pos = 0;
   do {
     if (framed->size() - pos < 4) return refused;
-    Status st = framer.OnWord(LoadLE32(framed->data() + pos));
-    if (!st.ok()) return refused.WithContext(st.message());
+    Status word = framer.OnWord(LoadLE32(framed->data() + pos));
+    if (!word.ok()) return refused.WithContext(word.message());
     pos += 4;
   } while (framer.part() == Part::kLength);
   if (framer.part() != Part::kMetadata) return refused;
   ALKAID_ASSIGN_OR_RAISE(BufferPtr metadata, file->ReadAt(start + pos, framer.need()));
   if (metadata->size() < framer.need()) return refused;
   std::shared_ptr<ResizableBuffer> scratch;
-  Result<const Message*> message = framer.OnMetadata(metadata->data(), &scratch);
-  if (!message.ok()) return refused.WithContext(message.status().message());
-  if ((*message)->header_type() != internal::fb::MessageHeader::Schema) return refused;
+  Status st = framer.OnMetadata(metadata->data(), &scratch);
+  if (!st.ok()) return refused.WithContext(st.message());
+  if (framer.message()->header_type() != internal::fb::MessageHeader::Schema) return refused;
   return Status::OK();
 }
 
@@ -537,7 +554,8 @@ Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& b
     return Status::Invalid("the block points at an end-of-stream marker (byte ", block.offset,
                            "), not a message");
   }
-  ALKAID_ASSIGN_OR_RAISE(out->message, framer.OnMetadata(framed + pos, &out->scratch));
+  ALKAID_RETURN_NOT_OK(framer.OnMetadata(framed + pos, &out->scratch));
+  out->message = framer.message();
   ALKAID_RETURN_NOT_OK(framer.MatchBlock(block.metadata_length, block.body_length));
   out->wire_size = framer.wire_size();
   out->body = internal::MessageBody{};
@@ -996,9 +1014,8 @@ Status MessageDecoder::ConsumeUnchecked(const BufferPtr& chunk, bool may_keep) {
 Status MessageDecoder::OnPart(BufferPtr part) {
   if (framer_.part() == Part::kMetadata) {
     metadata_ = std::move(part);
-    Result<const fb::Message*> message = framer_.OnMetadata(metadata_->data(), &aligned_);
-    if (!message.ok()) return AtLocation(message.status(), where());
-    message_ = *message;
+    ALKAID_RETURN_NOT_OK(AtLocation(framer_.OnMetadata(metadata_->data(), &aligned_), where()));
+    message_ = framer_.message();
     if (framer_.part() == Part::kDone) return OnMessage(nullptr);
     return Status::OK();
   }

@@ -79,7 +79,10 @@ class SliceArena {
 
  private:
   static constexpr size_t kInline = 8;
-  Buffer* slot(size_t i);
+  Buffer* slot(size_t i) {
+    std::byte* base = heap_ ? heap_.get() : inline_;
+    return reinterpret_cast<Buffer*>(base + i * sizeof(Buffer));
+  }
 
   std::shared_ptr<const void> owner_;
   const uint8_t* base_;
@@ -110,6 +113,14 @@ class ReadBudget {
   // Fails (OutOfMemory naming the option) unless `bytes` more fit.
   Status Check(int64_t bytes, std::string_view what) const;
 
+  // Takes `bytes` (> 0) when they fit in the guaranteed part of the limit
+  // (the common case, with no ratio arithmetic); false: ask Take.
+  bool TryTakeFast(int64_t bytes) {
+    int64_t held = used_.load(std::memory_order_relaxed);
+    return bytes <= guaranteed_ && held <= guaranteed_ - bytes &&
+           used_.compare_exchange_weak(held, held + bytes, std::memory_order_relaxed);
+  }
+
  private:
   friend class Charge;
   Status Take(int64_t bytes, std::string_view what);
@@ -118,6 +129,8 @@ class ReadBudget {
 
   int64_t explicit_limit_;
   int64_t floor_;
+  // A limit() never goes below: charges within it need no ratio arithmetic.
+  int64_t guaranteed_;
   double ratio_;
   std::atomic<int64_t> input_{0};
   std::atomic<int64_t> used_{0};
@@ -133,10 +146,32 @@ class Charge {
   Charge(Charge&& other) noexcept : budget_(std::move(other.budget_)), bytes_(other.bytes_) {
     other.bytes_ = 0;
   }
-  Charge& operator=(Charge&& other) noexcept;
+  Charge& operator=(Charge&& other) noexcept {
+    if (this != &other) {
+      if (budget_ != nullptr) Reset();
+      budget_ = std::move(other.budget_);
+      bytes_ = other.bytes_;
+      other.bytes_ = 0;
+    }
+    return *this;
+  }
   Charge(const Charge&) = delete;
   Charge& operator=(const Charge&) = delete;
-  ~Charge() { Reset(); }
+  // Moved-from and empty charges (the common case) cost a test.
+  ~Charge() {
+    if (budget_ != nullptr) Reset();
+  }
+
+  // Takes `bytes` from `budget` into this charge, or fails: Take without a
+  // Result to move out of.
+  Status TakeInto(const ReadBudgetPtr& budget, int64_t bytes, std::string_view what) {
+    if (budget == nullptr || bytes <= 0) return Status::OK();
+    if (!budget->TryTakeFast(bytes)) [[unlikely]] ALKAID_RETURN_NOT_OK(budget->Take(bytes, what));
+    if (budget_ != nullptr) Reset();
+    budget_ = budget;
+    bytes_ = bytes;
+    return Status::OK();
+  }
 
   // Moves min(n, bytes()) of this charge into a new one.
   Charge Split(int64_t n);
@@ -514,6 +549,10 @@ class ReaderCore {
                                          const MessageLocation& where,
                                          BatchScratch* scratch = nullptr,
                                          const PartialBody* partial = nullptr);
+  // Same, into *out (no Result to move through on the per-batch path).
+  Status ReadRecordBatchInto(const fb::Message& message, const MessageBody& body,
+                             const MessageLocation& where, BatchScratch* scratch,
+                             const PartialBody* partial, RecordBatchPtr* out);
   // True when included_fields leaves out some top-level field.
   bool projects() const {
     return out_schema_ != nullptr && full_schema_ != nullptr &&
@@ -548,6 +587,7 @@ class ReaderCore {
   // The plan of dictionary `id`'s values, made on first use.
   Result<const LoadPlan*> DictionaryPlan(int64_t id, const DictionaryMemo::Entry& entry);
   [[gnu::cold]] Status ColumnFailed(const Status& st, size_t index) const;
+  [[gnu::cold]] Status ColumnLengthMismatch(size_t index, int64_t length, int64_t declared) const;
   // The data pass of full validation (the loader checked the structure).
   Status ValidateLoaded(const ArrayData& data) const;
 
