@@ -1,594 +1,19 @@
-// Conversion between alkaid's type system and the IPC Flatbuffers metadata,
-// plus message framing. See metadata.h for the contract.
+// RecordBatch / DictionaryBatch headers, message verification, the write side
+// of message framing and the file footer. See metadata.h for the contract.
+// (The schema codec is in schema_codec.cc, the read side of the framing in
+// message_framer.cc.)
 #include "metadata.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <type_traits>
-#include <mutex>
-
-#include "alkaid/extension_registry.h"
-#include "alkaid/visit_type.h"
 
 namespace alkaid::ipc::internal {
 
 namespace {
 
-using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
-using FieldOffsets = std::vector<Offset<fb::Field>>;
-
-fb::TimeUnit ToFlatbuffer(TimeUnit unit) {
-  // Both enums number SECOND..NANOSECOND as 0..3.
-  return static_cast<fb::TimeUnit>(static_cast<int16_t>(unit));
-}
-
-std::string PathToString(const FieldPath& path) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (i > 0) out += '.';
-    out += std::to_string(path[i]);
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------
-// Writing: DataType -> Type union member
-
-class TypeTableWriter {
- public:
-  explicit TypeTableWriter(FlatBufferBuilder* fbb) : fbb_(fbb) {}
-
-  fb::Type tag() const { return tag_; }
-  Offset<void> table() const { return table_; }
-
-  Status Visit(const NullType&) { return Set(fb::Type::Null, fb::CreateNull(*fbb_)); }
-  Status Visit(const BooleanType&) { return Set(fb::Type::Bool, fb::CreateBool(*fbb_)); }
-
-  template <typename T>
-    requires(std::is_base_of_v<FixedWidthType, T> && requires { typename T::c_type; } &&
-             std::is_integral_v<typename T::c_type> && !std::is_base_of_v<TemporalUnitType, T> &&
-             !std::is_same_v<T, HalfFloatType> && !std::is_same_v<T, Date32Type> &&
-             !std::is_same_v<T, Date64Type> && !std::is_same_v<T, MonthIntervalType>)
-  Status Visit(const T& type) {
-    return SetInt(type.bit_width(), std::is_signed_v<typename T::c_type>);
-  }
-
-  Status Visit(const HalfFloatType&) { return SetFloat(fb::Precision::HALF); }
-  Status Visit(const FloatType&) { return SetFloat(fb::Precision::SINGLE); }
-  Status Visit(const DoubleType&) { return SetFloat(fb::Precision::DOUBLE); }
-
-  template <typename T>
-    requires is_decimal_v<T>
-  Status Visit(const T& type) {
-    return Set(fb::Type::Decimal,
-               fb::CreateDecimal(*fbb_, type.precision(), type.scale(), type.bit_width()));
-  }
-
-  Status Visit(const Date32Type&) {
-    return Set(fb::Type::Date, fb::CreateDate(*fbb_, fb::DateUnit::DAY));
-  }
-  Status Visit(const Date64Type&) {
-    return Set(fb::Type::Date, fb::CreateDate(*fbb_, fb::DateUnit::MILLISECOND));
-  }
-  Status Visit(const Time32Type& type) {
-    return Set(fb::Type::Time, fb::CreateTime(*fbb_, ToFlatbuffer(type.unit()), 32));
-  }
-  Status Visit(const Time64Type& type) {
-    return Set(fb::Type::Time, fb::CreateTime(*fbb_, ToFlatbuffer(type.unit()), 64));
-  }
-  Status Visit(const TimestampType& type) {
-    Offset<flatbuffers::String> tz;
-    if (!type.timezone().empty()) tz = fbb_->CreateString(type.timezone());
-    return Set(fb::Type::Timestamp, fb::CreateTimestamp(*fbb_, ToFlatbuffer(type.unit()), tz));
-  }
-  Status Visit(const DurationType& type) {
-    return Set(fb::Type::Duration, fb::CreateDuration(*fbb_, ToFlatbuffer(type.unit())));
-  }
-  Status Visit(const MonthIntervalType&) { return SetInterval(fb::IntervalUnit::YEAR_MONTH); }
-  Status Visit(const DayTimeIntervalType&) { return SetInterval(fb::IntervalUnit::DAY_TIME); }
-  Status Visit(const MonthDayNanoIntervalType&) {
-    return SetInterval(fb::IntervalUnit::MONTH_DAY_NANO);
-  }
-
-  Status Visit(const FixedSizeBinaryType& type) {
-    return Set(fb::Type::FixedSizeBinary, fb::CreateFixedSizeBinary(*fbb_, type.byte_width()));
-  }
-  Status Visit(const BinaryType&) { return Set(fb::Type::Binary, fb::CreateBinary(*fbb_)); }
-  Status Visit(const StringType&) { return Set(fb::Type::Utf8, fb::CreateUtf8(*fbb_)); }
-  Status Visit(const LargeBinaryType&) {
-    return Set(fb::Type::LargeBinary, fb::CreateLargeBinary(*fbb_));
-  }
-  Status Visit(const LargeStringType&) {
-    return Set(fb::Type::LargeUtf8, fb::CreateLargeUtf8(*fbb_));
-  }
-  Status Visit(const BinaryViewType&) {
-    return Set(fb::Type::BinaryView, fb::CreateBinaryView(*fbb_));
-  }
-  Status Visit(const StringViewType&) {
-    return Set(fb::Type::Utf8View, fb::CreateUtf8View(*fbb_));
-  }
-
-  Status Visit(const ListType&) { return Set(fb::Type::List, fb::CreateList(*fbb_)); }
-  Status Visit(const LargeListType&) {
-    return Set(fb::Type::LargeList, fb::CreateLargeList(*fbb_));
-  }
-  Status Visit(const ListViewType&) { return Set(fb::Type::ListView, fb::CreateListView(*fbb_)); }
-  Status Visit(const LargeListViewType&) {
-    return Set(fb::Type::LargeListView, fb::CreateLargeListView(*fbb_));
-  }
-  Status Visit(const FixedSizeListType& type) {
-    return Set(fb::Type::FixedSizeList, fb::CreateFixedSizeList(*fbb_, type.list_size()));
-  }
-  Status Visit(const MapType& type) {
-    return Set(fb::Type::Map, fb::CreateMap(*fbb_, type.keys_sorted()));
-  }
-  Status Visit(const StructType&) { return Set(fb::Type::Struct_, fb::CreateStruct_(*fbb_)); }
-
-  template <typename T>
-    requires is_union_v<T>
-  Status Visit(const T& type) {
-    std::vector<int32_t> codes(type.type_codes().begin(), type.type_codes().end());
-    auto codes_offset = fbb_->CreateVector(codes);
-    fb::UnionMode mode =
-        type.mode() == UnionMode::kSparse ? fb::UnionMode::Sparse : fb::UnionMode::Dense;
-    return Set(fb::Type::Union, fb::CreateUnion(*fbb_, mode, codes_offset));
-  }
-
-  Status Visit(const RunEndEncodedType&) {
-    return Set(fb::Type::RunEndEncoded, fb::CreateRunEndEncoded(*fbb_));
-  }
-
-  // Both are unwrapped at the field level before we get here.
-  Status Visit(const DictionaryType& type) {
-    return Status::NotImplemented("dictionary type nested directly in a dictionary or extension: ",
-                                  type.ToString());
-  }
-  Status Visit(const ExtensionType& type) {
-    return Status::NotImplemented("extension type nested directly in another extension: ",
-                                  type.ToString());
-  }
-
- private:
-  template <typename TableT>
-  Status Set(fb::Type tag, Offset<TableT> table) {
-    tag_ = tag;
-    table_ = table.Union();
-    return Status::OK();
-  }
-  Status SetInt(int bit_width, bool is_signed) {
-    return Set(fb::Type::Int, fb::CreateInt(*fbb_, bit_width, is_signed));
-  }
-  Status SetFloat(fb::Precision precision) {
-    return Set(fb::Type::FloatingPoint, fb::CreateFloatingPoint(*fbb_, precision));
-  }
-  Status SetInterval(fb::IntervalUnit unit) {
-    return Set(fb::Type::Interval, fb::CreateInterval(*fbb_, unit));
-  }
-
-  FlatBufferBuilder* fbb_;
-  fb::Type tag_ = fb::Type::NONE;
-  Offset<void> table_;
-};
-
-// ---------------------------------------------------------------------------
-// Writing: Field -> Field table
-
-class FieldWriter {
- public:
-  FieldWriter(FlatBufferBuilder* fbb, const DictionaryIds& ids, IpcDialect dialect, int max_depth)
-      : fbb_(fbb), ids_(ids), dialect_(dialect), max_depth_(max_depth) {}
-
-  Result<Offset<fb::Field>> Write(const Field& field, FieldPath* path) {
-    if (static_cast<int>(path->size()) > max_depth_) {
-      return Status::Invalid("field '", field.name(), "' (path ", PathToString(*path),
-                             ") is nested deeper than the limit of ", max_depth_, " levels");
-    }
-    const DataType* type = field.type().get();
-    const ExtensionType* extension = nullptr;
-    if (type->id() == TypeId::kExtension) {
-      extension = static_cast<const ExtensionType*>(type);
-      type = extension->storage_type().get();
-      if (type->id() == TypeId::kDictionary) {
-        return Status::NotImplemented("field '", field.name(), "' (path ", PathToString(*path),
-                                      "): extension types with dictionary storage cannot be "
-                                      "written to IPC; use a dictionary of the extension instead");
-      }
-    }
-    const DictionaryType* dictionary = nullptr;
-    if (type->id() == TypeId::kDictionary) {
-      dictionary = static_cast<const DictionaryType*>(type);
-      type = dictionary->value_type().get();
-      if (type->id() == TypeId::kExtension) {
-        extension = static_cast<const ExtensionType*>(type);
-        type = extension->storage_type().get();
-      }
-    }
-
-    // Flatbuffers tables cannot nest while being built: children first.
-    FieldOffsets children;
-    children.reserve(static_cast<size_t>(type->num_fields()));
-    for (int i = 0; i < type->num_fields(); ++i) {
-      path->push_back(i);
-      auto child = Write(*type->field(i), path);
-      path->pop_back();
-      if (!child.ok()) return child.status();
-      children.push_back(*child);
-    }
-
-    TypeTableWriter type_writer(fbb_);
-    Status st = VisitTypeInline(*type, &type_writer);
-    if (!st.ok()) return st.WithContext("field '" + field.name() + "' (path " + PathToString(*path) + ")");
-
-    Offset<fb::DictionaryEncoding> encoding;
-    if (dictionary != nullptr) {
-      ALKAID_ASSIGN_OR_RAISE(encoding, WriteDictionaryEncoding(field, *dictionary, *path));
-    }
-
-    auto name = fbb_->CreateString(field.name());
-    auto children_offset = fbb_->CreateVector(children);
-    Offset<flatbuffers::Vector<Offset<fb::KeyValue>>> metadata;
-    if (extension != nullptr) {
-      auto merged = field.metadata() ? field.metadata()->Copy() : std::make_shared<KeyValueMetadata>();
-      merged->Set(ExtensionNameKey(dialect_), extension->extension_name());
-      merged->Set(ExtensionMetadataKey(dialect_), extension->Serialize());
-      metadata = WriteKeyValueMetadata(fbb_, merged.get());
-    } else {
-      metadata = WriteKeyValueMetadata(fbb_, field.metadata().get());
-    }
-
-    fb::FieldBuilder builder(*fbb_);
-    builder.add_name(name);
-    builder.add_nullable(field.nullable());
-    builder.add_type_type(type_writer.tag());
-    builder.add_type(type_writer.table());
-    if (dictionary != nullptr) builder.add_dictionary(encoding);
-    builder.add_children(children_offset);
-    if (!metadata.IsNull()) builder.add_custom_metadata(metadata);
-    return builder.Finish();
-  }
-
- private:
-  Result<Offset<fb::DictionaryEncoding>> WriteDictionaryEncoding(const Field& field,
-                                                                  const DictionaryType& dictionary,
-                                                                  const FieldPath& path) {
-    std::optional<int64_t> id = ids_.Get(path);
-    if (!id.has_value()) {
-      return Status::Invalid("field '", field.name(), "' (path ", PathToString(path),
-                             ") is dictionary encoded but has no dictionary id");
-    }
-    const DataType& index = *dictionary.index_type();
-    if (!index.is_integer()) {
-      return Status::TypeError("field '", field.name(), "' (path ", PathToString(path),
-                               "): dictionary index type must be an integer, got ",
-                               index.ToString());
-    }
-    auto index_offset = fb::CreateInt(*fbb_, index.bit_width(), index.is_signed_integer());
-    return fb::CreateDictionaryEncoding(*fbb_, *id, index_offset, dictionary.ordered(),
-                                        fb::DictionaryKind::DenseArray);
-  }
-
-  FlatBufferBuilder* fbb_;
-  const DictionaryIds& ids_;
-  IpcDialect dialect_;
-  int max_depth_;
-};
-
-// ---------------------------------------------------------------------------
-// Reading: Field table -> Field
-
-void EnsureExtensionsRegistered() {
-  static std::once_flag once;
-  std::call_once(once, [] { RegisterCanonicalExtensionTypes(); });
-}
-
-Result<TimeUnit> ReadTimeUnit(fb::TimeUnit unit) {
-  switch (unit) {
-    case fb::TimeUnit::SECOND: return TimeUnit::kSecond;
-    case fb::TimeUnit::MILLISECOND: return TimeUnit::kMilli;
-    case fb::TimeUnit::MICROSECOND: return TimeUnit::kMicro;
-    case fb::TimeUnit::NANOSECOND: return TimeUnit::kNano;
-  }
-  return Status::Invalid("unknown time unit ", static_cast<int>(unit));
-}
-
-Result<DataTypePtr> ReadIntType(const fb::Int* int_type) {
-  const bool is_signed = int_type->is_signed();
-  switch (int_type->bitWidth()) {
-    case 8: return is_signed ? int8() : uint8();
-    case 16: return is_signed ? int16() : uint16();
-    case 32: return is_signed ? int32() : uint32();
-    case 64: return is_signed ? int64() : uint64();
-  }
-  return Status::Invalid("integer bit width must be 8, 16, 32 or 64, got ", int_type->bitWidth());
-}
-
-class FieldReader {
- public:
-  FieldReader(int max_depth, DictionaryIds* ids) : max_depth_(max_depth), ids_(ids) {}
-
-  Result<FieldPtr> Read(const fb::Field* field) {
-    if (field == nullptr) return Fail("field table is missing");
-    if (static_cast<int>(path_.size()) > max_depth_) {
-      return Fail("type nesting is deeper than the limit of ", max_depth_, " levels");
-    }
-    std::string name = field->name() ? field->name()->str() : std::string();
-    names_.push_back(name);
-    auto result = ReadBody(field, std::move(name));
-    names_.pop_back();
-    return result;
-  }
-
-  // Reads the top-level field `index`.
-  Result<FieldPtr> ReadTopLevel(const fb::Field* field, int index) {
-    path_.assign(1, index);
-    names_.clear();
-    return Read(field);
-  }
-
- private:
-  Result<FieldPtr> ReadBody(const fb::Field* field, std::string name) {
-    FieldVector children;
-    if (const auto* fb_children = field->children()) {
-      children.reserve(fb_children->size());
-      for (flatbuffers::uoffset_t i = 0; i < fb_children->size(); ++i) {
-        path_.push_back(static_cast<int>(i));
-        auto child = Read(fb_children->Get(i));
-        path_.pop_back();
-        if (!child.ok()) return child.status();
-        children.push_back(std::move(*child));
-      }
-    }
-
-    auto metadata_result = ReadKeyValueMetadata(field->custom_metadata(), Where());
-    if (!metadata_result.ok()) return metadata_result.status();
-    MetadataPtr metadata = std::move(*metadata_result);
-
-    ALKAID_ASSIGN_OR_RAISE(DataTypePtr type, ReadType(field, std::move(children)));
-    ALKAID_ASSIGN_OR_RAISE(type, ApplyExtension(std::move(type), &metadata));
-
-    if (const fb::DictionaryEncoding* encoding = field->dictionary()) {
-      ALKAID_ASSIGN_OR_RAISE(type, ReadDictionary(*encoding, std::move(type)));
-    }
-    return std::make_shared<Field>(std::move(name), std::move(type), field->nullable(),
-                                   std::move(metadata));
-  }
-
-  Result<DataTypePtr> ReadDictionary(const fb::DictionaryEncoding& encoding,
-                                     DataTypePtr value_type) {
-    if (encoding.dictionaryKind() != fb::DictionaryKind::DenseArray) {
-      return Fail("unknown dictionary kind ", static_cast<int>(encoding.dictionaryKind()));
-    }
-    DataTypePtr index_type = int32();
-    if (const fb::Int* index = encoding.indexType()) {
-      auto read = ReadIntType(index);
-      if (!read.ok()) return Fail("dictionary index type: ", read.status().message());
-      index_type = std::move(*read);
-    }
-    ids_->Set(path_, encoding.id());
-    return std::make_shared<DictionaryType>(std::move(index_type), std::move(value_type),
-                                            encoding.isOrdered());
-  }
-
-  // Field metadata naming an extension becomes the registered extension type.
-  Result<DataTypePtr> ApplyExtension(DataTypePtr storage, MetadataPtr* metadata) {
-    if (*metadata == nullptr) return storage;
-    const char* name_key = kExtensionNameKey;
-    const char* value_key = kExtensionMetadataKey;
-    int64_t name_index = (*metadata)->FindKey(name_key);
-    if (name_index < 0) {
-      name_key = kAlkaidExtensionNameKey;
-      value_key = kAlkaidExtensionMetadataKey;
-      name_index = (*metadata)->FindKey(name_key);
-      if (name_index < 0) return storage;
-    }
-    int64_t value_index = (*metadata)->FindKey(value_key);
-    std::string serialized = value_index >= 0 ? (*metadata)->value(value_index) : std::string();
-
-    EnsureExtensionsRegistered();
-    auto made = MakeRegisteredExtension((*metadata)->value(name_index), storage, serialized);
-    if (!made.ok()) return Fail("extension type: ", made.status().message());
-    if (*made == nullptr) return storage;  // unknown: storage type, keys kept
-    auto remaining = (*metadata)->Without({name_key, value_key});
-    *metadata = remaining->size() == 0 ? nullptr : MetadataPtr(std::move(remaining));
-    return std::move(*made);
-  }
-
-  Result<DataTypePtr> ReadType(const fb::Field* field, FieldVector children) {
-    const fb::Type tag = field->type_type();
-    if (tag == fb::Type::NONE) return Fail("field has no type");
-    if (static_cast<uint8_t>(tag) > static_cast<uint8_t>(fb::Type::MAX)) {
-      return Fail("unknown type tag ", static_cast<int>(tag));
-    }
-    if (field->type() == nullptr) {
-      return Fail("type table for ", fb::EnumNameType(tag), " is missing");
-    }
-    switch (tag) {
-      case fb::Type::List:
-      case fb::Type::LargeList:
-      case fb::Type::ListView:
-      case fb::Type::LargeListView:
-      case fb::Type::FixedSizeList:
-      case fb::Type::Map:
-        if (children.size() != 1) return Fail(fb::EnumNameType(tag), " needs exactly 1 child, got ", children.size());
-        break;
-      case fb::Type::RunEndEncoded:
-        if (children.size() != 2) return Fail("RunEndEncoded needs exactly 2 children, got ", children.size());
-        break;
-      case fb::Type::Struct_:
-      case fb::Type::Union:
-        break;
-      default:
-        if (!children.empty()) {
-          return Fail(fb::EnumNameType(tag), " takes no children, got ", children.size());
-        }
-    }
-    auto result = ReadTypeTable(field, tag, std::move(children));
-    if (!result.ok() && result.status().message().rfind("field ", 0) != 0) {
-      return Fail(result.status().message());
-    }
-    return result;
-  }
-
-  Result<DataTypePtr> ReadTypeTable(const fb::Field* field, fb::Type tag, FieldVector children) {
-    switch (tag) {
-      case fb::Type::Null: return null();
-      case fb::Type::Bool: return boolean();
-      case fb::Type::Int: return ReadIntType(field->type_as_Int());
-      case fb::Type::FloatingPoint:
-        switch (field->type_as_FloatingPoint()->precision()) {
-          case fb::Precision::HALF: return float16();
-          case fb::Precision::SINGLE: return float32();
-          case fb::Precision::DOUBLE: return float64();
-        }
-        return Status::Invalid("unknown floating point precision ",
-                               static_cast<int>(field->type_as_FloatingPoint()->precision()));
-      case fb::Type::Decimal: {
-        const fb::Decimal* d = field->type_as_Decimal();
-        return MakeDecimal(d->bitWidth(), d->precision(), d->scale());
-      }
-      case fb::Type::Date:
-        switch (field->type_as_Date()->unit()) {
-          case fb::DateUnit::DAY: return date32();
-          case fb::DateUnit::MILLISECOND: return date64();
-        }
-        return Status::Invalid("unknown date unit ",
-                               static_cast<int>(field->type_as_Date()->unit()));
-      case fb::Type::Time: return ReadTime(field->type_as_Time());
-      case fb::Type::Timestamp: {
-        const fb::Timestamp* ts = field->type_as_Timestamp();
-        ALKAID_ASSIGN_OR_RAISE(TimeUnit unit, ReadTimeUnit(ts->unit()));
-        return timestamp(unit, ts->timezone() ? ts->timezone()->str() : std::string());
-      }
-      case fb::Type::Duration: {
-        ALKAID_ASSIGN_OR_RAISE(TimeUnit unit, ReadTimeUnit(field->type_as_Duration()->unit()));
-        return duration(unit);
-      }
-      case fb::Type::Interval:
-        switch (field->type_as_Interval()->unit()) {
-          case fb::IntervalUnit::YEAR_MONTH: return month_interval();
-          case fb::IntervalUnit::DAY_TIME: return day_time_interval();
-          case fb::IntervalUnit::MONTH_DAY_NANO: return month_day_nano_interval();
-        }
-        return Status::Invalid("unknown interval unit ",
-                               static_cast<int>(field->type_as_Interval()->unit()));
-      case fb::Type::FixedSizeBinary:
-        return FixedSizeBinaryType::Make(field->type_as_FixedSizeBinary()->byteWidth());
-      case fb::Type::Binary: return binary();
-      case fb::Type::Utf8: return utf8();
-      case fb::Type::LargeBinary: return large_binary();
-      case fb::Type::LargeUtf8: return large_utf8();
-      case fb::Type::BinaryView: return binary_view();
-      case fb::Type::Utf8View: return utf8_view();
-      case fb::Type::List: return list(std::move(children[0]));
-      case fb::Type::LargeList: return large_list(std::move(children[0]));
-      case fb::Type::ListView: return list_view(std::move(children[0]));
-      case fb::Type::LargeListView: return large_list_view(std::move(children[0]));
-      case fb::Type::FixedSizeList:
-        return FixedSizeListType::Make(std::move(children[0]),
-                                       field->type_as_FixedSizeList()->listSize());
-      case fb::Type::Map:
-        return MapType::Make(std::move(children[0]), field->type_as_Map()->keysSorted());
-      case fb::Type::Struct_: return struct_(std::move(children));
-      case fb::Type::Union: return ReadUnion(field->type_as_Union(), std::move(children));
-      case fb::Type::RunEndEncoded:
-        return RunEndEncodedType::Make(std::move(children[0]), std::move(children[1]));
-      default:
-        return Status::Invalid("unknown type tag ", static_cast<int>(tag));
-    }
-  }
-
-  static Result<DataTypePtr> ReadTime(const fb::Time* time) {
-    ALKAID_ASSIGN_OR_RAISE(TimeUnit unit, ReadTimeUnit(time->unit()));
-    const bool wide = unit == TimeUnit::kMicro || unit == TimeUnit::kNano;
-    const int expected = wide ? 64 : 32;
-    if (time->bitWidth() != expected) {
-      return Status::Invalid("time in ", TimeUnitName(unit), " must be ", expected,
-                             " bits wide, got ", time->bitWidth());
-    }
-    return wide ? time64(unit) : time32(unit);
-  }
-
-  static Result<DataTypePtr> ReadUnion(const fb::Union* u, FieldVector children) {
-    UnionMode mode;
-    switch (u->mode()) {
-      case fb::UnionMode::Sparse: mode = UnionMode::kSparse; break;
-      case fb::UnionMode::Dense: mode = UnionMode::kDense; break;
-      default:
-        return Status::Invalid("unknown union mode ", static_cast<int>(u->mode()));
-    }
-    std::vector<int8_t> codes;
-    if (const auto* ids = u->typeIds()) {
-      if (ids->size() != children.size()) {
-        return Status::Invalid("union has ", children.size(), " children but ", ids->size(),
-                               " type ids");
-      }
-      codes.reserve(ids->size());
-      for (flatbuffers::uoffset_t i = 0; i < ids->size(); ++i) {
-        int32_t code = ids->Get(i);
-        if (code < 0 || code > UnionType::kMaxTypeCode) {
-          return Status::Invalid("union type id ", code, " (child ", i,
-                                 ") is outside [0, 127]");
-        }
-        codes.push_back(static_cast<int8_t>(code));
-      }
-    }
-    // An empty code list means 0..n-1; Make() checks the child count for that.
-    if (codes.empty() && !children.empty() && u->typeIds() != nullptr) {
-      return Status::Invalid("union type ids are empty but there are children");
-    }
-    return UnionType::Make(std::move(children), std::move(codes), mode);
-  }
-
-  std::string Where() const {
-    std::string names;
-    for (size_t i = 0; i < names_.size(); ++i) {
-      if (i > 0) names += '.';
-      names += names_[i];
-    }
-    return "field '" + names + "' (path " + PathToString(path_) + ")";
-  }
-
-  template <typename... Args>
-  Status Fail(Args&&... args) const {
-    return Status::Invalid(Where(), ": ", std::forward<Args>(args)...);
-  }
-
-  int max_depth_;
-  DictionaryIds* ids_;
-  FieldPath path_;
-  std::vector<std::string> names_;
-};
-
-// Walks a schema in the order of DictionaryIds::AssignSequential.
-Status CollectDictionaries(const DataType& type, const DictionaryIds& ids, FieldPath* path,
-                           std::vector<DictionaryField>* out) {
-  const DataType* walk = &type;
-  while (walk->id() == TypeId::kExtension) {
-    walk = static_cast<const ExtensionType*>(walk)->storage_type().get();
-  }
-  if (walk->id() == TypeId::kDictionary) {
-    const auto* dict = static_cast<const DictionaryType*>(walk);
-    std::optional<int64_t> id = ids.Get(*path);
-    if (!id.has_value()) {
-      return Status::Invalid("dictionary-encoded field at path ", PathToString(*path),
-                             " has no dictionary id");
-    }
-    out->push_back(DictionaryField{*path, *id, dict});
-    walk = dict->value_type().get();
-    while (walk->id() == TypeId::kExtension) {
-      walk = static_cast<const ExtensionType*>(walk)->storage_type().get();
-    }
-  }
-  for (int i = 0; i < walk->num_fields(); ++i) {
-    path->push_back(i);
-    Status st = CollectDictionaries(*walk->field(i)->type(), ids, path, out);
-    path->pop_back();
-    ALKAID_RETURN_NOT_OK(st);
-  }
-  return Status::OK();
-}
 
 // The Flatbuffers verifier checks that a vector's length word is 4-byte
 // aligned, not that its 8-byte elements are 8-byte aligned: a hostile message
@@ -614,133 +39,6 @@ int64_t LoadInt64(const flatbuffers::Vector<int64_t>& vec, flatbuffers::uoffset_
 
 std::string_view FileMagic(IpcDialect dialect) {
   return dialect == IpcDialect::kAlkaid ? kAlkaidFileMagic : kArrowFileMagic;
-}
-
-const char* ExtensionNameKey(IpcDialect dialect) {
-  return dialect == IpcDialect::kAlkaid ? kAlkaidExtensionNameKey : kExtensionNameKey;
-}
-
-const char* ExtensionMetadataKey(IpcDialect dialect) {
-  return dialect == IpcDialect::kAlkaid ? kAlkaidExtensionMetadataKey : kExtensionMetadataKey;
-}
-
-flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>> WriteKeyValueMetadata(
-    flatbuffers::FlatBufferBuilder* fbb, const KeyValueMetadata* metadata) {
-  if (metadata == nullptr || metadata->size() == 0) return 0;
-  std::vector<Offset<fb::KeyValue>> entries;
-  entries.reserve(static_cast<size_t>(metadata->size()));
-  for (int64_t i = 0; i < metadata->size(); ++i) {
-    auto key = fbb->CreateString(metadata->key(i));
-    auto value = fbb->CreateString(metadata->value(i));
-    entries.push_back(fb::CreateKeyValue(*fbb, key, value));
-  }
-  return fbb->CreateVector(entries);
-}
-
-Result<MetadataPtr> ReadKeyValueMetadata(
-    const flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>* kv, std::string_view where) {
-  if (kv == nullptr) return MetadataPtr();
-  std::vector<std::string> keys, values;
-  keys.reserve(kv->size());
-  values.reserve(kv->size());
-  for (flatbuffers::uoffset_t i = 0; i < kv->size(); ++i) {
-    const fb::KeyValue* entry = kv->Get(i);
-    if (entry == nullptr || entry->key() == nullptr) {
-      return Status::Invalid(where, ": custom_metadata entry ", i, " has no key");
-    }
-    keys.push_back(entry->key()->str());
-    // A missing value reads as empty: some producers omit empty strings.
-    values.push_back(entry->value() ? entry->value()->str() : std::string());
-  }
-  return MetadataPtr(std::make_shared<KeyValueMetadata>(std::move(keys), std::move(values)));
-}
-
-Result<flatbuffers::Offset<fb::Schema>> WriteSchema(flatbuffers::FlatBufferBuilder* fbb,
-                                                    const Schema& schema, const DictionaryIds& ids,
-                                                    IpcDialect dialect, int max_depth) {
-  FieldWriter writer(fbb, ids, dialect, max_depth);
-  FieldOffsets fields;
-  fields.reserve(static_cast<size_t>(schema.num_fields()));
-  FieldPath path;
-  for (int i = 0; i < schema.num_fields(); ++i) {
-    path.assign(1, i);
-    ALKAID_ASSIGN_OR_RAISE(auto offset, writer.Write(*schema.field(i), &path));
-    fields.push_back(offset);
-  }
-  auto fields_offset = fbb->CreateVector(fields);
-  auto metadata = WriteKeyValueMetadata(fbb, schema.metadata().get());
-  fb::Endianness endianness =
-      schema.endianness() == Endianness::kBig ? fb::Endianness::Big : fb::Endianness::Little;
-  return fb::CreateSchema(*fbb, endianness, fields_offset, metadata);
-}
-
-Status BuildSchemaMessage(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
-                          const DictionaryIds& ids, IpcDialect dialect, int max_depth) {
-  fbb->Clear();
-  ALKAID_ASSIGN_OR_RAISE(auto schema_offset, WriteSchema(fbb, schema, ids, dialect, max_depth));
-  fbb->Finish(fb::CreateMessage(*fbb, kCurrentMetadataVersion, fb::MessageHeader::Schema,
-                                schema_offset.Union(), 0));
-  return Status::OK();
-}
-
-Result<BufferPtr> SerializeSchemaMessage(const Schema& schema, const DictionaryIds& ids,
-                                         IpcDialect dialect, int max_depth) {
-  FlatBufferBuilder fbb(1024);
-  ALKAID_RETURN_NOT_OK(BuildSchemaMessage(&fbb, schema, ids, dialect, max_depth));
-  return Buffer::Copy(fbb.GetBufferPointer(), static_cast<int64_t>(fbb.GetSize()));
-}
-
-Result<SchemaReadResult> ReadSchema(const fb::Schema* schema, int max_depth) {
-  if (schema == nullptr) return Status::Invalid("schema table is missing");
-  SchemaReadResult result;
-  FieldReader reader(max_depth, &result.dictionary_ids);
-  FieldVector fields;
-  if (const auto* fb_fields = schema->fields()) {
-    fields.reserve(fb_fields->size());
-    for (flatbuffers::uoffset_t i = 0; i < fb_fields->size(); ++i) {
-      ALKAID_ASSIGN_OR_RAISE(auto f, reader.ReadTopLevel(fb_fields->Get(i), static_cast<int>(i)));
-      fields.push_back(std::move(f));
-    }
-  }
-  ALKAID_ASSIGN_OR_RAISE(MetadataPtr metadata,
-                         ReadKeyValueMetadata(schema->custom_metadata(), "schema"));
-  Endianness endianness;
-  switch (schema->endianness()) {
-    case fb::Endianness::Little: endianness = Endianness::kLittle; break;
-    case fb::Endianness::Big: endianness = Endianness::kBig; break;
-    default:
-      return Status::Invalid("schema: unknown endianness ",
-                             static_cast<int>(schema->endianness()));
-  }
-  result.schema = std::make_shared<Schema>(std::move(fields), std::move(metadata), endianness);
-  // Fields sharing an id share one dictionary, so their values must agree.
-  ALKAID_ASSIGN_OR_RAISE(auto dicts, CollectDictionaryFields(*result.schema, result.dictionary_ids));
-  (void)dicts;
-  return result;
-}
-
-Result<std::vector<DictionaryField>> CollectDictionaryFields(const Schema& schema,
-                                                             const DictionaryIds& ids) {
-  std::vector<DictionaryField> out;
-  FieldPath path;
-  for (int i = 0; i < schema.num_fields(); ++i) {
-    path.assign(1, i);
-    ALKAID_RETURN_NOT_OK(CollectDictionaries(*schema.field(i)->type(), ids, &path, &out));
-  }
-  for (size_t i = 0; i < out.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (out[j].id != out[i].id) continue;
-      if (!out[j].type->value_type()->Equals(*out[i].type->value_type())) {
-        return Status::Invalid("fields at paths ", PathToString(out[j].path), " and ",
-                               PathToString(out[i].path), " share dictionary id ", out[i].id,
-                               " but have different value types (",
-                               out[j].type->value_type()->ToString(), " vs ",
-                               out[i].type->value_type()->ToString(), ")");
-      }
-      break;
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -805,23 +103,35 @@ void BuildDictionaryBatchMessage(flatbuffers::FlatBufferBuilder* fbb,
 namespace {
 
 // Copies a vector of Flatbuffers structs of two int64 (FieldNode, Buffer)
-// into plain structs of the same two fields in the same order: one memcpy
-// (the wire is little-endian; big-endian hosts swap each field after), and
-// no value-initialization when `out` already has the size (every batch of a
+// into plain structs of the same two fields in the same order, element by
+// element with constant-size copies (inlined loads: the vectors are a few
+// elements long, where a memcpy call costs more than the copy), and no
+// value-initialization when `out` already has the size (every batch of a
 // stream usually has). Alignment of the source does not matter (see
-// LoadStruct).
-template <typename Out, typename Struct>
-void CopyInt64Pairs(const flatbuffers::Vector<const Struct*>* vec, std::vector<Out>* out) {
+// LoadStruct). `bad(first, second)` is or-ed over the elements, in native
+// byte order: true when some element is invalid.
+template <typename Out, typename Struct, typename Bad>
+bool CopyInt64Pairs(const flatbuffers::Vector<const Struct*>* vec, std::vector<Out>* out, Bad bad) {
   static_assert(sizeof(Struct) == 2 * sizeof(int64_t) && sizeof(Out) == 2 * sizeof(int64_t));
   static_assert(std::is_trivially_copyable_v<Out>);
   const size_t n = vec == nullptr ? 0 : vec->size();
   out->resize(n);
-  if (n == 0) return;
-  std::memcpy(static_cast<void*>(out->data()), vec->Data(), n * sizeof(Out));
-  if constexpr (std::endian::native != std::endian::little) {
-    auto* words = reinterpret_cast<int64_t*>(out->data());
-    for (size_t i = 0; i < 2 * n; ++i) words[i] = flatbuffers::EndianScalar(words[i]);
+  if (n == 0) return false;
+  auto* dst = reinterpret_cast<int64_t*>(out->data());
+  const uint8_t* src = vec->Data();
+  bool any = false;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t pair[2];
+    std::memcpy(pair, src + i * sizeof(Out), sizeof(pair));
+    if constexpr (std::endian::native != std::endian::little) {
+      pair[0] = flatbuffers::EndianScalar(pair[0]);
+      pair[1] = flatbuffers::EndianScalar(pair[1]);
+    }
+    dst[2 * i] = pair[0];
+    dst[2 * i + 1] = pair[1];
+    any |= bad(pair[0], pair[1]);
   }
+  return any;
 }
 
 }  // namespace
@@ -835,30 +145,51 @@ Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
     out->Clear();
     return Status::Invalid("record batch header is missing");
   }
-  if (batch->length() < 0) {
-    return Status::Invalid("record batch length is negative (", batch->length(), ")");
+  const int64_t length = batch->length();
+  if (length < 0) {
+    return Status::Invalid("record batch length is negative (", length, ")");
   }
-  out->length = batch->length();
-  CopyInt64Pairs(batch->nodes(), &out->nodes);
-  for (size_t i = 0; i < out->nodes.size(); ++i) {
-    const FieldNodeMeta& node = out->nodes[i];
-    if (node.length < 0 || node.null_count < 0 || node.null_count > node.length) [[unlikely]] {
-      return Status::Invalid("field node ", i, ": length ", node.length, " and null count ",
-                             node.null_count, " must satisfy 0 <= null_count <= length");
+  out->length = length;
+  // Each vector is copied and checked in one branch-free pass; the rare
+  // failure is then located for the message. Unsigned comparisons fold the
+  // sign checks in: a negative value is larger than any valid one.
+  const bool bad_nodes = CopyInt64Pairs(
+      batch->nodes(), &out->nodes, [](int64_t node_length, int64_t null_count) {
+        return (node_length < 0) |
+               (static_cast<uint64_t>(null_count) > static_cast<uint64_t>(node_length));
+      });
+  if (bad_nodes) [[unlikely]] {
+    for (size_t i = 0; i < out->nodes.size(); ++i) {
+      const FieldNodeMeta& node = out->nodes[i];
+      if (node.length < 0 || node.null_count < 0 || node.null_count > node.length) {
+        return Status::Invalid("field node ", i, ": length ", node.length, " and null count ",
+                               node.null_count, " must satisfy 0 <= null_count <= length");
+      }
     }
   }
-  CopyInt64Pairs(batch->buffers(), &out->buffers);
-  for (size_t i = 0; i < out->buffers.size(); ++i) {
-    const int64_t offset = out->buffers[i].offset;
-    const int64_t length = out->buffers[i].length;
-    if (offset < 0 || length < 0) [[unlikely]] {
-      return Status::Invalid("buffer ", i, ": offset ", offset, " and length ", length,
-                             " must not be negative");
-    }
-    if (body_length >= 0 && (offset > body_length || length > body_length - offset)) [[unlikely]] {
-      // offset + length may overflow on hostile input: report the parts.
-      return Status::Invalid("buffer ", i, ": offset ", offset, " + length ", length,
-                             " is outside the body of ", body_length, " bytes");
+  // body_length < 0: no bound.
+  const uint64_t bound = body_length >= 0 ? static_cast<uint64_t>(body_length) : INT64_MAX;
+  const bool bad_buffers = CopyInt64Pairs(
+      batch->buffers(), &out->buffers, [bound](int64_t offset, int64_t size) {
+        // Below 2^62 each (which also rules out negatives), the sum cannot
+        // overflow.
+        const auto o = static_cast<uint64_t>(offset);
+        const auto n = static_cast<uint64_t>(size);
+        return ((o | n) >> 62 != 0) | (o + n > bound);
+      });
+  if (bad_buffers) [[unlikely]] {
+    for (size_t i = 0; i < out->buffers.size(); ++i) {
+      const int64_t offset = out->buffers[i].offset;
+      const int64_t size = out->buffers[i].length;
+      if (offset < 0 || size < 0) {
+        return Status::Invalid("buffer ", i, ": offset ", offset, " and length ", size,
+                               " must not be negative");
+      }
+      if (body_length >= 0 && (offset > body_length || size > body_length - offset)) {
+        // offset + length may overflow on hostile input: report the parts.
+        return Status::Invalid("buffer ", i, ": offset ", offset, " + length ", size,
+                               " is outside the body of ", body_length, " bytes");
+      }
     }
   }
   if (const fb::BodyCompression* compression = batch->compression()) {
@@ -902,6 +233,117 @@ int VerifierDepth(int max_recursion_depth) {
   return 2 * depth + 16;
 }
 
+namespace {
+
+// The generated verifier with every step inlined into one function: the
+// same checks, without a call per field (which shows in the per-message
+// cost of small batches).
+[[gnu::flatten]] bool VerifyMessageInline(flatbuffers::Verifier& verifier) {
+  return fb::VerifyMessageBuffer(verifier);
+}
+
+// The message every batch of a stream is: a RecordBatch header holding
+// only length, nodes and buffers, and no custom metadata. For it, this makes
+// exactly the checks the generated verifier makes (offsets in bounds and
+// aligned, vtables whole, vectors inside the buffer), in a few dozen
+// instructions instead of a few hundred. Anything else, or anything it is
+// unsure of, answers false and goes to the generated verifier, which decides.
+class PlainBatchVerifier {
+ public:
+  // size < 2^31, so no sum below overflows: every position is either
+  // checked to lie in the buffer or a uint32/uint16 away from one that does.
+  PlainBatchVerifier(const uint8_t* buf, int64_t size) : buf_(buf), size_(size) {}
+
+  bool Verify() const {
+    // FLATBUFFERS_MIN_BUFFER_SIZE: root offset, vtable offset, two vtable words.
+    if (size_ < 4 + 4 + 2 + 2) return false;
+    const int64_t message = Offset(0);
+    if (message < 0) return false;
+    int64_t vsize = 0;
+    const int64_t vtable = VTable(message, &vsize);
+    if (vtable < 0) return false;
+    // header_type must be RecordBatch, with a header; no custom metadata.
+    const int64_t type_at = Field(vtable, vsize, fb::Message::VT_HEADER_TYPE);
+    const int64_t header_at = Field(vtable, vsize, fb::Message::VT_HEADER);
+    if (type_at == 0 || header_at == 0 ||
+        Field(vtable, vsize, fb::Message::VT_CUSTOM_METADATA) != 0 ||
+        !InRange(message + type_at, 1) ||
+        buf_[message + type_at] != static_cast<uint8_t>(fb::MessageHeader::RecordBatch) ||
+        !OptionalScalar(message, Field(vtable, vsize, fb::Message::VT_VERSION), 2) ||
+        !OptionalScalar(message, Field(vtable, vsize, fb::Message::VT_BODYLENGTH), 8)) {
+      return false;
+    }
+    const int64_t batch = Offset(message + header_at);
+    if (batch < 0) return false;
+    int64_t bvsize = 0;
+    const int64_t bvtable = VTable(batch, &bvsize);
+    if (bvtable < 0 ||
+        Field(bvtable, bvsize, fb::RecordBatch::VT_COMPRESSION) != 0 ||
+        Field(bvtable, bvsize, fb::RecordBatch::VT_VARIADICBUFFERCOUNTS) != 0) {
+      return false;
+    }
+    return OptionalScalar(batch, Field(bvtable, bvsize, fb::RecordBatch::VT_LENGTH), 8) &&
+           OptionalStructVector(batch, Field(bvtable, bvsize, fb::RecordBatch::VT_NODES)) &&
+           OptionalStructVector(batch, Field(bvtable, bvsize, fb::RecordBatch::VT_BUFFERS));
+  }
+
+ private:
+  // Verifier::Verify(elem, len), for elem >= 0.
+  bool InRange(int64_t elem, int64_t len) const { return len < size_ && elem + len <= size_; }
+  // Verifier::Verify<T>: aligned (relative to the buffer) and in range.
+  bool Scalar(int64_t elem, int64_t len) const {
+    return (elem & (len - 1)) == 0 && InRange(elem, len);
+  }
+  uint32_t U32(int64_t at) const { return flatbuffers::ReadScalar<uint32_t>(buf_ + at); }
+  uint16_t U16(int64_t at) const { return flatbuffers::ReadScalar<uint16_t>(buf_ + at); }
+
+  // Where the uoffset at `start` points, or -1 (Verifier::VerifyOffset).
+  int64_t Offset(int64_t start) const {
+    if (!Scalar(start, 4)) return -1;
+    const uint32_t o = U32(start);
+    if (o == 0 || o > static_cast<uint32_t>(INT32_MAX)) return -1;
+    const int64_t target = start + o;
+    return InRange(target, 1) ? target : -1;
+  }
+  // The vtable of the table at `table` and its size, or -1
+  // (Verifier::VerifyTableStart; depth and table counts stay far below any
+  // limit for two tables).
+  int64_t VTable(int64_t table, int64_t* vsize) const {
+    if (!Scalar(table, 4)) return -1;
+    const int64_t vtable = table - flatbuffers::ReadScalar<int32_t>(buf_ + table);
+    if (vtable < 0 || !Scalar(vtable, 2)) return -1;
+    *vsize = U16(vtable);
+    return (*vsize & 1) == 0 && InRange(vtable, *vsize) ? vtable : -1;
+  }
+  // Table::GetOptionalFieldOffset: 0 when absent.
+  int64_t Field(int64_t vtable, int64_t vsize, int64_t field) const {
+    return field < vsize ? U16(vtable + field) : 0;
+  }
+  bool OptionalScalar(int64_t table, int64_t field, int64_t len) const {
+    return field == 0 || Scalar(table + field, len);
+  }
+  // An optional offset field to a vector of 16-byte structs
+  // (Verifier::VerifyVectorOrString).
+  bool OptionalStructVector(int64_t table, int64_t field) const {
+    if (field == 0) return true;
+    const int64_t vec = Offset(table + field);
+    if (vec < 0 || !Scalar(vec, 4)) return false;
+    const int64_t n = U32(vec);
+    if (n >= static_cast<int64_t>(FLATBUFFERS_MAX_BUFFER_SIZE / 16)) return false;
+    return InRange(vec, 4 + 16 * n);
+  }
+
+  const uint8_t* buf_;
+  int64_t size_;
+};
+
+}  // namespace
+
+bool VerifyPlainBatchMessage(const uint8_t* data, int64_t size) {
+  return data != nullptr && size > 0 && size < (int64_t{1} << 31) &&
+         PlainBatchVerifier(data, size).Verify();
+}
+
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
                                          std::string_view where, int max_depth) {
   if (data == nullptr || size <= 0) {
@@ -911,11 +353,14 @@ Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
     return Status::SerializationError(where, ": metadata flatbuffer of ", size,
                                       " bytes exceeds the Flatbuffers limit");
   }
+  if (VerifyPlainBatchMessage(data, size)) [[likely]] {
+    return fb::GetMessage(data);
+  }
   // Depth counts tables: two per field level (Field, its type) plus slack.
   flatbuffers::Verifier verifier(data, static_cast<size_t>(size),
                                  /*max_depth=*/VerifierDepth(max_depth),
                                  /*max_tables=*/1000000);
-  if (!fb::VerifyMessageBuffer(verifier)) {
+  if (!VerifyMessageInline(verifier)) {
     return Status::SerializationError(where, ": metadata flatbuffer of ", size,
                                       " bytes failed verification");
   }

@@ -1,6 +1,8 @@
-// Internal: conversion between alkaid types and the IPC Flatbuffers metadata,
-// and the byte framing of encapsulated messages. Shared by the IPC writers
-// and readers; not installed.
+// Internal: the IPC Flatbuffers metadata of record batch and dictionary
+// batch headers, message verification, the write side of the byte framing of
+// encapsulated messages and the file footer. Shared by the IPC writers and
+// readers; not installed. The schema codec is in schema_codec.h (included
+// here), the read side of the framing in message_framer.h.
 //
 // Message framing (current format):
 //   0xFFFFFFFF | int32 LE N | N bytes: Message flatbuffer + zero padding | body
@@ -32,6 +34,7 @@
 #include "alkaid/ipc/options.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"
+#include "schema_codec.h"
 
 namespace alkaid::ipc::internal {
 
@@ -53,78 +56,6 @@ inline constexpr std::string_view kArrowFileMagic = "ARROW1";
 inline constexpr std::string_view kAlkaidFileMagic = "ALKAID1";
 inline constexpr int64_t kFileHeaderSize = 8;
 std::string_view FileMagic(IpcDialect dialect);
-
-// The extension metadata keys of a dialect.
-const char* ExtensionNameKey(IpcDialect dialect);
-const char* ExtensionMetadataKey(IpcDialect dialect);
-
-// ---------------------------------------------------------------------------
-// Key-value metadata
-
-// Null or empty metadata gives a null offset (field omitted).
-flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>> WriteKeyValueMetadata(
-    flatbuffers::FlatBufferBuilder* fbb, const KeyValueMetadata* metadata);
-
-// A null vector gives nullptr. Entries without key or value are rejected;
-// `where` names the owner in error messages (e.g. "field 'a.b'").
-Result<MetadataPtr> ReadKeyValueMetadata(
-    const flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>* kv, std::string_view where);
-
-// ---------------------------------------------------------------------------
-// Schema
-
-// Appends a Schema table describing `schema` to `fbb`. Dictionary-encoded
-// fields get their ids from `ids` (missing id: Invalid); extension types are
-// written as their storage type plus the dialect's extension metadata keys.
-// `max_depth` bounds type nesting.
-Result<flatbuffers::Offset<fb::Schema>> WriteSchema(flatbuffers::FlatBufferBuilder* fbb,
-                                                    const Schema& schema, const DictionaryIds& ids,
-                                                    IpcDialect dialect,
-                                                    int max_depth = kDefaultMaxRecursionDepth);
-
-// Clears `fbb` and builds a finished Message (version V5, header Schema,
-// bodyLength 0) into it.
-Status BuildSchemaMessage(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
-                          const DictionaryIds& ids, IpcDialect dialect,
-                          int max_depth = kDefaultMaxRecursionDepth);
-
-// The same message as a standalone buffer (unframed).
-Result<BufferPtr> SerializeSchemaMessage(const Schema& schema, const DictionaryIds& ids,
-                                         IpcDialect dialect,
-                                         int max_depth = kDefaultMaxRecursionDepth);
-
-struct SchemaReadResult {
-  SchemaPtr schema;
-  // Path -> id of every dictionary-encoded field.
-  DictionaryIds dictionary_ids;
-};
-
-// Rebuilds a Schema from an already-verified Flatbuffers table. Checks every
-// value (required tables present, enums known, child counts, widths, union
-// codes, nesting depth <= max_depth) and reports errors with the field path.
-// Extension metadata (either dialect's keys) is turned into the registered
-// extension type, whose two keys are then dropped from the field metadata;
-// unknown extension names keep the storage type and the keys. Fields sharing
-// a dictionary id must have equal value types.
-Result<SchemaReadResult> ReadSchema(const fb::Schema* schema,
-                                    int max_depth = kDefaultMaxRecursionDepth);
-
-// ---------------------------------------------------------------------------
-// Dictionary-encoded fields
-
-struct DictionaryField {
-  FieldPath path;
-  int64_t id = 0;
-  // The field's dictionary type (extension wrappers removed).
-  const DictionaryType* type = nullptr;
-};
-
-// Every dictionary-encoded field of `schema` in pre-order (a dictionary's
-// value type is walked after the field itself), with its id from `ids`.
-// Fails when a field has no id, or when fields sharing an id have different
-// value types.
-Result<std::vector<DictionaryField>> CollectDictionaryFields(const Schema& schema,
-                                                             const DictionaryIds& ids);
 
 // ---------------------------------------------------------------------------
 // RecordBatch / DictionaryBatch headers
@@ -199,6 +130,12 @@ int VerifierDepth(int max_recursion_depth);
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
                                          std::string_view where = "message",
                                          int max_depth = kDefaultMaxRecursionDepth);
+// True when [data, data + size) is a Message with a RecordBatch header
+// holding only length, nodes and buffers (every batch of a typical stream),
+// verified as VerifyMessage would, only faster. False says nothing: the
+// message may still be valid (VerifyMessage decides).
+bool VerifyPlainBatchMessage(const uint8_t* data, int64_t size);
+
 // Fails unless the version is V4 or V5.
 Status CheckMetadataVersion(fb::MetadataVersion version, std::string_view where = "message");
 

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <mutex>
 
+#include "message_framer.h"
 #include "reader_internal.h"
 
 namespace alkaid::ipc {
@@ -16,27 +17,27 @@ using internal::MessageLocation;
 
 namespace {
 
-uint32_t LoadLE32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
-}
+using internal::LoadLE32;
+using internal::MessageFramer;
+using Part = internal::MessageFramer::Part;
 
-// One framed message read from a sequential stream.
+// One framed message and what keeps its bytes alive while it is processed.
 struct FramedMessage {
   FramedMessage() = default;
   // `body` may point at `body_buffer`: never copied or moved.
   FramedMessage(const FramedMessage&) = delete;
   FramedMessage& operator=(const FramedMessage&) = delete;
 
-  BufferPtr metadata;
+  BufferPtr metadata;  // when the source made a buffer for the metadata
   const Message* message = nullptr;
   internal::MessageBody body;
   BufferPtr body_buffer;  // owns `body` when the source made a buffer for it
   bool body_skipped = false;  // file reader: a dictionary nobody needs
   int64_t wire_size = 0;
-  // Reused for small metadata: the flatbuffer is only needed while its
-  // message is processed, so copying a few hundred bytes into aligned scratch
-  // memory is cheaper than allocating a buffer per message.
+  // Reused for small metadata read from a stream, and for metadata the
+  // framer had to align: the flatbuffer is only needed while its message is
+  // processed, so copying a few hundred bytes into aligned scratch memory is
+  // cheaper than allocating a buffer per message.
   std::shared_ptr<ResizableBuffer> scratch;
 };
 
@@ -47,10 +48,29 @@ constexpr int64_t kScratchMetadataLimit = 64 * 1024;
 // which matters when batches are small and per-message overhead dominates.
 class StreamSource {
  public:
-  explicit StreamSource(io::InputStream* in) : in_(in) {}
-  // Up to n bytes into out; fewer only at the end of the input.
-  Result<int64_t> ReadInto(int64_t n, uint8_t* out) { return in_->Read(n, out); }
-  Result<BufferPtr> ReadBuffer(int64_t n) { return in_->Read(n); }
+  StreamSource(io::InputStream* in, MemoryPool* pool) : in_(in), pool_(pool) {}
+  // A 4-byte word into out; fewer bytes (*got) only at the end of the input.
+  Status ReadWord(uint8_t* out, int64_t* got) {
+    ALKAID_ASSIGN_OR_RAISE(*got, in_->Read(4, out));
+    return Status::OK();
+  }
+  // Up to n bytes of metadata, valid while `out` is.
+  Status ReadMetadata(int64_t n, FramedMessage* out, const uint8_t** data, int64_t* got) {
+    if (n <= kScratchMetadataLimit) {
+      if (!out->scratch || out->scratch->capacity() < n) {
+        ALKAID_ASSIGN_OR_RAISE(out->scratch, AllocateBuffer(std::max<int64_t>(n, 4096), pool_));
+      }
+      ALKAID_ASSIGN_OR_RAISE(*got, in_->Read(n, out->scratch->mutable_data()));
+      *data = out->scratch->data();
+      return Status::OK();
+    }
+    // Large metadata: the stream decides how to deliver it (incremental
+    // growth for pipes), never trusting the length.
+    ALKAID_ASSIGN_OR_RAISE(out->metadata, in_->Read(n));
+    *got = out->metadata->size();
+    *data = out->metadata->data();
+    return Status::OK();
+  }
   Status ReadBody(int64_t n, FramedMessage* out) {
     ALKAID_ASSIGN_OR_RAISE(out->body_buffer, in_->Read(n));
     out->body = internal::MessageBody::Of(out->body_buffer);
@@ -59,19 +79,27 @@ class StreamSource {
 
  private:
   io::InputStream* in_;
+  MemoryPool* pool_;
 };
 
 class MemorySource {
  public:
   MemorySource(const BufferPtr& buffer, int64_t* position) : buffer_(buffer), position_(position) {}
-  Result<int64_t> ReadInto(int64_t n, uint8_t* out) {
-    const int64_t got = Take(n);
-    std::memcpy(out, buffer_->data() + *position_ - got, static_cast<size_t>(got));
-    return got;
+  Status ReadWord(uint8_t* out, int64_t* got) {
+    *got = Take(4);
+    const uint8_t* from = buffer_->data() + *position_ - *got;
+    if (*got == 4) [[likely]] {
+      std::memcpy(out, from, 4);  // a constant size: one load
+    } else {
+      std::memcpy(out, from, static_cast<size_t>(*got));
+    }
+    return Status::OK();
   }
-  Result<BufferPtr> ReadBuffer(int64_t n) {
-    const int64_t got = Take(n);
-    return SliceBuffer(buffer_, *position_ - got, got);
+  // The metadata in place: the stream's buffer outlives the message.
+  Status ReadMetadata(int64_t n, FramedMessage*, const uint8_t** data, int64_t* got) {
+    *got = Take(n);
+    *data = buffer_->data() + *position_ - *got;
+    return Status::OK();
   }
   // The body points into the stream's buffer, which keeps it alive.
   Status ReadBody(int64_t n, FramedMessage* out) {
@@ -90,71 +118,38 @@ class MemorySource {
   int64_t* position_;
 };
 
-// Reads the next framed message. Returns false at the end-of-stream marker
-// or when the input ends cleanly between messages.
+// Reads the next message of a stream through `framer`. *got is false at the
+// end-of-stream marker or when the input ends cleanly between messages.
 template <typename Source>
-Result<bool> ReadFramedMessage(Source& in, const IpcReadOptions& options, FramedMessage* out,
-                               int64_t* position) {
-  MemoryPool* pool = options.pool;
+Status ReadFramedMessage(Source& in, MessageFramer* framer, FramedMessage* out, bool* got) {
+  *got = false;
   uint8_t word[4];
-  ALKAID_ASSIGN_OR_RAISE(int64_t n, in.ReadInto(4, word));
-  if (n == 0) return false;
-  if (n < 4) {
-    return Status::Invalid("the stream ends inside a message prefix (", n, " of 4 bytes)");
-  }
-  int64_t prefix_size = 4;
-  uint32_t value = LoadLE32(word);
-  if (value == internal::kContinuationMarker) {
-    ALKAID_ASSIGN_OR_RAISE(n, in.ReadInto(4, word));
-    if (n < 4) {
-      return Status::Invalid("the stream ends inside a message length (", n, " of 4 bytes)");
+  do {
+    int64_t n = 0;
+    ALKAID_RETURN_NOT_OK(in.ReadWord(word, &n));
+    if (n < 4) [[unlikely]] {
+      if (n == 0 && framer->part() == Part::kPrefix) return Status::OK();
+      return framer->Truncated(n);
     }
-    value = LoadLE32(word);
-    prefix_size = 8;
-  }
-  const int32_t metadata_length = static_cast<int32_t>(value);
-  *position += prefix_size;
-  if (metadata_length == 0) return false;
-  if (metadata_length < 0) {
-    return Status::Invalid("negative metadata length ", metadata_length);
-  }
-  if (metadata_length <= kScratchMetadataLimit) {
-    if (!out->scratch || out->scratch->capacity() < metadata_length) {
-      ALKAID_ASSIGN_OR_RAISE(out->scratch,
-                             AllocateBuffer(std::max<int64_t>(metadata_length, 4096), pool));
-    }
-    ALKAID_ASSIGN_OR_RAISE(int64_t got, in.ReadInto(metadata_length, out->scratch->mutable_data()));
-    if (got < metadata_length) {
-      return Status::Invalid("metadata length ", metadata_length, " exceeds the ", got,
-                             " bytes left in the stream");
-    }
-    out->scratch->set_size(metadata_length);
-    out->metadata = out->scratch;
+    ALKAID_RETURN_NOT_OK(framer->OnWord(LoadLE32(word)));
+  } while (framer->part() == Part::kLength);
+  if (framer->part() == Part::kEndOfStream) return Status::OK();
+  const uint8_t* metadata = nullptr;
+  int64_t size = 0;
+  ALKAID_RETURN_NOT_OK(in.ReadMetadata(framer->need(), out, &metadata, &size));
+  if (size < framer->need()) [[unlikely]] return framer->Truncated(size);
+  ALKAID_RETURN_NOT_OK(framer->OnMetadata(metadata, &out->scratch));
+  out->message = framer->message();
+  if (framer->part() == Part::kBody) {
+    ALKAID_RETURN_NOT_OK(in.ReadBody(framer->need(), out));
+    if (out->body.size < framer->need()) [[unlikely]] return framer->Truncated(out->body.size);
+    framer->OnBody();
   } else {
-    // Large metadata: the source decides how to deliver it (slices for
-    // memory, incremental growth for pipes), never trusting the length.
-    ALKAID_ASSIGN_OR_RAISE(out->metadata, in.ReadBuffer(metadata_length));
-    if (out->metadata->size() < metadata_length) {
-      return Status::Invalid("metadata length ", metadata_length, " exceeds the ",
-                             out->metadata->size(), " bytes left in the stream");
-    }
-  }
-  *position += metadata_length;
-  ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(
-                                            &out->metadata, pool, options.max_recursion_depth));
-  const int64_t body_length = out->message->bodyLength();
-  if (body_length == 0) {
     out->body = internal::MessageBody{};
-  } else {
-    ALKAID_RETURN_NOT_OK(in.ReadBody(body_length, out));
-    if (out->body.size < body_length) {
-      return Status::Invalid("message body of ", body_length, " bytes is truncated: only ",
-                             out->body.size, " bytes left in the stream");
-    }
   }
-  *position += body_length;
-  out->wire_size = prefix_size + metadata_length + body_length;
-  return true;
+  out->wire_size = framer->wire_size();
+  *got = true;
+  return Status::OK();
 }
 
 }  // namespace
@@ -170,8 +165,8 @@ struct StreamReader::State {
   int64_t memory_position = 0;
   IpcReadOptions options;
   internal::ReaderCore core;
+  MessageFramer framer;
   FramedMessage message;
-  int64_t position = 0;
   int64_t message_index = 0;
   bool finished = false;
 };
@@ -185,7 +180,6 @@ Result<std::unique_ptr<StreamReader>> StreamReader::Open(io::InputStream* stream
   std::unique_ptr<StreamReader> reader(new StreamReader());
   reader->state_->stream = stream;
   reader->state_->options = options;
-  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
   ALKAID_RETURN_NOT_OK(reader->ReadSchema());
   return reader;
 }
@@ -198,7 +192,6 @@ Result<std::unique_ptr<StreamReader>> StreamReader::Open(std::shared_ptr<io::Inp
   if (raw == nullptr) return Status::Invalid("StreamReader::Open: null input stream");
   reader->state_->stream = raw;
   reader->state_->options = options;
-  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
   ALKAID_RETURN_NOT_OK(reader->ReadSchema());
   return reader;
 }
@@ -209,31 +202,37 @@ Result<std::unique_ptr<StreamReader>> StreamReader::Open(BufferPtr buffer,
   std::unique_ptr<StreamReader> reader(new StreamReader());
   reader->state_->memory = std::move(buffer);
   reader->state_->options = options;
-  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
   ALKAID_RETURN_NOT_OK(reader->ReadSchema());
   return reader;
 }
 
-Result<bool> StreamReader::ReadOneMessage() {
+// Frames the next message (false at the end of the stream).
+Status StreamReader::ReadOneMessage(bool* got) {
   State& s = *state_;
-  MessageLocation where{"stream message", s.message_index, s.position};
-  Result<bool> got = false;
+  s.framer.Begin(s.framer.offset());
+  Status st;
   if (s.memory != nullptr) {
     MemorySource source(s.memory, &s.memory_position);
-    got = ReadFramedMessage(source, s.options, &s.message, &s.position);
+    st = ReadFramedMessage(source, &s.framer, &s.message, got);
   } else {
-    StreamSource source(s.stream);
-    got = ReadFramedMessage(source, s.options, &s.message, &s.position);
+    StreamSource source(s.stream, s.options.pool);
+    st = ReadFramedMessage(source, &s.framer, &s.message, got);
   }
-  if (!got.ok()) return internal::AtLocation(got.status(), where);
+  if (!st.ok()) [[unlikely]] {
+    return internal::AtLocation(st, {"stream message", s.message_index, s.framer.message_offset()});
+  }
   if (*got) ++s.message_index;
-  return got;
+  return Status::OK();
 }
 
+// Open → schema: the first message must be one.
 Status StreamReader::ReadSchema() {
   State& s = *state_;
+  if (s.options.pool == nullptr) s.options.pool = default_memory_pool();
+  s.framer.Configure(s.options.pool, s.options.max_recursion_depth, "the stream");
   MessageLocation where{"stream message", 0, 0};
-  ALKAID_ASSIGN_OR_RAISE(bool got, ReadOneMessage());
+  bool got = false;
+  ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
   if (!got) return Status::Invalid("the stream ends before its schema message");
   const Message& message = *s.message.message;
   if (message.header_type() != internal::fb::MessageHeader::Schema) {
@@ -249,16 +248,18 @@ Status StreamReader::ReadSchema() {
   return Status::OK();
 }
 
+// Schema → batches: read the next message, decode it (dictionary batches
+// are applied on the way).
 Result<RecordBatchPtr> StreamReader::Next() {
   State& s = *state_;
   while (!s.finished) {
-    int64_t start = s.position;
-    ALKAID_ASSIGN_OR_RAISE(bool got, ReadOneMessage());
+    bool got = false;
+    ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
     if (!got) {
       s.finished = true;
       break;
     }
-    MessageLocation where{"stream message", s.message_index - 1, start};
+    MessageLocation where{"stream message", s.message_index - 1, s.framer.message_offset()};
     RecordBatchPtr batch;
     ALKAID_RETURN_NOT_OK(s.core.HandleStreamMessage(*s.message.message, s.message.body,
                                                     s.message.wire_size, where, &batch));
@@ -385,23 +386,24 @@ Status CheckOldFooter(io::RandomAccessFile* file, int64_t footer_offset,
   Status refused = Status::Invalid(
       "file footer: metadata version ", static_cast<int>(footer_version) + 1,
       " is not supported (only V4 and V5, or an older footer around V4/V5 messages)");
-  if (available < 8) return refused;
-  ALKAID_ASSIGN_OR_RAISE(BufferPtr prefix, file->ReadAt(start, 8));
-  if (prefix->size() < 8) return refused;
-  int64_t metadata_start = start + 4;
-  uint32_t value = LoadLE32(prefix->data());
-  if (value == internal::kContinuationMarker) {
-    value = LoadLE32(prefix->data() + 4);
-    metadata_start += 4;
-  }
-  const auto length = static_cast<int32_t>(value);
-  if (length <= 0 || length > footer_offset - metadata_start) return refused;
-  ALKAID_ASSIGN_OR_RAISE(BufferPtr metadata, file->ReadAt(metadata_start, length));
-  if (metadata->size() < length) return refused;
-  Result<const Message*> message =
-      internal::DecodeMessageMetadata(&metadata, options.pool, options.max_recursion_depth);
-  if (!message.ok()) return refused.WithContext(message.status().message());
-  if ((*message)->header_type() != internal::fb::MessageHeader::Schema) return refused;
+  // The first message, framed as any block would be.
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr framed, file->ReadAt(start, std::min<int64_t>(available, 8)));
+  MessageFramer framer(options.pool, options.max_recursion_depth, "the first message");
+  framer.Begin(start, available);
+  int64_t pos = 0;
+  do {
+    if (framed->size() - pos < 4) return refused;
+    Status word = framer.OnWord(LoadLE32(framed->data() + pos));
+    if (!word.ok()) return refused.WithContext(word.message());
+    pos += 4;
+  } while (framer.part() == Part::kLength);
+  if (framer.part() != Part::kMetadata) return refused;
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr metadata, file->ReadAt(start + pos, framer.need()));
+  if (metadata->size() < framer.need()) return refused;
+  std::shared_ptr<ResizableBuffer> scratch;
+  Status st = framer.OnMetadata(metadata->data(), &scratch);
+  if (!st.ok()) return refused.WithContext(st.message());
+  if (framer.message()->header_type() != internal::fb::MessageHeader::Schema) return refused;
   return Status::OK();
 }
 
@@ -526,50 +528,40 @@ Status ReadBlockBody(io::RandomAccessFile* file, const internal::FileBlock& bloc
   return Status::OK();
 }
 
-// Reads and verifies the message a footer block points at. With
-// `skip_body` the body is left unread (out->body stays null). A body the
-// file had to copy (no zero-copy support) is charged to `budget`.
+// Reads and frames the message a footer block points at: the block is
+// a bounded input for the same framer the stream reader uses, and its
+// lengths must be the message's own. With `skip_body` the body is left
+// unread (out->body stays null). A body the file had to copy (no zero-copy
+// support) is charged to `budget`.
 Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& block,
                         const IpcReadOptions& options, const internal::ReadBudgetPtr& budget,
                         FramedMessage* out,
                         bool (*skip_body)(const Message&, const void*) = nullptr,
                         const void* skip_arg = nullptr) {
-  ALKAID_ASSIGN_OR_RAISE(BufferPtr framed,
+  ALKAID_ASSIGN_OR_RAISE(out->metadata,
                          ReadExactlyAt(file, block.offset, block.metadata_length, "block metadata"));
-  int64_t start = 4;
-  if (framed->size() < 4) return Status::Invalid("block metadata of ", framed->size(), " bytes has no length prefix");
-  uint32_t value = LoadLE32(framed->data());
-  if (value == internal::kContinuationMarker) {
-    if (framed->size() < 8) {
-      return Status::Invalid("block metadata of ", framed->size(), " bytes has no length prefix");
-    }
-    value = LoadLE32(framed->data() + 4);
-    start = 8;
+  const uint8_t* framed = out->metadata->data();
+  const int64_t size = out->metadata->size();
+  MessageFramer framer(options.pool, options.max_recursion_depth, "the block's metadata");
+  framer.Begin(block.offset, block.metadata_length);
+  int64_t pos = 0;
+  do {
+    if (size - pos < 4) return framer.Truncated(size - pos);
+    ALKAID_RETURN_NOT_OK(framer.OnWord(LoadLE32(framed + pos)));
+    pos += 4;
+  } while (framer.part() == Part::kLength);
+  if (framer.part() == Part::kEndOfStream) {
+    return Status::Invalid("the block points at an end-of-stream marker (byte ", block.offset,
+                           "), not a message");
   }
-  const int32_t length = static_cast<int32_t>(value);
-  if (length <= 0 || length > framed->size() - start) {
-    return Status::Invalid("message metadata length ", length, " does not fit the block's ",
-                           block.metadata_length, " metadata bytes");
-  }
-  if (start + length != block.metadata_length) {
-    return Status::Invalid("the block's metadata length ", block.metadata_length,
-                           " disagrees with the message it points to (", start, "-byte prefix + ",
-                           length, " bytes of metadata)");
-  }
-  out->metadata = SliceBuffer(framed, start, length);
-  ALKAID_ASSIGN_OR_RAISE(out->message, internal::DecodeMessageMetadata(
-                                            &out->metadata, options.pool,
-                                            options.max_recursion_depth));
-  const int64_t body_length = out->message->bodyLength();
-  if (body_length != block.body_length) {
-    return Status::Invalid("the block's body length ", block.body_length,
-                           " disagrees with the message's body length ", body_length);
-  }
-  out->wire_size = block.metadata_length + body_length;
+  ALKAID_RETURN_NOT_OK(framer.OnMetadata(framed + pos, &out->scratch));
+  out->message = framer.message();
+  ALKAID_RETURN_NOT_OK(framer.MatchBlock(block.metadata_length, block.body_length));
+  out->wire_size = framer.wire_size();
   out->body = internal::MessageBody{};
   out->body_buffer.reset();
   out->body_skipped = skip_body != nullptr && skip_body(*out->message, skip_arg);
-  if (!out->body_skipped && body_length > 0) {
+  if (!out->body_skipped && block.body_length > 0) {
     ALKAID_RETURN_NOT_OK(ReadBlockBody(file, block, budget, out));
     out->body = internal::MessageBody::Of(out->body_buffer);
   }
@@ -912,6 +904,8 @@ MessageDecoder::MessageDecoder(std::shared_ptr<StreamDecoder::Listener> listener
                                const IpcReadOptions& options)
     : listener_(std::move(listener)), options_(options) {
   if (options_.pool == nullptr) options_.pool = default_memory_pool();
+  framer_.Configure(options_.pool, options_.max_recursion_depth, "the stream");
+  framer_.Begin(0);
 }
 
 const SchemaPtr& MessageDecoder::schema() const {
@@ -927,30 +921,23 @@ const DictionaryIds& MessageDecoder::dictionary_ids() const {
 ReadStats MessageDecoder::stats() const { return core_ ? core_->stats_snapshot() : ReadStats(); }
 
 int64_t MessageDecoder::next_required_size() const {
-  switch (state_) {
-    case State::kPrefix:
-    case State::kLength:
-    case State::kMetadata:
-    case State::kBody:
-      return need_ - pending_size_;
-    default:
-      return 0;
-  }
+  if (failed_) return 0;
+  return framer_.need() - pending_size_;
 }
 
 Status MessageDecoder::Consume(const BufferPtr& chunk, bool may_keep) {
-  if (state_ == State::kFailed) return error_;
+  if (failed_) return error_;
   if (chunk == nullptr || chunk->size() == 0) return Status::OK();
-  if (state_ == State::kFinished) {
+  if (finished()) {
     error_ = Status::Invalid("StreamDecoder: ", chunk->size(),
                              " bytes arrived after the end-of-stream marker (byte ", consumed_, ")");
-    state_ = State::kFailed;
+    failed_ = true;
     return error_;
   }
   Status st = ConsumeUnchecked(chunk, may_keep);
   if (!st.ok()) {
     error_ = st;
-    state_ = State::kFailed;
+    failed_ = true;
     pending_.reset();
     pending_size_ = 0;
   }
@@ -959,13 +946,13 @@ Status MessageDecoder::Consume(const BufferPtr& chunk, bool may_keep) {
 
 Status MessageDecoder::AppendToPending(const uint8_t* data, int64_t n) {
   if (!pending_) {
-    // Grow with the bytes that actually arrive: need_ may be a lie.
+    // Grow with the bytes that actually arrive: the length may be a lie.
     ALKAID_ASSIGN_OR_RAISE(pending_, AllocateBuffer(0, options_.pool));
     pending_size_ = 0;
   }
   int64_t wanted = pending_size_ + n;
   if (wanted > pending_->capacity()) {
-    int64_t grown = std::min(need_, std::max(wanted, pending_->capacity() * 2));
+    int64_t grown = std::min(framer_.need(), std::max(wanted, pending_->capacity() * 2));
     ALKAID_RETURN_NOT_OK(pending_->Reserve(grown));
   }
   ALKAID_RETURN_NOT_OK(pending_->Resize(wanted));
@@ -974,115 +961,80 @@ Status MessageDecoder::AppendToPending(const uint8_t* data, int64_t n) {
   return Status::OK();
 }
 
+// Pushed bytes go to the framer part by part: prefix words are gathered in
+// place, metadata and bodies used in place when the caller's buffer holds
+// them whole, copied otherwise.
 Status MessageDecoder::ConsumeUnchecked(const BufferPtr& chunk, bool may_keep) {
   const uint8_t* data = chunk->data();
   const int64_t size = chunk->size();
   int64_t pos = 0;
   while (pos < size) {
-    if (state_ == State::kFinished) {
+    if (finished()) {
       return Status::Invalid("StreamDecoder: ", size - pos,
                              " bytes follow the end-of-stream marker (byte ", consumed_, ")");
     }
     const int64_t available = size - pos;
-    if (state_ == State::kPrefix || state_ == State::kLength) {
-      // 4-byte words are gathered in place: no buffer per prefix.
-      const int64_t take = std::min(available, need_ - pending_size_);
+    const int64_t need = framer_.need();
+    const Part part = framer_.part();
+    if (part == Part::kPrefix || part == Part::kLength) {
+      const int64_t take = std::min(available, need - pending_size_);
       std::memcpy(word_ + pending_size_, data + pos, static_cast<size_t>(take));
       pos += take;
       consumed_ += take;
       pending_size_ += take;
-      if (pending_size_ == need_) {
+      if (pending_size_ == need) {
         pending_size_ = 0;
-        ALKAID_RETURN_NOT_OK(OnWord(LoadLE32(word_)));
+        ALKAID_RETURN_NOT_OK(AtLocation(framer_.OnWord(LoadLE32(word_)), where()));
+        if (finished()) ALKAID_RETURN_NOT_OK(listener_->OnEOS());
       }
       continue;
     }
-    if (pending_size_ == 0 && available >= need_ && may_keep) {
+    if (pending_size_ == 0 && available >= need && may_keep) {
       // The whole part lies inside the caller's buffer: use it in place.
-      BufferPtr part = (pos == 0 && need_ == size) ? chunk : SliceBuffer(chunk, pos, need_);
-      pos += need_;
-      consumed_ += need_;
-      ALKAID_RETURN_NOT_OK(OnPart(std::move(part)));
+      BufferPtr in_place = (pos == 0 && need == size) ? chunk : SliceBuffer(chunk, pos, need);
+      pos += need;
+      consumed_ += need;
+      ALKAID_RETURN_NOT_OK(OnPart(std::move(in_place)));
       continue;
     }
-    const int64_t take = std::min(available, need_ - pending_size_);
+    const int64_t take = std::min(available, need - pending_size_);
     ALKAID_RETURN_NOT_OK(AppendToPending(data + pos, take));
     pos += take;
     consumed_ += take;
-    if (pending_size_ == need_) {
-      BufferPtr part = std::move(pending_);
+    if (pending_size_ == need) {
+      BufferPtr whole = std::move(pending_);
       pending_.reset();
       pending_size_ = 0;
-      ALKAID_RETURN_NOT_OK(OnPart(std::move(part)));
+      ALKAID_RETURN_NOT_OK(OnPart(std::move(whole)));
     }
   }
   return Status::OK();
-}
-
-Status MessageDecoder::OnLength(int32_t length) {
-  if (length == 0) {
-    state_ = State::kFinished;
-    need_ = 0;
-    return listener_->OnEOS();
-  }
-  if (length < 0) {
-    return AtLocation(Status::Invalid("negative metadata length ", length),
-                      {"stream message", message_index_, message_start_});
-  }
-  state_ = State::kMetadata;
-  need_ = length;
-  metadata_wire_size_ += length;
-  return Status::OK();
-}
-
-Status MessageDecoder::OnWord(uint32_t value) {
-  if (state_ == State::kPrefix) {
-    metadata_wire_size_ = 4;
-    if (value == kContinuationMarker) {
-      state_ = State::kLength;
-      need_ = 4;
-      return Status::OK();
-    }
-    return OnLength(static_cast<int32_t>(value));
-  }
-  metadata_wire_size_ += 4;
-  return OnLength(static_cast<int32_t>(value));
 }
 
 Status MessageDecoder::OnPart(BufferPtr part) {
-  MessageLocation where{"stream message", message_index_, message_start_};
-  switch (state_) {
-    case State::kMetadata: {
-      metadata_ = std::move(part);
-      Result<const fb::Message*> message =
-          DecodeMessageMetadata(&metadata_, options_.pool, options_.max_recursion_depth);
-      if (!message.ok()) return AtLocation(message.status(), where);
-      message_ = *message;
-      const int64_t body_length = message_->bodyLength();
-      if (body_length == 0) return OnMessage(nullptr);
-      state_ = State::kBody;
-      need_ = body_length;
-      return Status::OK();
-    }
-    case State::kBody:
-      return OnMessage(std::move(part));
-    default:
-      return Status::Invalid("StreamDecoder: unexpected bytes");
+  if (framer_.part() == Part::kMetadata) {
+    metadata_ = std::move(part);
+    ALKAID_RETURN_NOT_OK(AtLocation(framer_.OnMetadata(metadata_->data(), &aligned_), where()));
+    message_ = framer_.message();
+    if (framer_.part() == Part::kDone) return OnMessage(nullptr);
+    return Status::OK();
   }
+  framer_.OnBody();
+  return OnMessage(std::move(part));
 }
 
 Status MessageDecoder::OnMessage(BufferPtr body) {
-  MessageLocation where{"stream message", message_index_, message_start_};
-  const int64_t wire_size = metadata_wire_size_ + (body ? body->size() : 0);
+  const MessageLocation here = where();
+  const int64_t wire_size = framer_.wire_size();
   const fb::Message& message = *message_;
   if (!core_) {
     if (message.header_type() != fb::MessageHeader::Schema) {
       return AtLocation(Status::Invalid("the first message must be a schema, not ",
                                         fb::EnumNameMessageHeader(message.header_type())),
-                        where);
+                        here);
     }
     auto core = std::make_unique<ReaderCore>();
-    ALKAID_RETURN_NOT_OK(AtLocation(core->Init(message.header_as_Schema(), options_, false), where));
+    ALKAID_RETURN_NOT_OK(AtLocation(core->Init(message.header_as_Schema(), options_, false), here));
     core_ = std::move(core);
     ++core_->stats().num_messages;
     core_->budget()->AddInput(wire_size);
@@ -1090,16 +1042,14 @@ Status MessageDecoder::OnMessage(BufferPtr body) {
   } else {
     RecordBatchPtr batch;
     ALKAID_RETURN_NOT_OK(core_->HandleStreamMessage(message, internal::MessageBody::Of(body),
-                                                    wire_size, where, &batch));
+                                                    wire_size, here, &batch));
     if (batch) ALKAID_RETURN_NOT_OK(listener_->OnRecordBatch(std::move(batch)));
   }
   // Ready for the next message.
   ++message_index_;
-  message_start_ = consumed_;
   message_ = nullptr;
   metadata_.reset();
-  state_ = State::kPrefix;
-  need_ = 4;
+  framer_.Begin(consumed_);
   return Status::OK();
 }
 

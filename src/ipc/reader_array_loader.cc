@@ -71,11 +71,6 @@ SliceArena::~SliceArena() {
   for (size_t i = 0; i < used_; ++i) slots[i].Buffer::~Buffer();
 }
 
-Buffer* SliceArena::slot(size_t i) {
-  std::byte* base = heap_ ? heap_.get() : inline_;
-  return reinterpret_cast<Buffer*>(base + i * sizeof(Buffer));
-}
-
 inline void SliceArena::SliceInto(const std::shared_ptr<SliceArena>& arena, int64_t offset,
                                   int64_t length, BufferPtr* out) {
   SliceArena& a = *arena;

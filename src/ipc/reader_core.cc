@@ -10,12 +10,6 @@
 
 namespace alkaid::ipc::internal {
 
-namespace {
-
-bool IsAligned8(const uint8_t* p) { return reinterpret_cast<uintptr_t>(p) % 8 == 0; }
-
-}  // namespace
-
 std::string MessageLocation::ToString() const {
   std::string out = std::string(kind) + " " + std::to_string(index);
   if (byte_offset >= 0) out += " at byte " + std::to_string(byte_offset);
@@ -32,7 +26,8 @@ Status AtLocationSlow(const Status& st, const MessageLocation& where) {
 ReadBudget::ReadBudget(const IpcReadOptions& options)
     : explicit_limit_(options.memory_budget),
       floor_(options.memory_budget_floor),
-      ratio_(options.memory_budget_ratio) {}
+      ratio_(options.memory_budget_ratio),
+      guaranteed_(explicit_limit_ > 0 ? explicit_limit_ : floor_) {}
 
 int64_t ReadBudget::limit() const {
   if (explicit_limit_ > 0) return explicit_limit_;
@@ -67,6 +62,9 @@ Status ReadBudget::Check(int64_t bytes, std::string_view what) const {
 
 Status ReadBudget::Take(int64_t bytes, std::string_view what) {
   if (bytes <= 0) return Status::OK();
+  // Within the guaranteed part of the limit (the common case), the exact
+  // limit does not matter.
+  if (TryTakeFast(bytes)) return Status::OK();
   const int64_t lim = limit();
   int64_t held = used_.load(std::memory_order_relaxed);
   do {
@@ -82,16 +80,6 @@ Result<Charge> Charge::Take(const ReadBudgetPtr& budget, int64_t bytes, std::str
   out.budget_ = budget;
   out.bytes_ = bytes;
   return out;
-}
-
-Charge& Charge::operator=(Charge&& other) noexcept {
-  if (this != &other) {
-    Reset();
-    budget_ = std::move(other.budget_);
-    bytes_ = other.bytes_;
-    other.bytes_ = 0;
-  }
-  return *this;
 }
 
 void Charge::Reset() {
@@ -132,21 +120,6 @@ ReadStats AtomicStats::Snapshot() const {
 }
 
 // ---------------------------------------------------------------------------
-
-Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool,
-                                                 int max_recursion_depth) {
-  if (!IsAligned8((*metadata)->data())) {
-    ALKAID_ASSIGN_OR_RAISE(*metadata, Buffer::Copy((*metadata)->data(), (*metadata)->size(), pool));
-  }
-  ALKAID_ASSIGN_OR_RAISE(const fb::Message* message,
-                         VerifyMessage((*metadata)->data(), (*metadata)->size(), "message metadata",
-                                       max_recursion_depth));
-  ALKAID_RETURN_NOT_OK(CheckMetadataVersion(message->version(), "message"));
-  if (message->bodyLength() < 0) {
-    return Status::Invalid("message body length is negative (", message->bodyLength(), ")");
-  }
-  return message;
-}
 
 // ---------------------------------------------------------------------------
 
@@ -299,6 +272,11 @@ Status ReaderCore::ValidateLoaded(const ArrayData& data) const {
   return alkaid::internal::ValidateArrayDataOfValidStructure(data, validate);
 }
 
+Status ReaderCore::ColumnLengthMismatch(size_t index, int64_t length, int64_t declared) const {
+  return Status::Invalid("column ", index, " '", out_schema_->field(static_cast<int>(index))->name(),
+                         "' has ", length, " rows but the record batch declares ", declared);
+}
+
 Status ReaderCore::ColumnFailed(const Status& st, size_t index) const {
   return st.WithContext("column " + std::to_string(index) + " '" +
                         out_schema_->field(static_cast<int>(index))->name() + "' failed validation");
@@ -314,17 +292,28 @@ struct ColumnBlock {
 };
 
 // Batches of a few columns (the common small-batch case) hold them inline:
-// one allocation for the block instead of two.
+// one allocation for the block instead of two, and no ArrayData made that
+// no column uses.
+template <size_t N>
 struct InlineColumnBlock : ColumnBlock {
-  static constexpr size_t kColumns = 4;
   InlineColumnBlock() { columns = storage; }
-  ArrayData storage[kColumns];
+  ArrayData storage[N];
 };
 
 struct HeapColumnBlock : ColumnBlock {
   explicit HeapColumnBlock(size_t n) : storage(n) { columns = storage.data(); }
   std::vector<ArrayData> storage;
 };
+
+std::shared_ptr<ColumnBlock> MakeColumnBlock(size_t n) {
+  switch (n) {
+    case 1: return std::make_shared<InlineColumnBlock<1>>();
+    case 2: return std::make_shared<InlineColumnBlock<2>>();
+    case 3: return std::make_shared<InlineColumnBlock<3>>();
+    case 4: return std::make_shared<InlineColumnBlock<4>>();
+    default: return std::make_shared<HeapColumnBlock>(n);
+  }
+}
 
 }  // namespace
 
@@ -333,6 +322,14 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
                                                    const MessageLocation& where,
                                                    BatchScratch* scratch,
                                                    const PartialBody* partial) {
+  RecordBatchPtr out;
+  ALKAID_RETURN_NOT_OK(ReadRecordBatchInto(message, body, where, scratch, partial, &out));
+  return out;
+}
+
+Status ReaderCore::ReadRecordBatchInto(const fb::Message& message, const MessageBody& body,
+                                       const MessageLocation& where, BatchScratch* scratch,
+                                       const PartialBody* partial, RecordBatchPtr* out) {
   if (scratch == nullptr) scratch = &scratch_;
   RecordBatchMeta& batch_meta = scratch->meta;
   ArrayLoader& loader = scratch->loader;
@@ -354,14 +351,14 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   }
   ALKAID_RETURN_NOT_OK(
       AtLocation(PrepareLoader(&loader, &batch_plan_, batch_meta, body, message.version()), where));
-  // Every node becomes an ArrayData: charged before any is made.
+  // Every node becomes an ArrayData: charged before any is made (the
+  // column block below is sized by the schema, not by the message).
   const int64_t node_bytes = static_cast<int64_t>(batch_meta.nodes.size()) * kNodeCharge;
-  Result<Charge> taken = Charge::Take(budget_, node_bytes, "the field nodes of a record batch");
-  if (!taken.ok()) return AtLocation(taken.status(), where);
-  Charge node_charge = std::move(taken).MoveValueUnsafe();
+  const char* const kNodesWhat = "the field nodes of a record batch";
+  Charge node_charge;
 
   const size_t num_columns = static_cast<size_t>(out_schema_->num_fields());
-  ArrayDataVector columns(num_columns);
+  ArrayDataVector columns;
   // When every buffer will be a slice of the body (no decompression, no byte
   // swapping), the columns' ArrayData live in one allocation: a batch of many
   // small columns then costs one malloc instead of one per column, and
@@ -369,21 +366,22 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   // block also carries the batch's node charge.
   ArrayData* block = nullptr;
   if (batch_meta.compression == CompressionType::kNone && !swap_endian_ && num_columns > 0) {
-    std::shared_ptr<ColumnBlock> owner;
-    if (num_columns <= InlineColumnBlock::kColumns) {
-      owner = std::make_shared<InlineColumnBlock>();
-    } else {
-      owner = std::make_shared<HeapColumnBlock>(num_columns);
-    }
-    owner->charge = std::move(node_charge);
+    std::shared_ptr<ColumnBlock> owner = MakeColumnBlock(num_columns);
+    ALKAID_RETURN_NOT_OK(AtLocation(owner->charge.TakeInto(budget_, node_bytes, kNodesWhat), where));
     block = owner->columns;
     // The last column takes over the allocation's own reference: one atomic
     // increment fewer per batch.
-    for (size_t c = 0; c + 1 < num_columns; ++c) columns[c] = ArrayDataPtr(owner, &block[c]);
-    columns[num_columns - 1] = ArrayDataPtr(std::move(owner), &block[num_columns - 1]);
+    columns.reserve(num_columns);
+    for (size_t c = 0; c + 1 < num_columns; ++c) columns.emplace_back(owner, &block[c]);
+    columns.emplace_back(std::move(owner), &block[num_columns - 1]);
+  } else {
+    columns.resize(num_columns);
   }
   std::vector<size_t> column_nodes;
-  if (!block) column_nodes.assign(num_columns, 0);
+  if (!block) {
+    ALKAID_RETURN_NOT_OK(AtLocation(node_charge.TakeInto(budget_, node_bytes, kNodesWhat), where));
+    column_nodes.assign(num_columns, 0);
+  }
   const int num_fields = full_schema_->num_fields();
   for (int i = 0; i < num_fields; ++i) {
     const int pos = output_position_[static_cast<size_t>(i)];
@@ -393,7 +391,13 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
     if (pos < 0) {
       st = loader.Skip(root);
     } else if (block) {
-      st = loader.LoadInto(root, &block[static_cast<size_t>(pos)]);
+      ArrayData& column = block[static_cast<size_t>(pos)];
+      st = loader.LoadInto(root, &column);
+      if (st.ok() && column.length != batch_meta.length) [[unlikely]] {
+        return AtLocation(ColumnLengthMismatch(static_cast<size_t>(pos), column.length,
+                                               batch_meta.length),
+                          where);
+      }
     } else {
       st = loader.Load(root, &columns[static_cast<size_t>(pos)]);
       column_nodes[static_cast<size_t>(pos)] = loader.nodes_used() - nodes_before;
@@ -403,18 +407,13 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
   ALKAID_RETURN_NOT_OK(AtLocation(loader.Finish(), where));
   if (!block) {
     // Each column carries the charge for its own nodes, so dropping a column
-    // releases it.
+    // releases it. (Block columns were checked as they were loaded.)
     for (size_t c = 0; c < num_columns; ++c) {
+      if (columns[c]->length != batch_meta.length) {
+        return AtLocation(ColumnLengthMismatch(c, columns[c]->length, batch_meta.length), where);
+      }
       columns[c] = AttachCharge(std::move(columns[c]),
                                 node_charge.Split(static_cast<int64_t>(column_nodes[c]) * kNodeCharge));
-    }
-  }
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i]->length != batch_meta.length) {
-      return AtLocation(Status::Invalid("column ", i, " '", out_schema_->field(static_cast<int>(i))->name(),
-                                        "' has ", columns[i]->length,
-                                        " rows but the record batch declares ", batch_meta.length),
-                        where);
     }
   }
   if (options_.validate_full) {
@@ -427,7 +426,8 @@ Result<RecordBatchPtr> ReaderCore::ReadRecordBatch(const fb::Message& message,
     if (!st.ok()) [[unlikely]] return AtLocation(ColumnFailed(st, failed), where);
   }
   stats_.num_record_batches.fetch_add(1, std::memory_order_relaxed);
-  return RecordBatch::Make(out_schema_, batch_meta.length, std::move(columns));
+  *out = RecordBatch::Make(out_schema_, batch_meta.length, std::move(columns));
+  return Status::OK();
 }
 
 Result<DecodedDictionary> ReaderCore::DecodeDictionaryBatch(const fb::Message& message,
@@ -527,8 +527,7 @@ Status ReaderCore::HandleStreamMessage(const fb::Message& message, const Message
   switch (message.header_type()) {
     case fb::MessageHeader::RecordBatch: {
       if (memo_.has_pending()) ALKAID_RETURN_NOT_OK(AtLocation(MaterializeDictionaries(), where));
-      ALKAID_ASSIGN_OR_RAISE(*batch, ReadRecordBatch(message, body, where));
-      return Status::OK();
+      return ReadRecordBatchInto(message, body, where, nullptr, nullptr, batch);
     }
     case fb::MessageHeader::DictionaryBatch:
       return ReadDictionaryBatch(message, body, where);

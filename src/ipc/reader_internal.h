@@ -18,6 +18,7 @@
 #include "alkaid/ipc/reader.h"
 #include "alkaid/table.h"
 #include "alkaid/visit_type.h"
+#include "message_framer.h"
 #include "metadata.h"
 
 namespace alkaid::ipc::internal {
@@ -78,7 +79,10 @@ class SliceArena {
 
  private:
   static constexpr size_t kInline = 8;
-  Buffer* slot(size_t i);
+  Buffer* slot(size_t i) {
+    std::byte* base = heap_ ? heap_.get() : inline_;
+    return reinterpret_cast<Buffer*>(base + i * sizeof(Buffer));
+  }
 
   std::shared_ptr<const void> owner_;
   const uint8_t* base_;
@@ -109,6 +113,14 @@ class ReadBudget {
   // Fails (OutOfMemory naming the option) unless `bytes` more fit.
   Status Check(int64_t bytes, std::string_view what) const;
 
+  // Takes `bytes` (> 0) when they fit in the guaranteed part of the limit
+  // (the common case, with no ratio arithmetic); false: ask Take.
+  bool TryTakeFast(int64_t bytes) {
+    int64_t held = used_.load(std::memory_order_relaxed);
+    return bytes <= guaranteed_ && held <= guaranteed_ - bytes &&
+           used_.compare_exchange_weak(held, held + bytes, std::memory_order_relaxed);
+  }
+
  private:
   friend class Charge;
   Status Take(int64_t bytes, std::string_view what);
@@ -117,6 +129,8 @@ class ReadBudget {
 
   int64_t explicit_limit_;
   int64_t floor_;
+  // A limit() never goes below: charges within it need no ratio arithmetic.
+  int64_t guaranteed_;
   double ratio_;
   std::atomic<int64_t> input_{0};
   std::atomic<int64_t> used_{0};
@@ -132,10 +146,32 @@ class Charge {
   Charge(Charge&& other) noexcept : budget_(std::move(other.budget_)), bytes_(other.bytes_) {
     other.bytes_ = 0;
   }
-  Charge& operator=(Charge&& other) noexcept;
+  Charge& operator=(Charge&& other) noexcept {
+    if (this != &other) {
+      if (budget_ != nullptr) Reset();
+      budget_ = std::move(other.budget_);
+      bytes_ = other.bytes_;
+      other.bytes_ = 0;
+    }
+    return *this;
+  }
   Charge(const Charge&) = delete;
   Charge& operator=(const Charge&) = delete;
-  ~Charge() { Reset(); }
+  // Moved-from and empty charges (the common case) cost a test.
+  ~Charge() {
+    if (budget_ != nullptr) Reset();
+  }
+
+  // Takes `bytes` from `budget` into this charge, or fails: Take without a
+  // Result to move out of.
+  Status TakeInto(const ReadBudgetPtr& budget, int64_t bytes, std::string_view what) {
+    if (budget == nullptr || bytes <= 0) return Status::OK();
+    if (!budget->TryTakeFast(bytes)) [[unlikely]] ALKAID_RETURN_NOT_OK(budget->Take(bytes, what));
+    if (budget_ != nullptr) Reset();
+    budget_ = budget;
+    bytes_ = bytes;
+    return Status::OK();
+  }
 
   // Moves min(n, bytes()) of this charge into a new one.
   Charge Split(int64_t n);
@@ -171,12 +207,6 @@ inline constexpr int64_t kNodeCharge = 256;
 // Bytes of the buffers of `data` and its children (not dictionaries, which
 // are charged where they are built), counting each buffer's size.
 int64_t BufferBytes(const ArrayData& data);
-
-// Makes `*metadata` 8-byte aligned (copying when it is not, because the
-// Flatbuffers accessors load scalars in place), then verifies it and checks
-// the metadata version and body length.
-Result<const fb::Message*> DecodeMessageMetadata(BufferPtr* metadata, MemoryPool* pool,
-                                                 int max_recursion_depth);
 
 // How a buffer's bytes are reordered when the data is big-endian.
 struct ByteSwap {
@@ -519,6 +549,10 @@ class ReaderCore {
                                          const MessageLocation& where,
                                          BatchScratch* scratch = nullptr,
                                          const PartialBody* partial = nullptr);
+  // Same, into *out (no Result to move through on the per-batch path).
+  Status ReadRecordBatchInto(const fb::Message& message, const MessageBody& body,
+                             const MessageLocation& where, BatchScratch* scratch,
+                             const PartialBody* partial, RecordBatchPtr* out);
   // True when included_fields leaves out some top-level field.
   bool projects() const {
     return out_schema_ != nullptr && full_schema_ != nullptr &&
@@ -553,6 +587,7 @@ class ReaderCore {
   // The plan of dictionary `id`'s values, made on first use.
   Result<const LoadPlan*> DictionaryPlan(int64_t id, const DictionaryMemo::Entry& entry);
   [[gnu::cold]] Status ColumnFailed(const Status& st, size_t index) const;
+  [[gnu::cold]] Status ColumnLengthMismatch(size_t index, int64_t length, int64_t declared) const;
   // The data pass of full validation (the loader checked the structure).
   Status ValidateLoaded(const ArrayData& data) const;
 
@@ -595,33 +630,31 @@ class MessageDecoder {
   int64_t next_required_size() const;
   const SchemaPtr& schema() const;
   const DictionaryIds& dictionary_ids() const;
-  bool finished() const { return state_ == State::kFinished; }
+  bool finished() const { return framer_.part() == MessageFramer::Part::kEndOfStream; }
   ReadStats stats() const;
 
  private:
-  enum class State { kPrefix, kLength, kMetadata, kBody, kFinished, kFailed };
-
   Status ConsumeUnchecked(const BufferPtr& chunk, bool may_keep);
-  // Called with exactly need_ bytes of the current part.
+  // Called with exactly framer_.need() bytes of a metadata or body part.
   Status OnPart(BufferPtr part);
-  Status OnWord(uint32_t value);  // a complete prefix or length word
-  Status OnLength(int32_t length);
   Status OnMessage(BufferPtr body);
   Status AppendToPending(const uint8_t* data, int64_t n);
+  MessageLocation where() const {
+    return {"stream message", message_index_, framer_.message_offset()};
+  }
 
   std::shared_ptr<StreamDecoder::Listener> listener_;
   IpcReadOptions options_;
   std::unique_ptr<ReaderCore> core_;
-  State state_ = State::kPrefix;
-  int64_t need_ = 4;
+  MessageFramer framer_;
+  bool failed_ = false;
   std::shared_ptr<ResizableBuffer> pending_;
   int64_t pending_size_ = 0;
   uint8_t word_[4] = {};
   BufferPtr metadata_;
+  std::shared_ptr<ResizableBuffer> aligned_;  // misaligned metadata, copied
   const fb::Message* message_ = nullptr;
-  int64_t metadata_wire_size_ = 0;
   int64_t consumed_ = 0;        // bytes consumed so far (for error offsets)
-  int64_t message_start_ = 0;   // byte offset of the current message
   int64_t message_index_ = 0;
   Status error_;
 };

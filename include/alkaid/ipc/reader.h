@@ -100,7 +100,7 @@ class ALKAID_EXPORT StreamReader : public RecordBatchReader {
  private:
   StreamReader();
   Status ReadSchema();
-  Result<bool> ReadOneMessage();
+  Status ReadOneMessage(bool* got);
 
   struct State;
   std::unique_ptr<State> state_;
