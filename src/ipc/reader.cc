@@ -270,6 +270,46 @@ Result<RecordBatchPtr> StreamReader::Next() {
 
 Result<std::vector<RecordBatchPtr>> StreamReader::ReadAll() { return ReadRemaining(); }
 
+namespace {
+// Adds a record batch header's row count to *rows.
+Status AddRowsOf(const Message& message, int64_t* rows) {
+  const auto* batch = message.header_as_RecordBatch();
+  const int64_t length = batch->length();
+  if (length < 0) return Status::Invalid("record batch length ", length, " is negative");
+  if (__builtin_add_overflow(*rows, length, rows)) {
+    return Status::Invalid("the record batches hold more than 2^63 rows in all");
+  }
+  return Status::OK();
+}
+}  // namespace
+
+Result<int64_t> StreamReader::CountRows() {
+  State& s = *state_;
+  int64_t rows = 0;
+  while (!s.finished) {
+    bool got = false;
+    ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
+    if (!got) {
+      s.finished = true;
+      break;
+    }
+    MessageLocation where{"stream message", s.message_index - 1, s.framer.message_offset()};
+    const Message& message = *s.message.message;
+    switch (message.header_type()) {
+      case internal::fb::MessageHeader::RecordBatch:
+        ALKAID_RETURN_NOT_OK(internal::AtLocation(AddRowsOf(message, &rows), where));
+        break;
+      case internal::fb::MessageHeader::DictionaryBatch: break;
+      default:
+        return internal::AtLocation(
+            Status::Invalid("unexpected ", internal::fb::EnumNameMessageHeader(message.header_type()),
+                            " message after the schema"),
+            where);
+    }
+  }
+  return rows;
+}
+
 const SchemaPtr& StreamReader::schema() const { return state_->core.schema(); }
 const DictionaryIds& StreamReader::dictionary_ids() const { return state_->core.dictionary_ids(); }
 ReadStats StreamReader::stats() const { return state_->core.stats_snapshot(); }
@@ -870,6 +910,25 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
     s.free_scratch.push_back(std::move(scratch));
   }
   return batch;
+}
+
+Result<int64_t> FileReader::CountRows() {
+  State& s = *state_;
+  int64_t rows = 0;
+  for (size_t i = 0; i < s.batch_blocks.size(); ++i) {
+    const auto& block = s.batch_blocks[i];
+    MessageLocation where{"record batch block", static_cast<int64_t>(i), block.offset};
+    FramedMessage message;
+    Status st = ReadBlockMessage(s.file, block, s.options, s.core.budget(), &message,
+                                 +[](const Message&, const void*) { return true; });
+    if (st.ok() && message.message->header_type() != internal::fb::MessageHeader::RecordBatch) {
+      st = Status::Invalid("expected a record batch, found ",
+                           internal::fb::EnumNameMessageHeader(message.message->header_type()));
+    }
+    if (st.ok()) st = AddRowsOf(*message.message, &rows);
+    ALKAID_RETURN_NOT_OK(internal::AtLocation(st, where));
+  }
+  return rows;
 }
 
 Result<RecordBatchPtr> FileReader::Next() {

@@ -1124,4 +1124,39 @@ TEST_F(CliTest, CatAsCsvOfTypesCsvCannotHoldFailsCleanly) {
   }
 }
 
+// `count` reads record batch headers only: a file whose compressed bodies
+// are broken still counts (and fast), while `validate` reports the damage.
+TEST_F(CliTest, CountReadsHeadersOnly) {
+  auto s = alkaid::schema({alkaid::field("i", alkaid::int64())});
+  // Compressible bodies (a buffer that does not shrink is stored raw).
+  std::string values = "[0";
+  for (int i = 1; i < 1000; ++i) values += "," + std::to_string(i % 7);
+  values += "]";
+  std::vector<alkaid::RecordBatchPtr> batches;
+  for (int b = 0; b < 4; ++b) {
+    batches.push_back(alkaid::RecordBatch::Make(s, 1000, {ArrayFromJSON(alkaid::int64(), values)}));
+  }
+  alkaid::ipc::IpcWriteOptions options;
+  options.compression = alkaid::ipc::CompressionType::kZstd;
+  for (bool file_format : {true, false}) {
+    std::string path = Path(file_format ? "broken.arrow" : "broken.arrows");
+    WriteIpc(path, s, batches, file_format, options);
+    // Break every zstd frame header (magic 28 B5 2F FD, then the header).
+    std::string bytes = ReadBytes(path);
+    const std::string magic = "\x28\xB5\x2F\xFD";
+    int broken = 0;
+    for (size_t at = bytes.find(magic); at != std::string::npos; at = bytes.find(magic, at + 4)) {
+      bytes.replace(at + 4, 4, "\xFF\xFF\xFF\xFF");
+      ++broken;
+    }
+    ASSERT_GE(broken, 4) << path;
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    auto count = RunMeasured({"count", path});
+    EXPECT_EQ(count.exit_code, 0) << path << count.err;
+    EXPECT_EQ(count.out, "4000\n") << path;
+    auto validate = RunMeasured({"validate", path});
+    EXPECT_EQ(validate.exit_code, 1) << path << validate.out;
+  }
+}
+
 }  // namespace

@@ -319,6 +319,17 @@ Result<RecordBatchPtr> Input::Next() {
   return Project(std::move(batch));
 }
 
+Result<int64_t> Input::CountRows() {
+  if (file_ != nullptr) return file_->CountRows();
+  if (stream_ != nullptr) return stream_->CountRows();
+  int64_t rows = 0;
+  while (true) {
+    ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, text_->Next());
+    if (batch == nullptr) return rows;
+    rows += batch->num_rows();
+  }
+}
+
 int64_t Input::position() const {
   if (file_ != nullptr) return -1;  // batches are read by index, not in sequence
   Result<int64_t> at = stream_source_ != nullptr ? stream_source_->Tell()

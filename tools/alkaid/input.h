@@ -78,6 +78,9 @@ class Input {
   // The next batch in order (nullptr at the end); for stdin this blocks only
   // until the next message has arrived.
   Result<RecordBatchPtr> Next();
+  // Rows of the remaining batches. IPC input is counted from the record
+  // batch headers (no body is decompressed or validated); text is parsed.
+  Result<int64_t> CountRows();
   // Size of the input in bytes (-1 for standard input) and bytes of a stream
   // consumed so far (-1 for files, whose batches are read by index).
   int64_t size() const { return size_; }

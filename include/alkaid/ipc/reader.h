@@ -94,6 +94,14 @@ class ALKAID_EXPORT StreamReader : public RecordBatchReader {
   /// Every remaining batch; on an error the batches read before it are dropped.
   Result<std::vector<RecordBatchPtr>> ReadAll();
 
+  /// The rows of the remaining record batches, summed from their message
+  /// headers: every message is framed and its metadata verified, but bodies
+  /// are not decompressed, loaded or validated (a stream read from an
+  /// InputStream still reads past them) and dictionary batches are skipped.
+  /// Afterwards Next() returns nullptr. Invalid for a negative length, a sum
+  /// beyond int64, or a message other than a record or dictionary batch.
+  Result<int64_t> CountRows();
+
   /// A snapshot of the counters.
   ReadStats stats() const;
 
@@ -176,6 +184,13 @@ class ALKAID_EXPORT FileReader : public RecordBatchReader {
   Result<RecordBatchPtr> Next() override;
   /// Every batch of the file, whatever the cursor.
   Result<std::vector<RecordBatchPtr>> ReadAll();
+
+  /// The rows of every record batch, summed from the batches' message
+  /// headers (each block's metadata is read and verified; bodies are neither
+  /// read, decompressed nor validated). Thread-safe like ReadRecordBatch.
+  /// Invalid as ReadRecordBatch would be for a block that does not hold a
+  /// record batch, and for a negative length or a sum beyond int64.
+  Result<int64_t> CountRows();
 
   /// A snapshot of the counters.
   ReadStats stats() const;
