@@ -56,6 +56,21 @@ struct NodeView {
   int64_t length;
 };
 
+// What a buffer of this kind is called in error messages.
+const char* BufferKindName(BufferSpec::Kind kind) {
+  switch (kind) {
+    case BufferSpec::kValidity: return "validity";
+    case BufferSpec::kBitmapValues: return "values";
+    case BufferSpec::kFixedWidth: return "values";
+    case BufferSpec::kOffsets: return "offsets";
+    case BufferSpec::kSizes: return "sizes";
+    case BufferSpec::kTypeIds: return "type ids";
+    case BufferSpec::kViews: return "views";
+    case BufferSpec::kData: return "data";
+  }
+  return "buffer";
+}
+
 // ---------------------------------------------------------------------------
 // BodyBuilder: ArrayData -> FieldNodes + raw body ranges
 
@@ -102,14 +117,14 @@ class BodyBuilder {
 
   // A byte window of buffer `index`, checked against the buffer's size.
   Status AddWindow(const ArrayData& data, int index, int64_t byte_offset, int64_t nbytes,
-                   const char* what) {
+                   BufferSpec::Kind kind) {
     if (nbytes == 0) {
       AddRange(nullptr, 0);
       return Status::OK();
     }
     const BufferPtr* buffer = BufferAt(data, index);
     if (buffer == nullptr || byte_offset < 0 || (*buffer)->size() < byte_offset + nbytes) {
-      return Fail(what, " buffer (index ", index, ") holds ",
+      return Fail(BufferKindName(kind), " buffer (index ", index, ") holds ",
                   buffer ? (*buffer)->size() : 0, " bytes, needs ", byte_offset + nbytes);
     }
     AddRange((*buffer)->data() + byte_offset, nbytes);
@@ -119,12 +134,12 @@ class BodyBuilder {
   // A bitmap window starting at bit `bit_offset`; shifted into a fresh
   // buffer only when the window does not start on a byte boundary.
   Status AddBitmap(const ArrayData& data, int index, int64_t bit_offset, int64_t length,
-                   const char* what) {
+                   BufferSpec::Kind kind) {
     const int64_t nbytes = bit_util::BytesForBits(length);
-    if (bit_offset % 8 == 0) return AddWindow(data, index, bit_offset / 8, nbytes, what);
+    if (bit_offset % 8 == 0) return AddWindow(data, index, bit_offset / 8, nbytes, kind);
     const BufferPtr* buffer = BufferAt(data, index);
     if (buffer == nullptr || (*buffer)->size() < bit_util::BytesForBits(bit_offset + length)) {
-      return Fail(what, " bitmap (index ", index, ") is too small for bits [", bit_offset, ", ",
+      return Fail(BufferKindName(kind), " bitmap (index ", index, ") is too small for bits [", bit_offset, ", ",
                   bit_offset + length, ")");
     }
     ALKAID_ASSIGN_OR_RAISE(uint8_t * out, AllocateTemporary(nbytes));
@@ -154,7 +169,7 @@ class BodyBuilder {
     if (null_count == 0) {
       AddRange(nullptr, 0);
     } else {
-      ALKAID_RETURN_NOT_OK(AddBitmap(data, 0, view.offset, view.length, "validity"));
+      ALKAID_RETURN_NOT_OK(AddBitmap(data, 0, view.offset, view.length, BufferSpec::kValidity));
     }
     return null_count;
   }
@@ -240,20 +255,6 @@ class BodyBuilder {
   FieldPath path_;
 };
 
-const char* BufferKindName(BufferSpec::Kind kind) {
-  switch (kind) {
-    case BufferSpec::kValidity: return "validity";
-    case BufferSpec::kBitmapValues: return "values";
-    case BufferSpec::kFixedWidth: return "values";
-    case BufferSpec::kOffsets: return "offsets";
-    case BufferSpec::kSizes: return "sizes";
-    case BufferSpec::kTypeIds: return "type ids";
-    case BufferSpec::kViews: return "views";
-    case BufferSpec::kData: return "data";
-  }
-  return "buffer";
-}
-
 // One node: its FieldNode, then its buffers as the type's layout lists them
 // (DataType::layout()), then its children. What a buffer contributes is
 // decided by its kind alone: bitmaps are windowed by bits, fixed-width
@@ -288,10 +289,10 @@ Status BodyBuilder::Append(const NodeView& view, int depth) {
     switch (spec.kind) {
       case BufferSpec::kValidity:
       case BufferSpec::kBitmapValues:
-        ALKAID_RETURN_NOT_OK(AddBitmap(data, index, view.offset, view.length, "values"));
+        ALKAID_RETURN_NOT_OK(AddBitmap(data, index, view.offset, view.length, spec.kind));
         break;
       case BufferSpec::kData:
-        ALKAID_RETURN_NOT_OK(AddWindow(data, index, first, last - first, "data"));
+        ALKAID_RETURN_NOT_OK(AddWindow(data, index, first, last - first, BufferSpec::kData));
         break;
       case BufferSpec::kOffsets:
         if (spec.offsets_plus_one) {
@@ -306,8 +307,8 @@ Status BodyBuilder::Append(const NodeView& view, int depth) {
       case BufferSpec::kTypeIds:
       case BufferSpec::kViews: {
         const int64_t width = spec.byte_width;  // 0 for fixed_size_binary[0]
-        ALKAID_RETURN_NOT_OK(AddWindow(data, index, view.offset * width, view.length * width,
-                                       BufferKindName(spec.kind)));
+        ALKAID_RETURN_NOT_OK(
+            AddWindow(data, index, view.offset * width, view.length * width, spec.kind));
         break;
       }
     }
