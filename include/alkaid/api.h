@@ -55,3 +55,4 @@
 #include "alkaid/validate.h"
 #include "alkaid/version.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"

@@ -8,6 +8,7 @@
 #include "alkaid/pretty_print.h"
 #include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 
 namespace alkaid {
 
@@ -133,58 +134,31 @@ ArrayPtr DictionaryArray::indices() const {
 
 namespace {
 
-template <typename T>
-inline constexpr bool is_integer_type_v =
-    std::is_same_v<T, Int8Type> || std::is_same_v<T, Int16Type> || std::is_same_v<T, Int32Type> ||
-    std::is_same_v<T, Int64Type> || std::is_same_v<T, UInt8Type> || std::is_same_v<T, UInt16Type> ||
-    std::is_same_v<T, UInt32Type> || std::is_same_v<T, UInt64Type>;
-
-// Reads one integer of any integer type, widened to int64.
-struct ReadIndexVisitor {
-  const ArrayData& data;
-  int64_t i;
-  int64_t out = -1;
-
-  template <typename T>
-  void Visit(const T&) {
-    if constexpr (is_integer_type_v<T>) {
-      out = static_cast<int64_t>(data.GetValues<typename T::c_type>(1)[i]);
-    }
-  }
-};
-
-struct FindRunVisitor {
-  const ArrayData& run_ends;
-  int64_t logical;
-  int64_t out = -1;
-
-  template <typename T>
-  void Visit(const T&) {
-    if constexpr (std::is_same_v<T, Int16Type> || std::is_same_v<T, Int32Type> ||
-                  std::is_same_v<T, Int64Type>) {
-      using E = typename T::c_type;
-      const E* ends = run_ends.GetValues<E>(1);
-      // The run holding `logical` is the first whose end exceeds it.
-      const E* found = std::upper_bound(ends, ends + run_ends.length, logical,
-                                        [](int64_t v, E e) { return v < static_cast<int64_t>(e); });
-      out = found - ends;
-    }
-  }
-};
-
 }  // namespace
 
 int64_t DictionaryArray::GetValueIndex(int64_t i) const {
-  ReadIndexVisitor visitor{*data_, i};
-  VisitTypeInline(*dict_type().index_type(), &visitor);
-  return visitor.out;
+  int64_t out = -1;
+  (void)VisitIndexType(*dict_type().index_type(), [&](auto zero) -> Status {
+    out = static_cast<int64_t>(data_->GetValues<decltype(zero)>(1)[i]);
+    return Status::OK();
+  });
+  return out;
 }
 
 int64_t RunEndEncodedArray::FindPhysicalIndex(int64_t i) const {
   const ArrayData& ends = *data_->child_data[0];
-  FindRunVisitor visitor{ends, data_->offset + i};
-  VisitTypeInline(*ends.type, &visitor);
-  return visitor.out;
+  const int64_t logical = data_->offset + i;
+  int64_t out = -1;
+  (void)VisitRunEndType(*ends.type, [&](auto zero) -> Status {
+    using E = decltype(zero);
+    const E* values = ends.GetValues<E>(1);
+    // The run holding `logical` is the first whose end exceeds it.
+    const E* found = std::upper_bound(values, values + ends.length, logical,
+                                      [](int64_t v, E e) { return v < static_cast<int64_t>(e); });
+    out = found - values;
+    return Status::OK();
+  });
+  return out;
 }
 
 ArrayPtr ExtensionArray::storage() const {
@@ -370,21 +344,17 @@ class NullArrayFactory {
 
   // A run-ends child holding the single run [0, length), or no run at all.
   Result<ArrayDataPtr> OneRunEnd(const DataTypePtr& run_end_type, int64_t length) {
-    const int width = run_end_type->byte_width();
-    const int64_t max_end = width == 2 ? std::numeric_limits<int16_t>::max()
-                          : width == 4 ? std::numeric_limits<int32_t>::max()
-                                       : std::numeric_limits<int64_t>::max();
-    if (length > max_end)
-      return Status::CapacityError("a run of ", length, " nulls does not fit run ends of type ",
-                                   run_end_type->ToString());
-    const int64_t runs = length > 0 ? 1 : 0;
-    ALKAID_ASSIGN_OR_RAISE(std::shared_ptr<Buffer> ends, AllocateBuffer(runs * width, pool_));
-    if (runs > 0) {
-      if (width == 2) *ends->mutable_data_as<int16_t>() = static_cast<int16_t>(length);
-      else if (width == 4) *ends->mutable_data_as<int32_t>() = static_cast<int32_t>(length);
-      else *ends->mutable_data_as<int64_t>() = length;
-    }
-    return ArrayData::Make(run_end_type, runs, {nullptr, ends}, 0);
+    return VisitRunEndType(*run_end_type, [&](auto zero) -> Result<ArrayDataPtr> {
+      using E = decltype(zero);
+      if (length > std::numeric_limits<E>::max())
+        return Status::CapacityError("a run of ", length, " nulls does not fit run ends of type ",
+                                     run_end_type->ToString());
+      const int64_t runs = length > 0 ? 1 : 0;
+      ALKAID_ASSIGN_OR_RAISE(std::shared_ptr<Buffer> ends,
+                             AllocateBuffer(runs * static_cast<int64_t>(sizeof(E)), pool_));
+      if (runs > 0) *ends->mutable_data_as<E>() = static_cast<E>(length);
+      return ArrayData::Make(run_end_type, runs, {nullptr, ends}, 0);
+    });
   }
 
   MemoryPool* pool_;

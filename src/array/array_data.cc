@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "alkaid/bitmap.h"
+#include "alkaid/visit_width.h"
 
 namespace alkaid {
 
@@ -94,12 +95,11 @@ bool ArrayData::IsValid(int64_t i) const {
     case TypeId::kRunEndEncoded: {
       const ArrayData& ends = *child_data[0];
       int64_t logical = offset + i;
-      int64_t phys;
-      switch (ends.type->id()) {
-        case TypeId::kInt16: phys = FindPhysicalIndex<int16_t>(ends, logical); break;
-        case TypeId::kInt32: phys = FindPhysicalIndex<int32_t>(ends, logical); break;
-        default: phys = FindPhysicalIndex<int64_t>(ends, logical); break;
-      }
+      int64_t phys = 0;
+      (void)VisitRunEndType(*ends.type, [&](auto zero) -> Status {
+        phys = FindPhysicalIndex<decltype(zero)>(ends, logical);
+        return Status::OK();
+      });
       return child_data[1]->IsValid(phys);
     }
     default:

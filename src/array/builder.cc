@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 
 namespace alkaid {
 
@@ -594,58 +595,26 @@ Status DenseUnionBuilder::FinishInto(ArrayData* out) {
 
 namespace {
 
-struct IntegerMaxVisitor {
-  int64_t max = -1;
-  template <typename T>
-  Status Visit(const T& type) {
-    if constexpr (has_c_type_v<T>) {
-      using C = typename T::c_type;
-      if constexpr (std::is_integral_v<C>) {
-        if (type.is_integer()) {
-          max = static_cast<int64_t>(std::min<uint64_t>(std::numeric_limits<C>::max(),
-                                                        std::numeric_limits<int64_t>::max()));
-          return Status::OK();
-        }
-      }
-    }
-    return Status::TypeError("expected an integer type, got ", type.ToString());
-  }
-};
-
+// Largest value of an integer type (capped at INT64_MAX).
 Result<int64_t> IntegerMax(const DataType& type) {
-  IntegerMaxVisitor visitor;
-  ALKAID_RETURN_NOT_OK(VisitTypeInline(type, &visitor));
-  return visitor.max;
+  return VisitIndexType(type, [](auto zero) -> Result<int64_t> {
+    using C = decltype(zero);
+    return static_cast<int64_t>(
+        std::min<uint64_t>(std::numeric_limits<C>::max(), std::numeric_limits<int64_t>::max()));
+  });
 }
-
-struct NarrowVisitor {
-  const int64_t* values;
-  int64_t length;
-  MemoryPool* pool;
-  BufferPtr out;
-
-  template <typename T>
-  Status Visit(const T& type) {
-    if constexpr (has_c_type_v<T>) {
-      using C = typename T::c_type;
-      if constexpr (std::is_integral_v<C>) {
-        ALKAID_ASSIGN_OR_RAISE(auto buffer, AllocateBuffer(length * static_cast<int64_t>(sizeof(C)), pool));
-        C* dst = buffer->template mutable_data_as<C>();
-        for (int64_t i = 0; i < length; ++i) dst[i] = static_cast<C>(values[i]);
-        out = std::move(buffer);
-        return Status::OK();
-      }
-    }
-    return Status::TypeError("expected an integer type, got ", type.ToString());
-  }
-};
 
 // Values were range-checked when appended.
 Result<BufferPtr> NarrowIntegers(const uint8_t* int64_values, int64_t length,
                                  const DataType& type, MemoryPool* pool) {
-  NarrowVisitor visitor{reinterpret_cast<const int64_t*>(int64_values), length, pool, nullptr};
-  ALKAID_RETURN_NOT_OK(VisitTypeInline(type, &visitor));
-  return visitor.out;
+  const auto* values = reinterpret_cast<const int64_t*>(int64_values);
+  return VisitIndexType(type, [&](auto zero) -> Result<BufferPtr> {
+    using C = decltype(zero);
+    ALKAID_ASSIGN_OR_RAISE(auto buffer, AllocateBuffer(length * static_cast<int64_t>(sizeof(C)), pool));
+    C* dst = buffer->template mutable_data_as<C>();
+    for (int64_t i = 0; i < length; ++i) dst[i] = static_cast<C>(values[i]);
+    return BufferPtr(std::move(buffer));
+  });
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "alkaid/pretty_print.h"
 #include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 
 namespace alkaid {
 
@@ -111,12 +112,6 @@ bool FloatsEqual(Float a, Float b, const EqualOptions& options) {
 template <typename T>
 inline constexpr bool is_float_v = std::is_same_v<T, FloatType> || std::is_same_v<T, DoubleType> ||
                                    std::is_same_v<T, HalfFloatType>;
-
-template <typename T>
-inline constexpr bool is_integer_type_v =
-    std::is_same_v<T, Int8Type> || std::is_same_v<T, Int16Type> || std::is_same_v<T, Int32Type> ||
-    std::is_same_v<T, Int64Type> || std::is_same_v<T, UInt8Type> || std::is_same_v<T, UInt16Type> ||
-    std::is_same_v<T, UInt32Type> || std::is_same_v<T, UInt64Type>;
 
 // Fixed-width types whose equality is equality of their bytes.
 template <typename T>
@@ -435,25 +430,16 @@ struct RangeVisitor {
     return std::nullopt;
   }
 
-  MaybeMismatch Visit(const DictionaryType& type) {
-    DictionaryVisitor inner{this};
-    return VisitTypeInline(*type.index_type(), &inner);
-  }
-
   // Decoded comparison: a slot is null when its index is null or the
   // dictionary value it points to is null.
-  struct DictionaryVisitor {
-    RangeVisitor* outer;
-
-    template <typename IndexType>
-    MaybeMismatch Visit(const IndexType&) {
-      if constexpr (is_integer_type_v<IndexType>) {
-        return outer->CompareDecoded<typename IndexType::c_type>();
-      } else {
-        return std::nullopt;  // dictionary types only take integer indices
-      }
-    }
-  };
+  MaybeMismatch Visit(const DictionaryType& type) {
+    MaybeMismatch out;  // dictionary types only take integer indices
+    (void)VisitIndexType(*type.index_type(), [&](auto zero) -> Status {
+      out = CompareDecoded<decltype(zero)>();
+      return Status::OK();
+    });
+    return out;
+  }
 
   template <typename Index>
   MaybeMismatch CompareDecoded() {
@@ -490,22 +476,13 @@ struct RangeVisitor {
   }
 
   MaybeMismatch Visit(const RunEndEncodedType& type) {
-    RunEndVisitor inner{this};
-    return VisitTypeInline(*type.run_end_type(), &inner);
+    MaybeMismatch out;  // run ends are int16, int32 or int64
+    (void)VisitRunEndType(*type.run_end_type(), [&](auto zero) -> Status {
+      out = CompareRuns<decltype(zero)>();
+      return Status::OK();
+    });
+    return out;
   }
-
-  struct RunEndVisitor {
-    RangeVisitor* outer;
-    template <typename RunEndType>
-    MaybeMismatch Visit(const RunEndType&) {
-      if constexpr (std::is_same_v<RunEndType, Int16Type> || std::is_same_v<RunEndType, Int32Type> ||
-                    std::is_same_v<RunEndType, Int64Type>) {
-        return outer->CompareRuns<typename RunEndType::c_type>();
-      } else {
-        return std::nullopt;  // run ends are int16, int32 or int64
-      }
-    }
-  };
 
   // Walks both run sequences together; each segment where neither side
   // changes run is compared once, through the values of the two runs.

@@ -11,6 +11,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/compare.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 
 namespace alkaid {
 
@@ -19,12 +20,6 @@ namespace {
 template <typename T>
 inline constexpr bool is_fixed_width_value_v =
     has_c_type_v<T> || is_decimal_v<T> || std::is_same_v<T, FixedSizeBinaryType>;
-
-template <typename T>
-inline constexpr bool is_integer_type_v =
-    std::is_same_v<T, Int8Type> || std::is_same_v<T, Int16Type> || std::is_same_v<T, Int32Type> ||
-    std::is_same_v<T, Int64Type> || std::is_same_v<T, UInt8Type> || std::is_same_v<T, UInt16Type> ||
-    std::is_same_v<T, UInt32Type> || std::is_same_v<T, UInt64Type>;
 
 // The visible validity bit of slot j of `a`, for a bitmap pointer that is
 // null when the array has no nulls.
@@ -291,14 +286,20 @@ class Concatenator {
     for (const auto& a : in_) dictionaries.push_back(a->dictionary);
     ALKAID_ASSIGN_OR_RAISE(auto dictionary, Concatenate(dictionaries, pool_));
     IndexShifter shifter{*this, t};
-    ALKAID_ASSIGN_OR_RAISE(auto out, VisitTypeInline(*t.index_type(), &shifter));
+    ALKAID_ASSIGN_OR_RAISE(auto out, VisitIndexType(*t.index_type(),
+                                                    [&](auto zero) -> Result<ArrayDataPtr> {
+                                                      return shifter.Shift<decltype(zero)>(
+                                                          *t.index_type());
+                                                    }));
     out->dictionary = std::move(dictionary);
     return out;
   }
 
   Result<ArrayDataPtr> Visit(const RunEndEncodedType& t) {
     RunEndConcatenator runs{*this, t};
-    return VisitTypeInline(*t.run_end_type(), &runs);
+    return VisitRunEndType(*t.run_end_type(), [&](auto zero) -> Result<ArrayDataPtr> {
+      return runs.Build<decltype(zero)>();
+    });
   }
 
   Result<ArrayDataPtr> Visit(const ExtensionType& t) {
@@ -422,16 +423,6 @@ class Concatenator {
     Concatenator& self;
     const DictionaryType& dict_type;
 
-    template <typename T>
-    Result<ArrayDataPtr> Visit(const T& index_type) {
-      if constexpr (is_integer_type_v<T>) {
-        return Shift<typename T::c_type>(index_type);
-      } else {
-        return Status::TypeError("dictionary index type must be an integer, got ",
-                                 index_type.ToString());
-      }
-    }
-
     template <typename I>
     Result<ArrayDataPtr> Shift(const DataType& index_type) {
       int64_t nulls = 0;
@@ -477,17 +468,6 @@ class Concatenator {
   struct RunEndConcatenator {
     Concatenator& self;
     const RunEndEncodedType& ree_type;
-
-    template <typename T>
-    Result<ArrayDataPtr> Visit(const T& run_end_type) {
-      if constexpr (std::is_same_v<T, Int16Type> || std::is_same_v<T, Int32Type> ||
-                    std::is_same_v<T, Int64Type>) {
-        return Build<typename T::c_type>();
-      } else {
-        return Status::TypeError("run end type must be int16, int32 or int64, got ",
-                                 run_end_type.ToString());
-      }
-    }
 
     template <typename E>
     Result<ArrayDataPtr> Build() {

@@ -14,6 +14,7 @@
 #include "alkaid/float16.h"
 #include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 
 namespace alkaid {
 
@@ -467,47 +468,28 @@ struct SlotVisitor {
       *out() += "<no dictionary>";
       return;
     }
-    IndexReader reader{data, pos, -1};
-    VisitTypeInline(*type.index_type(), &reader);
-    printer->PrintSlot(*data.dictionary, reader.index, level);
+    int64_t index = -1;
+    (void)VisitIndexType(*type.index_type(), [&](auto zero) -> Status {
+      using C = decltype(zero);
+      index = static_cast<int64_t>(
+          LoadValue<C>(data.buffers[1]->data() + (data.offset + pos) * sizeof(C)));
+      return Status::OK();
+    });
+    printer->PrintSlot(*data.dictionary, index, level);
   }
-
-  struct IndexReader {
-    const ArrayData& data;
-    int64_t pos;
-    int64_t index;
-    template <typename T>
-    void Visit(const T&) {
-      if constexpr (has_c_type_v<T>) {
-        if constexpr (std::is_integral_v<typename T::c_type> && !std::is_same_v<T, HalfFloatType>) {
-          index = static_cast<int64_t>(
-              LoadValue<typename T::c_type>(data.buffers[1]->data() +
-                                            (data.offset + pos) * sizeof(typename T::c_type)));
-        }
-      }
-    }
-  };
 
   void Visit(const RunEndEncodedType& type) {
-    RunFinder finder{*data.child_data[0], physical(), 0};
-    VisitTypeInline(*type.run_end_type(), &finder);
-    printer->PrintSlot(*data.child_data[1], finder.run, level);
+    const ArrayData& run_ends = *data.child_data[0];
+    const int64_t logical = physical();
+    int64_t run = 0;
+    (void)VisitRunEndType(*type.run_end_type(), [&](auto zero) -> Status {
+      using C = decltype(zero);
+      const C* ends = run_ends.GetValues<C>(1);
+      run = std::upper_bound(ends, ends + run_ends.length, static_cast<C>(logical)) - ends;
+      return Status::OK();
+    });
+    printer->PrintSlot(*data.child_data[1], run, level);
   }
-
-  struct RunFinder {
-    const ArrayData& run_ends;
-    int64_t logical;
-    int64_t run;
-    template <typename T>
-    void Visit(const T&) {
-      if constexpr (std::is_same_v<T, Int16Type> || std::is_same_v<T, Int32Type> ||
-                    std::is_same_v<T, Int64Type>) {
-        using C = typename T::c_type;
-        const C* ends = run_ends.GetValues<C>(1);
-        run = std::upper_bound(ends, ends + run_ends.length, static_cast<C>(logical)) - ends;
-      }
-    }
-  };
 
   void Visit(const ExtensionType&) {}  // unreachable: PrintSlot visits storage types
 };

@@ -19,6 +19,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 #include "validate_internal.h"
 
 namespace alkaid {
@@ -74,12 +75,9 @@ inline int64_t BufferSize(const ArrayData& data, size_t index) {
   return buffer ? buffer->size() : 0;
 }
 
-// Every layout starts with a validity bitmap except null, unions and run-end
-// encoded arrays (see DataType::layout()).
-inline bool HasValiditySlot(const DataType& storage) {
-  return storage.id() != TypeId::kNull && !storage.is_union() &&
-         storage.id() != TypeId::kRunEndEncoded;
-}
+// Whether the layout starts with a validity bitmap (all but null, unions and
+// run-end encoded types).
+inline bool HasValiditySlot(const DataType& storage) { return storage.layout().has_validity(); }
 
 // The bitmap to consult for nulls, or null when every slot is valid.
 inline const uint8_t* NullBitmap(const ArrayData& data, const DataType& storage) {
@@ -441,36 +439,18 @@ class StructureCheck : public NodeCheck {
     return Status::OK();
   }
 
-  // How many bytes buffer `spec` must hold for slots [0, offset + length);
-  // false when that number does not fit in 64 bits.
+  // How many bytes buffer `spec` must hold for slots [0, offset + length)
+  // (the layout's count rule); false when that number does not fit in 64 bits.
   bool RequiredBytes(const BufferSpec& spec, bool present, int64_t* out) const {
-    switch (spec.kind) {
-      case BufferSpec::kValidity: *out = present ? BitmapBytes(end_) : 0; return true;
-      case BufferSpec::kBitmapValues: *out = BitmapBytes(end_); return true;
-      case BufferSpec::kFixedWidth:
-      case BufferSpec::kSizes:
-      case BufferSpec::kTypeIds:
-      case BufferSpec::kViews:
-        return !__builtin_mul_overflow(end_, static_cast<int64_t>(spec.byte_width), out);
-      case BufferSpec::kOffsets: {
-        // List views keep one offset per slot; the others one more than slots.
-        if (type_.id() == TypeId::kListView || type_.id() == TypeId::kLargeListView)
-          return !__builtin_mul_overflow(end_, static_cast<int64_t>(spec.byte_width), out);
-        // An empty array may come without any offsets at all.
-        if (data_.length == 0) {
-          *out = 0;
-          return true;
-        }
-        int64_t count;
-        return !__builtin_add_overflow(end_, int64_t{1}, &count) &&
-               !__builtin_mul_overflow(count, static_cast<int64_t>(spec.byte_width), out);
-      }
-      case BufferSpec::kData:
-        *out = 0;  // bounded by the offsets, checked in the data pass
-        return true;
+    // An absent validity bitmap means no nulls; an empty array may come
+    // without any offsets at all.
+    if ((spec.kind == BufferSpec::kValidity && !present) ||
+        (spec.offsets_plus_one && data_.length == 0)) {
+      *out = 0;
+      return true;
     }
-    *out = 0;
-    return true;
+    *out = spec.RequiredBytes(end_);
+    return *out >= 0;
   }
 
   std::string WhatIsNeeded(const BufferSpec& spec) const {
@@ -478,7 +458,7 @@ class StructureCheck : public NodeCheck {
       case BufferSpec::kValidity:
       case BufferSpec::kBitmapValues: return std::to_string(end_) + " bits for offset + length";
       case BufferSpec::kOffsets:
-        if (type_.id() == TypeId::kListView || type_.id() == TypeId::kLargeListView) break;
+        if (!spec.offsets_plus_one) break;
         return "offset + length + 1 = " + std::to_string(end_) + " + 1 offsets of " +
                std::to_string(spec.byte_width) + " bytes";
       default: break;
@@ -628,35 +608,18 @@ class DataCheck : public NodeCheck {
     } else if constexpr (is_union_v<T>) {
       return CheckUnion(type);
     } else if constexpr (std::is_same_v<T, DictionaryType>) {
-      IntegerDispatch dispatch{this, IntegerCheck::kDictionaryIndices};
-      return VisitTypeInline(*type.index_type(), &dispatch);
+      return VisitIndexType(*type.index_type(), [this](auto zero) -> Status {
+        return CheckDictionaryIndices<decltype(zero)>();
+      });
     } else if constexpr (std::is_same_v<T, RunEndEncodedType>) {
-      IntegerDispatch dispatch{this, IntegerCheck::kRunEnds};
-      return VisitTypeInline(*type.run_end_type(), &dispatch);
+      return VisitRunEndType(*type.run_end_type(), [this](auto zero) -> Status {
+        return CheckRunEnds<decltype(zero)>();
+      });
     }
     return Status::OK();
   }
 
  private:
-  // Turns an integer DataType (already checked to be one) into a call of
-  // the check instantiated for its C type.
-  enum class IntegerCheck { kDictionaryIndices, kRunEnds };
-  struct IntegerDispatch {
-    const DataCheck* self;
-    IntegerCheck check;
-    template <typename T>
-    Status Visit(const T&) {
-      if constexpr (requires { typename T::c_type; }) {
-        using C = typename T::c_type;
-        if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>) {
-          return check == IntegerCheck::kDictionaryIndices ? self->CheckDictionaryIndices<C>()
-                                                           : self->CheckRunEnds<C>();
-        }
-      }
-      return Status::OK();
-    }
-  };
-
   Status CheckNullCount() const {
     if (!HasValiditySlot(type_) || !data_.buffers[0] || data_.null_count < 0) return Status::OK();
     int64_t nulls = data_.length - SetBitsInBitmap();

@@ -213,13 +213,12 @@ Status ExportArrayImpl(const ArrayDataPtr& data, ArrowArray* out, int depth) {
   // Null counts: the C interface has no "absent validity means no nulls"
   // rule of its own, so say 0 explicitly when there is no bitmap.
   int64_t null_count = data->null_count;
-  switch (storage.id()) {
-    case TypeId::kNull: null_count = data->length; break;
-    case TypeId::kSparseUnion:
-    case TypeId::kDenseUnion:
-    case TypeId::kRunEndEncoded: null_count = 0; break;
-    default:
-      if (!data->HasValidityBitmap()) null_count = 0;
+  // Types whose layout has no validity bitmap (unions, run-end encoded)
+  // keep their nulls in their children; null arrays are all null.
+  if (storage.id() == TypeId::kNull) {
+    null_count = data->length;
+  } else if (!layout.has_validity() || !data->HasValidityBitmap()) {
+    null_count = 0;
   }
 
   priv->children.reserve(data->child_data.size());

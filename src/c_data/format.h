@@ -7,6 +7,7 @@
 #include "alkaid/c_data/abi.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"
+#include "alkaid/validate.h"
 
 // Not installed, but the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
 // so they keep default visibility.
@@ -14,8 +15,9 @@
 
 namespace alkaid::c_data {
 
-// Nesting limit of exported and imported structs (as for validation).
-inline constexpr int kMaxDepth = 64;
+// Nesting limit of exported and imported structs: the one shared with
+// validation and the IPC reader.
+inline constexpr int kMaxDepth = kDefaultMaxRecursionDepth;
 
 // Format string of a type that is neither dictionary nor extension (those are
 // expressed through ArrowSchema.dictionary and metadata).

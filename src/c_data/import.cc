@@ -144,12 +144,6 @@ struct ImportedArray {
 
 alignas(64) const uint8_t kZeros[64] = {};
 
-int Alignment(int byte_width) {
-  int a = 1;
-  while (a < 8 && byte_width % (a * 2) == 0) a *= 2;
-  return a;
-}
-
 bool MulOverflow(int64_t a, int64_t b, int64_t* out) { return __builtin_mul_overflow(a, b, out); }
 
 class ArrayImporter {
@@ -210,8 +204,6 @@ class ArrayImporter {
     data->offset = array->offset;
     data->null_count = array->null_count;
 
-    const bool list_view =
-        storage->id() == TypeId::kListView || storage->id() == TypeId::kLargeListView;
     // Fixed buffers, in layout order.
     const void* const* ptrs = array->buffers;
     int64_t offsets_end_value = -1;  // binary: last offset, bounding the data
@@ -227,21 +219,15 @@ class ArrayImporter {
           break;
         case BufferSpec::kFixedWidth:
         case BufferSpec::kSizes:
-        case BufferSpec::kViews: {
-          int width = spec.kind == BufferSpec::kViews ? 16 : spec.byte_width;
-          if (MulOverflow(end, width, &size)) return fail("buffer ", i, " size overflows");
-          alignment = Alignment(width);
-          break;
-        }
+        case BufferSpec::kViews:
         case BufferSpec::kTypeIds:
-          size = end;
-          break;
         case BufferSpec::kOffsets: {
-          // List views hold one offset per slot; the others one more.
-          if (MulOverflow(list_view ? end : end + 1, spec.byte_width, &size)) {
+          // Offsets of lists and binaries hold one more entry than slots
+          // (list-view offsets one per slot), as the layout says.
+          if (MulOverflow(spec.offsets_plus_one ? end + 1 : end, spec.byte_width, &size)) {
             return fail("buffer ", i, " size overflows");
           }
-          alignment = spec.byte_width;
+          alignment = spec.alignment;
           break;
         }
         case BufferSpec::kData: {
@@ -260,7 +246,7 @@ class ArrayImporter {
           continue;
         }
       } else if (p == nullptr) {
-        if (spec.kind == BufferSpec::kOffsets && !list_view && array->length == 0) {
+        if (spec.offsets_plus_one && array->length == 0) {
           // Producers may omit the single zero offset of an empty array.
           p = kZeros;
           size = spec.byte_width;
@@ -272,7 +258,7 @@ class ArrayImporter {
         }
       }
       ALKAID_ASSIGN_OR_RAISE(BufferPtr buffer, Wrap(p, size, alignment));
-      if (spec.kind == BufferSpec::kOffsets && !list_view) {
+      if (spec.offsets_plus_one) {
         if (spec.byte_width == 4) {
           int32_t v;
           std::memcpy(&v, buffer->data() + end * 4, 4);

@@ -15,6 +15,7 @@
 #include "alkaid/decimal.h"
 #include "alkaid/float16.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 
 namespace alkaid::text {
 namespace {
@@ -1060,19 +1061,20 @@ struct Formatter {
     ColumnText values;
     ALKAID_RETURN_NOT_OK(
         FormatColumnAt(dict, dict.offset, dict.length, escape, csv, null_text, &values, depth + 1));
-    int w = type.index_type()->byte_width();
     const uint8_t* idx = data.buffers[1]->data();
-    return Each([&](int64_t i) {
-      int64_t k = 0;
-      switch (w) {
-        case 1: k = reinterpret_cast<const int8_t*>(idx)[i]; break;
-        case 2: k = reinterpret_cast<const int16_t*>(idx)[i]; break;
-        case 4: k = reinterpret_cast<const int32_t*>(idx)[i]; break;
-        default: k = reinterpret_cast<const int64_t*>(idx)[i]; break;
-      }
-      if (k < 0 || k >= dict.length) return Status::Invalid("dictionary index ", k, " out of range");
-      out->bytes.append(values.get(k));
-      return Status::OK();
+    return VisitIndexType(*type.index_type(), [&](auto zero) -> Status {
+      using I = decltype(zero);
+      return Each([&](int64_t i) {
+        I raw;
+        std::memcpy(&raw, idx + i * static_cast<int64_t>(sizeof(I)), sizeof(I));
+        bool negative = false;
+        if constexpr (std::is_signed_v<I>) negative = raw < 0;
+        if (negative || static_cast<uint64_t>(raw) >= static_cast<uint64_t>(dict.length)) {
+          return Status::Invalid("dictionary index ", static_cast<int64_t>(raw), " out of range");
+        }
+        out->bytes.append(values.get(static_cast<int64_t>(raw)));
+        return Status::OK();
+      });
     });
   }
   Status Visit(const RunEndEncodedType& type) {

@@ -40,10 +40,6 @@ int64_t AllowedDecompressedSize(int64_t needed) {
   return RoundUpToMultipleOf64(needed) + 64;
 }
 
-ByteSwap GroupSwap(int width) {
-  return width > 1 ? ByteSwap{ByteSwap::kGroups, width} : ByteSwap{ByteSwap::kNone, width};
-}
-
 // One shared, immutable, non-null empty buffer for length-0 body buffers.
 const BufferPtr& EmptyBuffer() {
   alignas(kAlignment) static const uint8_t kZeros[kAlignment] = {};
@@ -99,53 +95,15 @@ BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t of
 
 namespace {
 
-// What the loader needs of one buffer of `storage`'s layout.
-BufferRule RuleFor(const BufferSpec& spec, const DataType& storage) {
+// What the loader needs of one buffer: the layout's statement of it.
+BufferRule RuleFor(const BufferSpec& spec) {
   BufferRule r;
   r.kind = spec.kind;
-  switch (spec.kind) {
-    case BufferSpec::kValidity:
-    case BufferSpec::kBitmapValues:
-    case BufferSpec::kData:
-      break;
-    case BufferSpec::kTypeIds:
-      r.width = 1;
-      break;
-    case BufferSpec::kViews:
-      r.width = static_cast<int>(sizeof(BinaryViewValue));
-      r.alignment = static_cast<int>(alignof(BinaryViewValue));
-      r.swap = ByteSwap{ByteSwap::kViews, r.width};
-      break;
-    case BufferSpec::kOffsets:
-    case BufferSpec::kSizes:
-      r.width = spec.byte_width;
-      r.alignment = spec.byte_width;
-      r.swap = GroupSwap(spec.byte_width);
-      r.one_more = spec.kind == BufferSpec::kOffsets && storage.id() != TypeId::kListView &&
-                   storage.id() != TypeId::kLargeListView;
-      break;
-    case BufferSpec::kFixedWidth:
-      r.width = spec.byte_width;
-      switch (storage.id()) {
-        case TypeId::kFixedSizeBinary:
-          break;  // opaque bytes
-        case TypeId::kIntervalDayTime:  // two int32
-          r.alignment = 4;
-          r.swap = ByteSwap{ByteSwap::kGroups, 4};
-          break;
-        case TypeId::kIntervalMonthDayNano:  // int32, int32, int64
-          r.alignment = 8;
-          r.swap = ByteSwap{ByteSwap::kMonthDayNano, 16};
-          break;
-        default:  // integers, floats, decimals, temporal types, dictionary indices
-          r.alignment = std::min(spec.byte_width, 8);
-          r.swap = GroupSwap(spec.byte_width);
-          break;
-      }
-      break;
-  }
+  r.width = spec.byte_width;
+  r.one_more = spec.offsets_plus_one;
   // Alignments are powers of two (IsAligned masks with alignment - 1).
-  if (r.alignment < 1 || (r.alignment & (r.alignment - 1)) != 0) r.alignment = 1;
+  r.alignment = spec.alignment >= 1 && (spec.alignment & (spec.alignment - 1)) == 0 ? spec.alignment : 1;
+  r.swap = ByteSwap{spec.swap, spec.byte_width};
   return r;
 }
 
@@ -207,7 +165,7 @@ class PlanBuilder {
       }
       node.num_buffers = static_cast<uint8_t>(layout.buffers.size());
       for (size_t b = 0; b < layout.buffers.size(); ++b) {
-        node.buffers[b] = RuleFor(layout.buffers[b], *storage);
+        node.buffers[b] = RuleFor(layout.buffers[b]);
       }
       if (storage->id() == TypeId::kFixedSizeList) {
         node.list_size = static_cast<const FixedSizeListType*>(storage)->list_size();
@@ -443,7 +401,7 @@ Status ArrayLoader::CutBuffer(int32_t index, int slot, const BufferRule& rule, A
   }
   if (!arena_) arena_ = std::make_shared<SliceArena>(*params_.body, buffers.size());
   SliceArena::SliceInto(arena_, meta.offset, meta.length, &target);
-  const bool needs_swap = params_.swap_endian && rule.swap.kind != ByteSwap::kNone;
+  const bool needs_swap = params_.swap_endian && rule.swap.kind != BufferSpec::kSwapNone;
   if (params_.codec != nullptr || needs_swap || !IsAligned(target->data(), rule.alignment))
       [[unlikely]] {
     return FixUpBuffer(index, slot, rule, buffer_index, needed, justified, out);
@@ -454,7 +412,7 @@ Status ArrayLoader::CutBuffer(int32_t index, int slot, const BufferRule& rule, A
 Status ArrayLoader::FixUpBuffer(int32_t index, int slot, const BufferRule& rule,
                                 size_t buffer_index, int64_t needed, int64_t justified,
                                 ArrayData* out) {
-  if (params_.codec != nullptr || (params_.swap_endian && rule.swap.kind != ByteSwap::kNone)) {
+  if (params_.codec != nullptr || (params_.swap_endian && rule.swap.kind != BufferSpec::kSwapNone)) {
     deferred_.push_back({out, slot, rule.alignment, rule.swap, static_cast<int64_t>(buffer_index),
                          AllowedDecompressedSize(justified), needed, index, &rule});
     return Status::OK();
@@ -725,7 +683,7 @@ Status ArrayLoader::FinishDeferred() {
       return BufferTooSmall(d.node, *d.rule, d.target->length, static_cast<size_t>(d.buffer_index),
                             buffer->size(), d.needed);
     }
-    bool swap = params_.swap_endian && d.swap.kind != ByteSwap::kNone;
+    bool swap = params_.swap_endian && d.swap.kind != BufferSpec::kSwapNone;
     // Freshly decompressed buffers are private; slices of the input are
     // shared (and may be a read-only mapping), so those are copied first.
     bool private_copy = d.owned;

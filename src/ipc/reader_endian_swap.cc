@@ -55,16 +55,20 @@ void SwapViews(uint8_t* data, int64_t size) {
 
 }  // namespace
 
+// One case per swap kind of the layout table (BufferSpec::ByteSwap); which
+// buffer gets which kind is stated by the types' layouts, not here.
 void SwapBytesInPlace(uint8_t* data, int64_t size, ByteSwap swap) {
   switch (swap.kind) {
-    case ByteSwap::kNone:
+    case BufferSpec::kSwapNone:
       return;
-    case ByteSwap::kGroups:
+    case BufferSpec::kSwapElement:
       if (swap.width > 1) SwapGroups(data, size, swap.width);
       return;
-    case ByteSwap::kMonthDayNano:
+    case BufferSpec::kSwapInt32Pairs:
+      return SwapGroups(data, size - size % (swap.width > 0 ? swap.width : 1), 4);
+    case BufferSpec::kSwapMonthDayNano:
       return SwapMonthDayNano(data, size);
-    case ByteSwap::kViews:
+    case BufferSpec::kSwapViews:
       return SwapViews(data, size);
   }
 }

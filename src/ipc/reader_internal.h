@@ -208,16 +208,10 @@ inline constexpr int64_t kNodeCharge = 256;
 // are charged where they are built), counting each buffer's size.
 int64_t BufferBytes(const ArrayData& data);
 
-// How a buffer's bytes are reordered when the data is big-endian.
+// How a buffer's bytes are reordered when the data is big-endian: the swap
+// kind its layout states (BufferSpec::swap) for elements of `width` bytes.
 struct ByteSwap {
-  enum Kind : uint8_t {
-    kNone,          // bitmaps, bytes, int8 values
-    kGroups,        // reverse every `width`-byte group (ints, floats, decimals)
-    kMonthDayNano,  // int32 months, int32 days, int64 nanoseconds
-    kViews,         // 16-byte binary views: length, and for out-of-line values
-                    // buffer index and offset (inline bytes and prefix stay)
-  };
-  Kind kind = kNone;
+  BufferSpec::ByteSwap kind = BufferSpec::kSwapNone;
   int width = 0;
 };
 
@@ -323,8 +317,8 @@ class DictionaryMemo {
 // Load plans: per-schema work done once
 
 // One buffer of a node as the loader cuts it. Kind and element width are
-// the type's DataTypeLayout entry; alignment and byte order follow from them
-// (and, for the two interval types, from the type id).
+// the type's DataTypeLayout entry, copied from its BufferSpec (kind, width,
+// count rule, alignment, byte swap) so that loading reads one flat struct.
 struct BufferRule {
   BufferSpec::Kind kind = BufferSpec::kData;
   int width = 0;      // bytes per element; 0 for bitmaps and data

@@ -14,6 +14,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/compare.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 #include "metadata.h"
 
 namespace alkaid::ipc {
@@ -54,6 +55,21 @@ struct NodeView {
   int64_t offset;
   int64_t length;
 };
+
+// What a buffer of this kind is called in error messages.
+const char* BufferKindName(BufferSpec::Kind kind) {
+  switch (kind) {
+    case BufferSpec::kValidity: return "validity";
+    case BufferSpec::kBitmapValues: return "values";
+    case BufferSpec::kFixedWidth: return "values";
+    case BufferSpec::kOffsets: return "offsets";
+    case BufferSpec::kSizes: return "sizes";
+    case BufferSpec::kTypeIds: return "type ids";
+    case BufferSpec::kViews: return "views";
+    case BufferSpec::kData: return "data";
+  }
+  return "buffer";
+}
 
 // ---------------------------------------------------------------------------
 // BodyBuilder: ArrayData -> FieldNodes + raw body ranges
@@ -101,14 +117,14 @@ class BodyBuilder {
 
   // A byte window of buffer `index`, checked against the buffer's size.
   Status AddWindow(const ArrayData& data, int index, int64_t byte_offset, int64_t nbytes,
-                   const char* what) {
+                   BufferSpec::Kind kind) {
     if (nbytes == 0) {
       AddRange(nullptr, 0);
       return Status::OK();
     }
     const BufferPtr* buffer = BufferAt(data, index);
     if (buffer == nullptr || byte_offset < 0 || (*buffer)->size() < byte_offset + nbytes) {
-      return Fail(what, " buffer (index ", index, ") holds ",
+      return Fail(BufferKindName(kind), " buffer (index ", index, ") holds ",
                   buffer ? (*buffer)->size() : 0, " bytes, needs ", byte_offset + nbytes);
     }
     AddRange((*buffer)->data() + byte_offset, nbytes);
@@ -118,12 +134,12 @@ class BodyBuilder {
   // A bitmap window starting at bit `bit_offset`; shifted into a fresh
   // buffer only when the window does not start on a byte boundary.
   Status AddBitmap(const ArrayData& data, int index, int64_t bit_offset, int64_t length,
-                   const char* what) {
+                   BufferSpec::Kind kind) {
     const int64_t nbytes = bit_util::BytesForBits(length);
-    if (bit_offset % 8 == 0) return AddWindow(data, index, bit_offset / 8, nbytes, what);
+    if (bit_offset % 8 == 0) return AddWindow(data, index, bit_offset / 8, nbytes, kind);
     const BufferPtr* buffer = BufferAt(data, index);
     if (buffer == nullptr || (*buffer)->size() < bit_util::BytesForBits(bit_offset + length)) {
-      return Fail(what, " bitmap (index ", index, ") is too small for bits [", bit_offset, ", ",
+      return Fail(BufferKindName(kind), " bitmap (index ", index, ") is too small for bits [", bit_offset, ", ",
                   bit_offset + length, ")");
     }
     ALKAID_ASSIGN_OR_RAISE(uint8_t * out, AllocateTemporary(nbytes));
@@ -153,7 +169,7 @@ class BodyBuilder {
     if (null_count == 0) {
       AddRange(nullptr, 0);
     } else {
-      ALKAID_RETURN_NOT_OK(AddBitmap(data, 0, view.offset, view.length, "validity"));
+      ALKAID_RETURN_NOT_OK(AddBitmap(data, 0, view.offset, view.length, BufferSpec::kValidity));
     }
     return null_count;
   }
@@ -161,7 +177,7 @@ class BodyBuilder {
   // Offsets of [view.offset, view.offset + view.length], rebased to start at
   // zero when they do not already. Reports the child range they cover.
   template <typename O>
-  Status AddOffsets(const NodeView& view, int64_t* first, int64_t* last) {
+  Status AddOffsets(const NodeView& view, int index, int64_t* first, int64_t* last) {
     const ArrayData& data = *view.data;
     if (view.length == 0) {
       AddRange(&kZeroOffset, sizeof(O));
@@ -169,7 +185,7 @@ class BodyBuilder {
       return Status::OK();
     }
     const int64_t needed = (view.offset + view.length + 1) * static_cast<int64_t>(sizeof(O));
-    const BufferPtr* buffer = BufferAt(data, 1);
+    const BufferPtr* buffer = BufferAt(data, index);
     if (buffer == nullptr || (*buffer)->size() < needed) {
       return Fail("offsets buffer holds ", buffer ? (*buffer)->size() : 0, " bytes, needs ",
                   needed);
@@ -239,140 +255,105 @@ class BodyBuilder {
   FieldPath path_;
 };
 
-// Per-type handling of one node; constructed on the stack for each array.
-class NodeVisitor {
- public:
-  NodeVisitor(BodyBuilder* body, const NodeView& view, int depth)
-      : body_(body), view_(view), data_(*view.data), depth_(depth) {}
-
-  Status Visit(const NullType&) {
-    body_->AddNode(view_.length, view_.length);
-    return Status::OK();
-  }
-
-  Status Visit(const BooleanType&) {
-    ALKAID_RETURN_NOT_OK(body_->AddNodeWithValidity(view_).status());
-    return body_->AddBitmap(data_, 1, view_.offset, view_.length, "values");
-  }
-
-  // Every type whose values are fixed-width slots in buffer 1: numbers,
-  // temporal types, intervals, fixed-size binary, decimals, dictionary indices.
-  template <typename T>
-    requires(std::is_base_of_v<FixedWidthType, T> && !std::is_same_v<T, BooleanType>)
-  Status Visit(const T& type) {
-    ALKAID_RETURN_NOT_OK(body_->AddNodeWithValidity(view_).status());
-    const int64_t width = type.bit_width() / 8;  // 0 for fixed_size_binary[0]
-    return body_->AddWindow(data_, 1, view_.offset * width, view_.length * width, "values");
-  }
-
-  template <typename T>
-    requires is_base_binary_v<T>
-  Status Visit(const T&) {
-    ALKAID_RETURN_NOT_OK(body_->AddNodeWithValidity(view_).status());
-    int64_t first, last;
-    ALKAID_RETURN_NOT_OK(body_->AddOffsets<typename T::offset_type>(view_, &first, &last));
-    return body_->AddWindow(data_, 2, first, last - first, "data");
-  }
-
-  template <typename T>
-    requires is_binary_view_v<T>
-  Status Visit(const T&) {
-    ALKAID_RETURN_NOT_OK(body_->AddNodeWithValidity(view_).status());
-    ALKAID_RETURN_NOT_OK(body_->AddWindow(data_, 1, view_.offset * 16, view_.length * 16, "views"));
-    // Views may point anywhere in any data buffer: all of them go along.
-    const int64_t count = std::max<int64_t>(0, static_cast<int64_t>(data_.buffers.size()) - 2);
-    for (int64_t i = 0; i < count; ++i) {
-      const BufferPtr& buffer = data_.buffers[static_cast<size_t>(i + 2)];
-      body_->AddRange(buffer ? buffer->data() : nullptr, buffer ? buffer->size() : 0);
-    }
-    body_->meta().variadic_buffer_counts.push_back(count);
-    return Status::OK();
-  }
-
-  template <typename T>
-    requires is_var_list_v<T>
-  Status Visit(const T&) {
-    ALKAID_RETURN_NOT_OK(body_->AddNodeWithValidity(view_).status());
-    int64_t first, last;
-    ALKAID_RETURN_NOT_OK(body_->AddOffsets<typename T::offset_type>(view_, &first, &last));
-    return body_->AppendChild(data_, 0, first, last - first, depth_);
-  }
-
-  // Offsets and sizes may point anywhere in the child, so it goes whole.
-  template <typename T>
-    requires is_list_view_v<T>
-  Status Visit(const T&) {
-    using O = typename T::offset_type;
-    ALKAID_RETURN_NOT_OK(body_->AddNodeWithValidity(view_).status());
-    const int64_t width = sizeof(O);
-    ALKAID_RETURN_NOT_OK(
-        body_->AddWindow(data_, 1, view_.offset * width, view_.length * width, "offsets"));
-    ALKAID_RETURN_NOT_OK(
-        body_->AddWindow(data_, 2, view_.offset * width, view_.length * width, "sizes"));
-    return AppendWholeChild(0);
-  }
-
-  Status Visit(const FixedSizeListType& type) {
-    ALKAID_RETURN_NOT_OK(body_->AddNodeWithValidity(view_).status());
-    const int64_t size = type.list_size();
-    return body_->AppendChild(data_, 0, view_.offset * size, view_.length * size, depth_);
-  }
-
-  Status Visit(const StructType& type) {
-    ALKAID_RETURN_NOT_OK(body_->AddNodeWithValidity(view_).status());
-    for (int i = 0; i < type.num_fields(); ++i) {
-      ALKAID_RETURN_NOT_OK(body_->AppendChild(data_, i, view_.offset, view_.length, depth_));
-    }
-    return Status::OK();
-  }
-
-  Status Visit(const SparseUnionType& type) {
-    body_->AddNode(view_.length, 0);
-    ALKAID_RETURN_NOT_OK(body_->AddWindow(data_, 0, view_.offset, view_.length, "type ids"));
-    for (int i = 0; i < type.num_fields(); ++i) {
-      ALKAID_RETURN_NOT_OK(body_->AppendChild(data_, i, view_.offset, view_.length, depth_));
-    }
-    return Status::OK();
-  }
-
-  Status Visit(const DenseUnionType& type) {
-    body_->AddNode(view_.length, 0);
-    ALKAID_RETURN_NOT_OK(body_->AddWindow(data_, 0, view_.offset, view_.length, "type ids"));
-    ALKAID_RETURN_NOT_OK(
-        body_->AddWindow(data_, 1, view_.offset * 4, view_.length * 4, "union offsets"));
-    for (int i = 0; i < type.num_fields(); ++i) ALKAID_RETURN_NOT_OK(AppendWholeChild(i));
-    return Status::OK();
-  }
-
-  Status Visit(const RunEndEncodedType&) {
-    body_->AddNode(view_.length, 0);
-    return body_->AppendRunEndEncodedChildren(view_, depth_);
-  }
-
-  Status Visit(const ExtensionType& type) {
-    return body_->Fail("extension type ", type.ToString(), " was not unwrapped to its storage");
-  }
-
- private:
-  Status AppendWholeChild(int index) {
-    if (index >= static_cast<int>(data_.child_data.size()) || !data_.child_data[index]) {
-      return body_->Fail("child ", index, " is missing");
-    }
-    return body_->AppendChild(data_, index, 0, data_.child_data[index]->length, depth_);
-  }
-
-  BodyBuilder* body_;
-  NodeView view_;
-  const ArrayData& data_;
-  int depth_;
-};
-
+// One node: its FieldNode, then its buffers as the type's layout lists them
+// (DataType::layout()), then its children. What a buffer contributes is
+// decided by its kind alone: bitmaps are windowed by bits, fixed-width
+// elements (values, list-view offsets, sizes, type ids, views) by
+// byte_width, offsets of length + 1 entries are rebased to start at zero and
+// bound the data buffer (or the child) that follows them.
 Status BodyBuilder::Append(const NodeView& view, int depth) {
   if (depth > max_depth_) {
     return Fail("arrays are nested deeper than the limit of ", max_depth_, " levels");
   }
-  NodeVisitor visitor(this, view, depth);
-  return VisitTypeInline(view.data->storage_type(), &visitor);
+  const ArrayData& data = *view.data;
+  const DataType& storage = data.storage_type();
+  const TypeId id = storage.id();
+  if (id == TypeId::kExtension) [[unlikely]] {
+    return Fail("extension type ", storage.ToString(), " was not unwrapped to its storage");
+  }
+  const DataTypeLayout& layout = storage.layout();
+  const size_t num_buffers = layout.buffers.size();
+  size_t b = 0;
+  if (layout.has_validity()) {
+    ALKAID_RETURN_NOT_OK(AddNodeWithValidity(view).status());
+    b = 1;
+  } else {
+    // Null arrays are all null; unions and run-end encoded arrays keep their
+    // nulls in their children.
+    AddNode(view.length, id == TypeId::kNull ? view.length : 0);
+  }
+  int64_t first = 0, last = 0;  // what the offsets address in the data buffer or child
+  for (; b < num_buffers; ++b) {
+    const BufferSpec& spec = layout.buffers[b];
+    const int index = static_cast<int>(b);
+    switch (spec.kind) {
+      case BufferSpec::kValidity:
+      case BufferSpec::kBitmapValues:
+        ALKAID_RETURN_NOT_OK(AddBitmap(data, index, view.offset, view.length, spec.kind));
+        break;
+      case BufferSpec::kData:
+        ALKAID_RETURN_NOT_OK(AddWindow(data, index, first, last - first, BufferSpec::kData));
+        break;
+      case BufferSpec::kOffsets:
+        if (spec.offsets_plus_one) {
+          ALKAID_RETURN_NOT_OK(spec.byte_width == 8
+                                   ? AddOffsets<int64_t>(view, index, &first, &last)
+                                   : AddOffsets<int32_t>(view, index, &first, &last));
+          break;
+        }
+        [[fallthrough]];  // list-view offsets: one element per slot
+      case BufferSpec::kFixedWidth:
+      case BufferSpec::kSizes:
+      case BufferSpec::kTypeIds:
+      case BufferSpec::kViews: {
+        const int64_t width = spec.byte_width;  // 0 for fixed_size_binary[0]
+        ALKAID_RETURN_NOT_OK(
+            AddWindow(data, index, view.offset * width, view.length * width, spec.kind));
+        break;
+      }
+    }
+  }
+  if (layout.variadic_data) {
+    // Views may point anywhere in any data buffer: all of them go along.
+    const size_t count = data.buffers.size() > num_buffers ? data.buffers.size() - num_buffers : 0;
+    for (size_t i = 0; i < count; ++i) {
+      const BufferPtr& buffer = data.buffers[num_buffers + i];
+      AddRange(buffer ? buffer->data() : nullptr, buffer ? buffer->size() : 0);
+    }
+    meta_.variadic_buffer_counts.push_back(static_cast<int64_t>(count));
+  }
+  // Children: which window of each child this node's slots cover.
+  switch (id) {
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kMap:
+      return AppendChild(data, 0, first, last - first, depth);
+    case TypeId::kFixedSizeList: {
+      const int64_t size = static_cast<const FixedSizeListType&>(storage).list_size();
+      return AppendChild(data, 0, view.offset * size, view.length * size, depth);
+    }
+    case TypeId::kStruct:
+    case TypeId::kSparseUnion:
+      for (int i = 0; i < storage.num_fields(); ++i) {
+        ALKAID_RETURN_NOT_OK(AppendChild(data, i, view.offset, view.length, depth));
+      }
+      return Status::OK();
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
+    case TypeId::kDenseUnion:
+      // Offsets (and sizes) may point anywhere in the children: they go whole.
+      for (int i = 0; i < storage.num_fields(); ++i) {
+        if (i >= static_cast<int>(data.child_data.size()) || !data.child_data[i]) {
+          return Fail("child ", i, " is missing");
+        }
+        ALKAID_RETURN_NOT_OK(AppendChild(data, i, 0, data.child_data[i]->length, depth));
+      }
+      return Status::OK();
+    case TypeId::kRunEndEncoded:
+      return AppendRunEndEncodedChildren(view, depth);
+    default:
+      return Status::OK();  // dictionary values go out in dictionary batches
+  }
 }
 
 template <typename RunEnd>
@@ -437,14 +418,11 @@ Status BodyBuilder::AppendRunEndEncodedChildren(const NodeView& view, int depth)
   if (parent.child_data.size() != 2 || !parent.child_data[0] || !parent.child_data[1]) {
     return Fail("run-end encoded array needs 2 children, has ", parent.child_data.size());
   }
-  switch (parent.child_data[0]->type->id()) {
-    case TypeId::kInt16: return AppendRunEnds<int16_t>(view, depth);
-    case TypeId::kInt32: return AppendRunEnds<int32_t>(view, depth);
-    case TypeId::kInt64: return AppendRunEnds<int64_t>(view, depth);
-    default:
-      return Fail("run ends must be int16, int32 or int64, got ",
-                  parent.child_data[0]->type->ToString());
-  }
+  Status st = VisitRunEndType(*parent.child_data[0]->type, [&](auto zero) -> Status {
+    return AppendRunEnds<decltype(zero)>(view, depth);
+  });
+  if (st.code() == StatusCode::kTypeError) return Fail(st.message());
+  return st;
 }
 
 // ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include "alkaid/json/integration.h"
 #include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 #include "integration_internal.h"
 
 namespace alkaid::json {
@@ -602,11 +603,9 @@ class ColumnReader {
   }
 
   Status CheckRunEnds(const ArrayData& run_ends) {
-    switch (run_ends.type->byte_width()) {
-      case 2: return CheckRunEndsOf<int16_t>(run_ends);
-      case 4: return CheckRunEndsOf<int32_t>(run_ends);
-      default: return CheckRunEndsOf<int64_t>(run_ends);
-    }
+    return VisitRunEndType(*run_ends.type, [&](auto zero) -> Status {
+      return CheckRunEndsOf<decltype(zero)>(run_ends);
+    });
   }
 
   const Json& col_;

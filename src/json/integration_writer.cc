@@ -12,6 +12,7 @@
 
 #include "alkaid/json/integration.h"
 #include "alkaid/visit_type.h"
+#include "alkaid/visit_width.h"
 #include "integration_internal.h"
 
 namespace alkaid::json {
@@ -190,11 +191,9 @@ class ColumnWriter {
   }
 
   Status Visit(const RunEndEncodedType& type) {
-    switch (type.run_end_type()->byte_width()) {
-      case 2: return WriteRunEndEncoded<int16_t>(type);
-      case 4: return WriteRunEndEncoded<int32_t>(type);
-      default: return WriteRunEndEncoded<int64_t>(type);
-    }
+    return VisitRunEndType(*type.run_end_type(), [&](auto zero) -> Status {
+      return WriteRunEndEncoded<decltype(zero)>(type);
+    });
   }
 
   Status Visit(const DictionaryType& type) { return VisitTypeInline(*type.index_type(), this); }

@@ -215,11 +215,30 @@ bool DataType::is_binary_like() const {
 }
 
 DataTypeLayout BooleanType::ComputeLayout() const {
-  return {{{BufferSpec::kValidity}, {BufferSpec::kBitmapValues}}, false};
+  return {{BufferSpec::Validity(), BufferSpec::BitmapValues()}, false};
 }
 
+// The values buffer of every fixed-width type: numbers, decimals, temporal
+// types, intervals, fixed-size binary and dictionary indices.
 DataTypeLayout FixedWidthType::ComputeLayout() const {
-  return {{{BufferSpec::kValidity}, {BufferSpec::kFixedWidth, bit_width() / 8}}, false};
+  const int width = bit_width() / 8;
+  BufferSpec values;
+  switch (id_) {
+    case TypeId::kFixedSizeBinary:  // opaque bytes
+      values = BufferSpec::FixedWidth(width, 1, BufferSpec::kSwapNone);
+      break;
+    case TypeId::kIntervalDayTime:  // int32 days, int32 milliseconds
+      values = BufferSpec::FixedWidth(width, 4, BufferSpec::kSwapInt32Pairs);
+      break;
+    case TypeId::kIntervalMonthDayNano:  // int32 months, int32 days, int64 nanoseconds
+      values = BufferSpec::FixedWidth(width, 8, BufferSpec::kSwapMonthDayNano);
+      break;
+    default:  // one integer or float per slot (decimals: one wide integer)
+      values = BufferSpec::FixedWidth(width, std::clamp(width, 1, 8),
+                                      width > 1 ? BufferSpec::kSwapElement : BufferSpec::kSwapNone);
+      break;
+  }
+  return {{BufferSpec::Validity(), values}, false};
 }
 
 // ---------------------------------------------------------------------------
@@ -539,8 +558,11 @@ std::string UnionType::ToString() const {
 }
 
 DataTypeLayout UnionType::ComputeLayout() const {
-  DataTypeLayout l{{{BufferSpec::kTypeIds, 1}}, false};
-  if (id_ == TypeId::kDenseUnion) l.buffers.push_back({BufferSpec::kFixedWidth, 4});
+  DataTypeLayout l{{BufferSpec::TypeIds()}, false};
+  // Dense unions: one int32 offset into the chosen child per slot.
+  if (id_ == TypeId::kDenseUnion) {
+    l.buffers.push_back(BufferSpec::FixedWidth(4, 4, BufferSpec::kSwapElement));
+  }
   return l;
 }
 

@@ -24,6 +24,7 @@
 #include "alkaid/export.h"
 #include "alkaid/table.h"
 #include "alkaid/type.h"
+#include "alkaid/validate.h"
 
 namespace alkaid::json {
 
@@ -45,7 +46,7 @@ struct IntegrationReadOptions {
   /// Deepest type nesting accepted (as IpcReadOptions::max_recursion_depth).
   /// The JSON text itself may nest at most about twice as deep; deeper text is
   /// refused before it is parsed, so no input can exhaust the stack.
-  int max_recursion_depth = 64;
+  int max_recursion_depth = kDefaultMaxRecursionDepth;
 };
 
 /// Reads a file holding integration JSON, gzip-compressed or not (decided by
