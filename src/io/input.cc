@@ -127,11 +127,18 @@ class Populator {
     return *populator;
   }
 
-  // `region` keeps the mapping alive until the range has been populated.
+  // `region` keeps the mapping alive until the range has been populated. A
+  // request for the mapping already pending replaces its start.
   void Request(BufferPtr region, int64_t begin, int64_t end) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      pending_ = Range{std::move(region), begin, end};
+      if (pending_.region != nullptr && pending_.region->data() == region->data()) {
+        // The reader's newest position wins; what lies before it is read.
+        pending_.begin = begin;
+        pending_.end = std::max(pending_.end, end);
+      } else {
+        pending_ = Range{std::move(region), begin, end};
+      }
       if (!started_) {
         started_ = true;
         std::thread([this] { Loop(); }).detach();
@@ -154,7 +161,17 @@ class Populator {
       wake_.wait(lock, [this] { return pending_.region != nullptr; });
       Range r = std::move(pending_);
       pending_ = Range{};
-      for (int64_t at = r.begin; at < r.end && pending_.region == nullptr; at += kStep) {
+      for (int64_t at = r.begin; at < r.end; at += kStep) {
+        if (pending_.region != nullptr) {
+          // A request for another mapping replaces this one (its reader
+          // moved on); a newer one for this mapping starts where its reader
+          // now is, skipping what the reader already went through.
+          if (pending_.region->data() != r.region->data()) break;
+          at = std::max(at, pending_.begin / kStep * kStep);
+          r.end = std::max(r.end, pending_.end);
+          pending_ = Range{};
+          if (at >= r.end) break;
+        }
         lock.unlock();
         uint8_t* base = const_cast<uint8_t*>(r.region->data());
         // A hint: failure (old kernel, or pages the file no longer has)
@@ -176,8 +193,10 @@ class Populator {
   bool started_ = false;
 };
 
-// Reads at least this large have the range after them mapped ahead.
+// Reads at least this large have the range after them mapped ahead, at least
+// kPopulateAheadWindow bytes (and four times the read) beyond their end.
 constexpr int64_t kPopulateAheadMin = int64_t{256} << 10;
+constexpr int64_t kPopulateAheadWindow = int64_t{8} << 20;
 
 }  // namespace
 
@@ -414,10 +433,14 @@ void MemoryMappedFile::PopulateAfter(int64_t offset, int64_t nbytes) {
   }
   const int64_t size = region_->size();
   const int64_t page = PageSize();
-  // The next range of the same size: the next batch's body when a file
-  // reader reads batches in order (its metadata lies in between).
+  // The ranges after this one: the next batches' bodies when a file reader
+  // reads batches in order (their metadata lies in between). The populating
+  // thread maps pages about as fast as the reader's faults would, so the two
+  // share the work: it skips ahead to the newest request's start whenever
+  // the reader has overtaken it.
+  const int64_t window = std::max(kPopulateAheadWindow, 4 * nbytes);
   const int64_t begin = (offset + nbytes) / page * page;
-  const int64_t end = std::min(size, offset + 2 * nbytes + page);
+  const int64_t end = std::min(size, offset + nbytes + window);
   if (begin >= end) return;
   Populator::Get().Request(region_, begin, end);
 }

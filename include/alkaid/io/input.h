@@ -208,10 +208,10 @@ class ALKAID_EXPORT MemoryMappedFile final : public RandomAccessFile {
   /// fault, which would bring in columns a projection does not need).
   Status Advise(AccessPattern pattern) override;
 
-  /// Whether a read of 256 KiB or more has the range of the same size after
-  /// it mapped ahead (MADV_POPULATE_READ) on a background thread, so that a
-  /// reader going through the file in order finds the page tables of its
-  /// next batch filled instead of faulting on them. On by default; never
+  /// Whether a read of 256 KiB or more has the 8 MiB (at least four times
+  /// its size) after it mapped ahead (MADV_POPULATE_READ) on a background
+  /// thread, so that a reader going through the file in order finds the page
+  /// tables of its next batches filled instead of faulting on them. On by default; never
   /// done while the access pattern is AccessPattern::kRandom (a projection).
   /// Only the page tables change: what reads return is the same either way.
   void set_populate_ahead(bool on) { populate_ahead_ = on; }
