@@ -19,6 +19,11 @@ namespace alkaid {
 /// The caller always takes part, so nested or concurrent use cannot stall.
 ALKAID_EXPORT void RunParallel(int64_t n, int max_threads, const std::function<void(int64_t)>& task);
 
+/// Runs `task` once on a pool thread, later, and returns at once (starting a
+/// pool thread if none was started yet). The task must not wait for work
+/// queued behind it; anything it uses must stay valid until it has run.
+ALKAID_EXPORT void RunInBackground(std::function<void()> task);
+
 /// Helper threads started so far (they are never stopped).
 ALKAID_EXPORT int ThreadPoolSize();
 

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "reader_internal.h"
+#include "reader_prefetch.h"
 
 namespace alkaid::ipc {
 
@@ -174,10 +175,15 @@ struct StreamReader::State {
   int64_t position = 0;
   int64_t message_index = 0;
   bool finished = false;
+  // IpcReadOptions::prefetch_next_batch; reset first by the destructor.
+  std::unique_ptr<internal::BatchPrefetcher> prefetch;
 };
 
 StreamReader::StreamReader() : state_(std::make_unique<State>()) {}
-StreamReader::~StreamReader() = default;
+StreamReader::~StreamReader() {
+  // A batch a pool thread is decoding ahead ends before anything it uses goes.
+  if (state_) state_->prefetch.reset();
+}
 
 Result<std::unique_ptr<StreamReader>> StreamReader::Open(io::InputStream* stream,
                                                          const IpcReadOptions& options) {
@@ -251,6 +257,18 @@ Status StreamReader::ReadSchema() {
 
 Result<RecordBatchPtr> StreamReader::Next() {
   State& s = *state_;
+  // Prefetch hook (reader_prefetch.h): the batch loop below, one batch ahead.
+  if (s.options.use_threads && s.options.prefetch_next_batch) {
+    if (!s.prefetch) {
+      s.prefetch = std::make_unique<internal::BatchPrefetcher>([this] { return NextBatch(); });
+    }
+    return s.prefetch->Next();
+  }
+  return NextBatch();
+}
+
+Result<RecordBatchPtr> StreamReader::NextBatch() {
+  State& s = *state_;
   while (!s.finished) {
     int64_t start = s.position;
     ALKAID_ASSIGN_OR_RAISE(bool got, ReadOneMessage());
@@ -307,10 +325,16 @@ struct FileReader::State {
   // The last batch a projection read, to tell a sequential scan (which gets
   // the next batch's ranges prefetched) from random access.
   std::atomic<int> last_projected{-1};
+  // IpcReadOptions::prefetch_next_batch for Next(); reset first by the
+  // destructor.
+  std::unique_ptr<internal::BatchPrefetcher> prefetch;
 };
 
 FileReader::FileReader() : state_(std::make_unique<State>()) {}
-FileReader::~FileReader() = default;
+FileReader::~FileReader() {
+  // A batch a pool thread is decoding ahead ends before anything it uses goes.
+  if (state_) state_->prefetch.reset();
+}
 
 Result<std::unique_ptr<FileReader>> FileReader::Open(io::RandomAccessFile* file,
                                                      const IpcReadOptions& options) {
@@ -881,6 +905,17 @@ Result<RecordBatchPtr> FileReader::ReadRecordBatchBlock(int i) {
 }
 
 Result<RecordBatchPtr> FileReader::Next() {
+  State& s = *state_;
+  // Prefetch hook (reader_prefetch.h): batch next_batch_ + 1 is read ahead.
+  if (s.options.use_threads && s.options.prefetch_next_batch) {
+    if (!s.prefetch) {
+      s.prefetch = std::make_unique<internal::BatchPrefetcher>([this]() -> Result<RecordBatchPtr> {
+        if (next_batch_ >= num_record_batches()) return RecordBatchPtr();
+        return ReadRecordBatch(next_batch_++);
+      });
+    }
+    return s.prefetch->Next();
+  }
   if (next_batch_ >= num_record_batches()) return RecordBatchPtr();
   return ReadRecordBatch(next_batch_++);
 }

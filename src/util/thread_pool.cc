@@ -119,6 +119,20 @@ Pool& GlobalPool() {
 
 }  // namespace
 
+namespace {
+// One task for one pool thread.
+struct BackgroundJob final : Job {
+  std::function<void()> task;
+  void HelperWork() override { task(); }
+};
+}  // namespace
+
+void RunInBackground(std::function<void()> task) {
+  auto job = std::make_shared<BackgroundJob>();
+  job->task = std::move(task);
+  GlobalPool().Submit(job, 1);
+}
+
 void RunParallel(int64_t n, int max_threads, const std::function<void(int64_t)>& task) {
   if (n <= 0) return;
   const int helpers =

@@ -101,6 +101,7 @@ class ALKAID_EXPORT StreamReader : public RecordBatchReader {
   StreamReader();
   Status ReadSchema();
   Result<bool> ReadOneMessage();
+  Result<RecordBatchPtr> NextBatch();
 
   struct State;
   std::unique_ptr<State> state_;
