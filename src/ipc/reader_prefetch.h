@@ -8,6 +8,9 @@
 #include "alkaid/status.h"
 #include "alkaid/table.h"
 
+// The tests call it across the shared library boundary.
+#pragma GCC visibility push(default)
+
 namespace alkaid::ipc::internal {
 
 /// Hands out the batches a `produce` function returns, one call ahead: after
@@ -45,3 +48,5 @@ class BatchPrefetcher {
 };
 
 }  // namespace alkaid::ipc::internal
+
+#pragma GCC visibility pop
