@@ -478,11 +478,11 @@ Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parall
 }
 
 // The body buffer encoding of `input` into `out`, the frame made by
-// compress(input, size, output, capacity) (0 when it stopped early, and then
-// so does this, returning false).
+// compress(input, size, output, capacity). With `may_stop`, 0 from compress
+// means it stopped early, and then so does this, returning false.
 template <typename CompressFn>
 Result<bool> EncodeBodyBuffer(const Codec& codec, ByteRange input, ResizableBuffer* out,
-                              const CompressFn& compress) {
+                              const CompressFn& compress, bool may_stop = false) {
   if (input.size == 0) {
     ALKAID_RETURN_NOT_OK(out->Resize(0));
     return true;
@@ -494,7 +494,7 @@ Result<bool> EncodeBodyBuffer(const Codec& codec, ByteRange input, ResizableBuff
   uint8_t* dst = out->mutable_data();
   ALKAID_ASSIGN_OR_RAISE(int64_t compressed,
                          compress(input.data, input.size, dst + kBodyBufferPrefixSize, bound));
-  if (compressed == 0) return false;
+  if (may_stop && compressed == 0) return false;
   if (compressed >= input.size) {
     // No gain: store raw so readers skip decompression entirely.
     WriteInt64LE(dst, kBodyBufferUncompressed);
@@ -554,7 +554,8 @@ class CompressRace final : public RacingTask {
         codec, inputs_[i], mine.get(), [&](const uint8_t* in, int64_t n, uint8_t* dst, int64_t cap) {
           return lz4_ != nullptr ? lz4_->CompressSteps(in, n, dst, cap, stop)
                                  : zstd_->CompressSteps(in, n, dst, cap, stop);
-        });
+        },
+        /*may_stop=*/true);
     if (done.ok() && !*done) return;  // gave up: the other attempt finished first
     const size_t slot = 2 * i + static_cast<size_t>(attempt);
     if (!done.ok()) errors_[slot] = done.status();
