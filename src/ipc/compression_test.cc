@@ -278,8 +278,8 @@ TEST_P(CodecTest, LosingCompressionAttemptsAreCleanedUpBeforeReturn) {
   std::vector<ByteRange> ranges;
   for (const auto& v : inputs) ranges.push_back({v.data(), static_cast<int64_t>(v.size())});
   int64_t serial_bytes = 0;
+  SystemMemoryPool serial_pool;  // declared first: outlives the buffers below
   std::vector<std::shared_ptr<ResizableBuffer>> serial;
-  SystemMemoryPool serial_pool;
   ASSERT_TRUE(CompressBodyBuffers(*codec_, ranges, &serial, ParallelOptions{}, &serial_pool).ok());
   serial_bytes = serial_pool.bytes_allocated();
   ParallelOptions parallel;
