@@ -19,15 +19,22 @@ namespace alkaid {
 /// The caller always takes part, so nested or concurrent use cannot stall.
 ALKAID_EXPORT void RunParallel(int64_t n, int max_threads, const std::function<void(int64_t)>& task);
 
+/// Runs `task` once on a pool thread, later, and returns at once (starting a
+/// pool thread if none was started yet). The task must not wait for work
+/// queued behind it; anything it uses must stay valid until it has run.
+ALKAID_EXPORT void RunInBackground(std::function<void()> task);
+
 /// Helper threads started so far (they are never stopped).
 ALKAID_EXPORT int ThreadPoolSize();
 
 /// `size()` independent items for RunRacing. An item is started once by
 /// whichever thread claims it first; the calling thread of RunRacing may start
 /// a second attempt of an item that a pool thread is still working on, and the
-/// first attempt to call TryFinish supplies the item's result. An object of a
-/// subclass must hold (own or share) everything its attempts touch, because a
-/// pool thread may still be running a losing attempt after RunRacing returned.
+/// first attempt to call TryFinish supplies the item's result. RunRacing
+/// returns only after every attempt it started (winner or loser) has returned,
+/// so an attempt may use memory owned by the caller of RunRacing; a losing
+/// attempt should therefore poll Finished(i) between steps of its work and
+/// give up early, releasing what it allocated, once it is true.
 class ALKAID_EXPORT RacingTask {
  public:
   /// A task of `n` items, none started.
@@ -38,7 +45,7 @@ class ALKAID_EXPORT RacingTask {
   RacingTask& operator=(const RacingTask&) = delete;
   virtual ~RacingTask();
 
-  /// Number of items.
+/// Number of items.
   int64_t size() const { return n_; }
 
   /// Works on item `i` as attempt `attempt` (0: the first, 1: the caller's
@@ -62,6 +69,7 @@ class ALKAID_EXPORT RacingTask {
   std::unique_ptr<std::atomic<uint8_t>[]> claim_;   // 0 free, 1 started, 2 started twice
   std::unique_ptr<std::atomic<uint8_t>[]> winner_;  // 0 none, else winning attempt + 1
   std::atomic<int64_t> finished_{0};
+  std::atomic<int> active_{0};  // pool threads inside the task (claiming or attempting)
 };
 
 /// Runs every item of `task` on the calling thread and at most
@@ -69,9 +77,10 @@ class ALKAID_EXPORT RacingTask {
 /// thread; once none is left unstarted, it starts a second attempt of each
 /// item still in progress on a pool thread (when `second_attempts` is true)
 /// instead of waiting for it, so a pool thread that the system has preempted
-/// never delays the caller beyond what doing all the work alone would cost.
-/// With `second_attempts` false the caller waits for items in progress.
-/// Returns when every item has a result.
+/// delays the caller only until it next runs and sees (Finished) that its
+/// item is done. With `second_attempts` false the caller waits for items in
+/// progress. Returns when every item has a result and every attempt has
+/// returned: nothing of the task runs after the call.
 ALKAID_EXPORT void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads,
                              bool second_attempts = true);
 

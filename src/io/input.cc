@@ -7,7 +7,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
+
+// Linux 5.14; older headers lack the name (an older kernel refuses it with
+// EINVAL, which only loses the head start).
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 
 namespace alkaid::io {
 
@@ -103,6 +112,91 @@ int64_t PageSize() {
   }();
   return page;
 }
+
+// Maps pages of a mapping ahead of its reader, on a thread of its own:
+// while the reader validates the range it was just given, the page tables of
+// the range likely read next are filled here, so its page faults are gone by
+// the time the reader gets there. Only the most recent request is kept (a
+// reader that moved on makes older ones moot), and it works in steps so that
+// a newer request soon replaces the one in progress.
+class Populator {
+ public:
+  static Populator& Get() {
+    // Never destroyed: the thread may still wait on it during exit.
+    static Populator* populator = new Populator();
+    return *populator;
+  }
+
+  // `region` keeps the mapping alive until the range has been populated. A
+  // request for the mapping already pending replaces its start.
+  void Request(BufferPtr region, int64_t begin, int64_t end) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (pending_.region != nullptr && pending_.region->data() == region->data()) {
+        // The reader's newest position wins; what lies before it is read.
+        pending_.begin = begin;
+        pending_.end = std::max(pending_.end, end);
+      } else {
+        pending_ = Range{std::move(region), begin, end};
+      }
+      if (!started_) {
+        started_ = true;
+        std::thread([this] { Loop(); }).detach();
+      }
+    }
+    wake_.notify_one();
+  }
+
+ private:
+  struct Range {
+    BufferPtr region;
+    int64_t begin = 0;
+    int64_t end = 0;
+  };
+  static constexpr int64_t kStep = int64_t{2} << 20;
+
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      wake_.wait(lock, [this] { return pending_.region != nullptr; });
+      Range r = std::move(pending_);
+      pending_ = Range{};
+      for (int64_t at = r.begin; at < r.end; at += kStep) {
+        if (pending_.region != nullptr) {
+          // A request for another mapping replaces this one (its reader
+          // moved on); a newer one for this mapping starts where its reader
+          // now is, skipping what the reader already went through.
+          if (pending_.region->data() != r.region->data()) break;
+          at = std::max(at, pending_.begin / kStep * kStep);
+          r.end = std::max(r.end, pending_.end);
+          pending_ = Range{};
+          if (at >= r.end) break;
+        }
+        lock.unlock();
+        uint8_t* base = const_cast<uint8_t*>(r.region->data());
+        // A hint: failure (old kernel, or pages the file no longer has)
+        // changes nothing about what reads return.
+        (void)::madvise(base + at, static_cast<size_t>(std::min(kStep, r.end - at)),
+                        MADV_POPULATE_READ);
+        lock.lock();
+      }
+      // The mapping may be unmapped here if this held its last reference.
+      lock.unlock();
+      r.region.reset();
+      lock.lock();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  Range pending_;
+  bool started_ = false;
+};
+
+// Reads at least this large have the range after them mapped ahead, at least
+// kPopulateAheadWindow bytes (and four times the read) beyond their end.
+constexpr int64_t kPopulateAheadMin = int64_t{256} << 10;
+constexpr int64_t kPopulateAheadWindow = int64_t{8} << 20;
 
 }  // namespace
 
@@ -308,7 +402,12 @@ Result<std::shared_ptr<MemoryMappedFile>> MemoryMappedFile::Open(const std::stri
 
 MemoryMappedFile::~MemoryMappedFile() = default;
 
-Result<BufferPtr> MemoryMappedFile::Read(int64_t nbytes) { return reader_.Read(nbytes); }
+Result<BufferPtr> MemoryMappedFile::Read(int64_t nbytes) {
+  ALKAID_ASSIGN_OR_RAISE(int64_t at, reader_.Tell());
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr out, reader_.Read(nbytes));
+  PopulateAfter(at, out->size());
+  return out;
+}
 Result<int64_t> MemoryMappedFile::Read(int64_t nbytes, void* out) { return reader_.Read(nbytes, out); }
 Result<int64_t> MemoryMappedFile::Tell() const { return reader_.Tell(); }
 
@@ -320,7 +419,30 @@ Status MemoryMappedFile::Close() {
 
 Result<int64_t> MemoryMappedFile::GetSize() { return reader_.GetSize(); }
 Result<BufferPtr> MemoryMappedFile::ReadAt(int64_t offset, int64_t nbytes) {
-  return reader_.ReadAt(offset, nbytes);
+  ALKAID_ASSIGN_OR_RAISE(BufferPtr out, reader_.ReadAt(offset, nbytes));
+  PopulateAfter(offset, out->size());
+  return out;
+}
+
+void MemoryMappedFile::PopulateAfter(int64_t offset, int64_t nbytes) {
+  // A projection reads scattered ranges (kRandom): guessing would map
+  // columns it leaves out.
+  if (nbytes < kPopulateAheadMin || !populate_ahead_ ||
+      random_access_.load(std::memory_order_relaxed)) {
+    return;
+  }
+  const int64_t size = region_->size();
+  const int64_t page = PageSize();
+  // The ranges after this one: the next batches' bodies when a file reader
+  // reads batches in order (their metadata lies in between). The populating
+  // thread maps pages about as fast as the reader's faults would, so the two
+  // share the work: it skips ahead to the newest request's start whenever
+  // the reader has overtaken it.
+  const int64_t window = std::max(kPopulateAheadWindow, 4 * nbytes);
+  const int64_t begin = (offset + nbytes) / page * page;
+  const int64_t end = std::min(size, offset + nbytes + window);
+  if (begin >= end) return;
+  Populator::Get().Request(region_, begin, end);
 }
 Result<int64_t> MemoryMappedFile::ReadAt(int64_t offset, int64_t nbytes, void* out) {
   return reader_.ReadAt(offset, nbytes, out);
@@ -345,6 +467,7 @@ Status MemoryMappedFile::WillNeed(std::span<const ReadRange> ranges) {
 Status MemoryMappedFile::Advise(AccessPattern pattern) {
   if (closed_) return Status::Invalid("read from closed file '", path_, "'");
   if (region_->size() == 0) return Status::OK();
+  random_access_.store(pattern == AccessPattern::kRandom, std::memory_order_relaxed);
   int advice = pattern == AccessPattern::kRandom       ? MADV_RANDOM
                : pattern == AccessPattern::kSequential ? MADV_SEQUENTIAL
                                                        : MADV_NORMAL;

@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -121,6 +123,53 @@ TEST(MemoryMappedFile, BuffersPointIntoTheMapping) {
   auto s = m->Read(2).ValueOrDie();
   EXPECT_EQ(s->data(), base);
   EXPECT_EQ(Str(s), "01");
+}
+
+// Kilobytes of the mapping starting at `base` that this process has mapped
+// in its page tables (the Rss line of /proc/self/smaps); -1 if not found.
+int64_t MappedRssKb(const uint8_t* base) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool in_mapping = false;
+  while (std::getline(smaps, line)) {
+    unsigned long long from = 0, to = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx ", &from, &to) == 2 && line.find(':') > line.find(' ')) {
+      in_mapping = from == reinterpret_cast<uintptr_t>(base);
+      continue;
+    }
+    long long kb = 0;
+    if (in_mapping && std::sscanf(line.c_str(), "Rss: %lld kB", &kb) == 1) return kb;
+  }
+  return -1;
+}
+
+// A large read has the 8 MiB after it mapped by a background thread (the
+// page tables fill without the reader touching them); with the pattern
+// advised random, or populating switched off, nothing is mapped ahead.
+TEST(MemoryMappedFile, LargeReadsPopulateTheRangeAfterThem) {
+  TempFile file(std::string(size_t{24} << 20, 'x'));
+  for (int mode = 0; mode < 3; ++mode) {
+    auto m = MemoryMappedFile::Open(file.path()).ValueOrDie();
+    if (mode == 1) ASSERT_TRUE(m->Advise(AccessPattern::kRandom).ok());
+    if (mode == 2) m->set_populate_ahead(false);
+    const uint8_t* base = m->buffer()->data();
+    ASSERT_EQ(MappedRssKb(base), 0) << "mode " << mode;
+    auto b = m->ReadAt(0, int64_t{1} << 20).ValueOrDie();  // not touched
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(mode == 0 ? 20 : 1);
+    int64_t rss = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      rss = MappedRssKb(base);
+      if (mode == 0 && rss >= 8 * 1024) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (mode == 0) {
+      EXPECT_GE(rss, 8 * 1024) << "the 8 MiB after the read were not mapped ahead";
+      EXPECT_LE(rss, 12 * 1024) << "mapped far beyond the window";
+    } else {
+      EXPECT_EQ(rss, 0) << "mapped ahead in mode " << mode;
+    }
+    EXPECT_EQ(b->data()[12345], 'x');
+  }
 }
 
 TEST(MemoryMappedFile, BuffersOutliveTheReader) {

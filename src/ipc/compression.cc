@@ -88,6 +88,45 @@ Result<ZSTD_DCtx*> ThreadZstdStepDctx() {
 constexpr int64_t kLz4Step = int64_t{256} << 10;
 constexpr int64_t kZstdStep = int64_t{32} << 10;
 
+struct Lz4CctxDeleter {
+  void operator()(LZ4F_cctx* ctx) const { LZ4F_freeCompressionContext(ctx); }
+};
+
+Result<LZ4F_cctx*> ThreadLz4Cctx() {
+  thread_local std::unique_ptr<LZ4F_cctx, Lz4CctxDeleter> ctx;
+  if (!ctx) {
+    LZ4F_cctx* raw = nullptr;
+    if (LZ4F_isError(LZ4F_createCompressionContext(&raw, LZ4F_VERSION))) {
+      return Status::OutOfMemory("cannot create an LZ4 compression context");
+    }
+    ctx.reset(raw);
+  }
+  return ctx.get();
+}
+
+// Input bytes compressed between two checks of whether another thread has
+// already finished the same buffer: one LZ4 block, one zstd block.
+constexpr int64_t kLz4CompressStep = int64_t{64} << 10;
+constexpr int64_t kZstdCompressStep = int64_t{128} << 10;
+
+// Streaming compression context for compression in steps, reading the input
+// and writing the output in place (both are flat buffers of the whole frame).
+Result<ZSTD_CCtx*> ThreadZstdStepCctx() {
+  thread_local std::unique_ptr<ZSTD_CCtx, ZstdCctxDeleter> ctx;
+  if (!ctx) {
+    ctx.reset(ZSTD_createCCtx());
+    if (!ctx) return Status::OutOfMemory("cannot create a zstd compression context");
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_stableInBuffer, 1)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_stableOutBuffer, 1))) {
+      ctx.reset();
+      return Status::NotImplemented("this zstd library cannot compress in steps");
+    }
+  } else {
+    ZSTD_CCtx_reset(ctx.get(), ZSTD_reset_session_only);
+  }
+  return ctx.get();
+}
+
 Result<ZSTD_CCtx*> ThreadZstdCctx() {
   thread_local std::unique_ptr<ZSTD_CCtx, ZstdCctxDeleter> ctx;
   if (!ctx) ctx.reset(ZSTD_createCCtx());
@@ -123,6 +162,41 @@ class Lz4FrameCodec final : public Codec {
                                    LZ4F_getErrorName(n));
     }
     return static_cast<int64_t>(n);
+  }
+
+  // The same frame as Compress (the same preferences LZ4F_compressFrame
+  // settles on: 64 KiB blocks, flushed as they fill, one block standing
+  // alone), compressed kLz4CompressStep input bytes per library call;
+  // returns 0 without finishing as soon as stop() is true.
+  Result<int64_t> CompressSteps(const uint8_t* input, int64_t input_size, uint8_t* output,
+                                int64_t output_capacity, const std::function<bool()>& stop) const {
+    ALKAID_ASSIGN_OR_RAISE(LZ4F_cctx * ctx, ThreadLz4Cctx());
+    LZ4F_preferences_t prefs = Preferences(input_size);
+    prefs.frameInfo.blockSizeID = LZ4F_max64KB;
+    prefs.autoFlush = 1;
+    if (input_size <= kLz4CompressStep) prefs.frameInfo.blockMode = LZ4F_blockIndependent;
+    LZ4F_compressOptions_t options;
+    std::memset(&options, 0, sizeof(options));
+    options.stableSrc = 1;
+    auto failed = [&](size_t code) {
+      return Status::CapacityError("LZ4 frame compression of ", input_size, " bytes failed: ",
+                                   LZ4F_getErrorName(code));
+    };
+    size_t n = LZ4F_compressBegin(ctx, output, static_cast<size_t>(output_capacity), &prefs);
+    if (LZ4F_isError(n)) return failed(n);
+    int64_t out_pos = static_cast<int64_t>(n);
+    for (int64_t at = 0; at < input_size; at += kLz4CompressStep) {
+      if (at > 0 && stop()) return 0;
+      const int64_t len = std::min(kLz4CompressStep, input_size - at);
+      n = LZ4F_compressUpdate(ctx, output + out_pos, static_cast<size_t>(output_capacity - out_pos),
+                              input + at, static_cast<size_t>(len), &options);
+      if (LZ4F_isError(n)) return failed(n);
+      out_pos += static_cast<int64_t>(n);
+    }
+    n = LZ4F_compressEnd(ctx, output + out_pos, static_cast<size_t>(output_capacity - out_pos),
+                         &options);
+    if (LZ4F_isError(n)) return failed(n);
+    return out_pos + static_cast<int64_t>(n);
   }
 
   Result<int64_t> Decompress(const uint8_t* input, int64_t input_size, uint8_t* output,
@@ -209,6 +283,36 @@ class ZstdCodec final : public Codec {
                                    ZSTD_getErrorName(n));
     }
     return static_cast<int64_t>(n);
+  }
+
+  // The same frame as Compress, kZstdCompressStep input bytes per library
+  // call; returns 0 without finishing as soon as stop() is true.
+  Result<int64_t> CompressSteps(const uint8_t* input, int64_t input_size, uint8_t* output,
+                                int64_t output_capacity, const std::function<bool()>& stop) const {
+    ALKAID_ASSIGN_OR_RAISE(ZSTD_CCtx * ctx, ThreadZstdStepCctx());
+    auto failed = [&](size_t code) {
+      return Status::CapacityError("zstd compression of ", input_size, " bytes failed: ",
+                                   ZSTD_getErrorName(code));
+    };
+    size_t r = ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, level_);
+    if (!ZSTD_isError(r)) r = ZSTD_CCtx_setPledgedSrcSize(ctx, static_cast<unsigned long long>(input_size));
+    if (ZSTD_isError(r)) return failed(r);
+    ZSTD_outBuffer out{output, static_cast<size_t>(output_capacity), 0};
+    ZSTD_inBuffer in{input, 0, 0};
+    while (true) {
+      in.size = static_cast<size_t>(std::min<int64_t>(input_size, static_cast<int64_t>(in.size) + kZstdCompressStep));
+      const bool last = in.size == static_cast<size_t>(input_size);
+      r = ZSTD_compressStream2(ctx, &out, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+      if (ZSTD_isError(r)) return failed(r);
+      if (last) {
+        // Everything fits (the output holds the bound): one call ends the frame.
+        if (r != 0) return Status::CapacityError("zstd compression of ", input_size,
+                                                 " bytes did not fit ", output_capacity, " bytes");
+        break;
+      }
+      if (stop()) return 0;
+    }
+    return static_cast<int64_t>(out.pos);
   }
 
   // The frame's declared content size (when it has one) must be the size the
@@ -373,23 +477,42 @@ Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parall
   return Status::OK();
 }
 
-Status CompressBodyBufferInto(const Codec& codec, ByteRange input, ResizableBuffer* out) {
-  if (input.size == 0) return out->Resize(0);
+// The body buffer encoding of `input` into `out`, the frame made by
+// compress(input, size, output, capacity). With `may_stop`, 0 from compress
+// means it stopped early, and then so does this, returning false.
+template <typename CompressFn>
+Result<bool> EncodeBodyBuffer(const Codec& codec, ByteRange input, ResizableBuffer* out,
+                              const CompressFn& compress, bool may_stop = false) {
+  if (input.size == 0) {
+    ALKAID_RETURN_NOT_OK(out->Resize(0));
+    return true;
+  }
   const int64_t bound = codec.MaxCompressedLength(input.size);
   // Sized for the worst case first; the final Resize below zeroes whatever
   // the codec did not fill, so the bytes past size() stay zero.
   ALKAID_RETURN_NOT_OK(out->Resize(kBodyBufferPrefixSize + std::max(bound, input.size)));
   uint8_t* dst = out->mutable_data();
   ALKAID_ASSIGN_OR_RAISE(int64_t compressed,
-                         codec.Compress(input.data, input.size, dst + kBodyBufferPrefixSize, bound));
+                         compress(input.data, input.size, dst + kBodyBufferPrefixSize, bound));
+  if (may_stop && compressed == 0) return false;
   if (compressed >= input.size) {
     // No gain: store raw so readers skip decompression entirely.
     WriteInt64LE(dst, kBodyBufferUncompressed);
     std::memcpy(dst + kBodyBufferPrefixSize, input.data, static_cast<size_t>(input.size));
-    return out->Resize(kBodyBufferPrefixSize + input.size);
+    ALKAID_RETURN_NOT_OK(out->Resize(kBodyBufferPrefixSize + input.size));
+    return true;
   }
   WriteInt64LE(dst, input.size);
-  return out->Resize(kBodyBufferPrefixSize + compressed);
+  ALKAID_RETURN_NOT_OK(out->Resize(kBodyBufferPrefixSize + compressed));
+  return true;
+}
+
+Status CompressBodyBufferInto(const Codec& codec, ByteRange input, ResizableBuffer* out) {
+  return EncodeBodyBuffer(codec, input, out,
+                          [&](const uint8_t* in, int64_t n, uint8_t* dst, int64_t cap) {
+                            return codec.Compress(in, n, dst, cap);
+                          })
+      .status();
 }
 
 Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input, MemoryPool* pool) {
@@ -398,6 +521,74 @@ Result<BufferPtr> CompressBodyBuffer(const Codec& codec, ByteRange input, Memory
   ALKAID_RETURN_NOT_OK(CompressBodyBufferInto(codec, input, out.get()));
   return BufferPtr(std::move(out));
 }
+
+namespace {
+
+// The buffers of one message compressed as a RacingTask: item k is buffer
+// order[k] (largest first). The first attempt writes into the caller's output
+// slot, a second attempt (the caller's, of an item a pool thread has in
+// progress) into a buffer of its own that replaces the slot if it wins. A
+// losing second attempt frees its buffer before it returns.
+class CompressRace final : public RacingTask {
+ public:
+  CompressRace(const Lz4FrameCodec* lz4, const ZstdCodec* zstd, std::span<const ByteRange> inputs,
+               std::vector<std::shared_ptr<ResizableBuffer>>* out, std::vector<int64_t> order,
+               MemoryPool* pool)
+      : RacingTask(static_cast<int64_t>(inputs.size())),
+        lz4_(lz4),
+        zstd_(zstd),
+        inputs_(inputs),
+        out_(out),
+        order_(std::move(order)),
+        pool_(pool),
+        second_(inputs.size()),
+        errors_(2 * inputs.size()) {}
+
+  void Attempt(int64_t k, int attempt) override {
+    const auto i = static_cast<size_t>(order_[static_cast<size_t>(k)]);
+    std::shared_ptr<ResizableBuffer> mine =
+        attempt == 0 ? (*out_)[i] : std::make_shared<ResizableBuffer>(pool_);
+    const std::function<bool()> stop = [this, k] { return Finished(k); };
+    const Codec& codec = lz4_ != nullptr ? static_cast<const Codec&>(*lz4_) : *zstd_;
+    Result<bool> done = EncodeBodyBuffer(
+        codec, inputs_[i], mine.get(), [&](const uint8_t* in, int64_t n, uint8_t* dst, int64_t cap) {
+          return lz4_ != nullptr ? lz4_->CompressSteps(in, n, dst, cap, stop)
+                                 : zstd_->CompressSteps(in, n, dst, cap, stop);
+        },
+        /*may_stop=*/true);
+    if (done.ok() && !*done) return;  // gave up: the other attempt finished first
+    const size_t slot = 2 * i + static_cast<size_t>(attempt);
+    if (!done.ok()) errors_[slot] = done.status();
+    if (TryFinish(k, attempt) && attempt == 1) second_[i] = std::move(mine);
+  }
+
+  // Call once, after RunRacing returned: winning second attempts replace
+  // their slots; the first error by buffer index is returned.
+  Status Collect() {
+    std::vector<int64_t> position(order_.size());
+    for (size_t k = 0; k < order_.size(); ++k) position[static_cast<size_t>(order_[k])] = static_cast<int64_t>(k);
+    Status first_error;
+    for (size_t i = 0; i < second_.size(); ++i) {
+      const int winner = Winner(position[i]);
+      const Status& st = errors_[2 * i + static_cast<size_t>(winner)];
+      if (!st.ok() && first_error.ok()) first_error = st;
+      if (winner == 1 && second_[i] != nullptr) (*out_)[i] = std::move(second_[i]);
+    }
+    return first_error;
+  }
+
+ private:
+  const Lz4FrameCodec* const lz4_;
+  const ZstdCodec* const zstd_;
+  const std::span<const ByteRange> inputs_;
+  std::vector<std::shared_ptr<ResizableBuffer>>* const out_;
+  const std::vector<int64_t> order_;
+  MemoryPool* const pool_;
+  std::vector<std::shared_ptr<ResizableBuffer>> second_;  // winning second attempts
+  std::vector<Status> errors_;                            // [2 * i + attempt]
+};
+
+}  // namespace
 
 Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
                            std::vector<std::shared_ptr<ResizableBuffer>>* out,
@@ -416,48 +607,27 @@ Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs
     const auto at = static_cast<size_t>(i);
     return CompressBodyBufferInto(codec, inputs[at], (*out)[at].get());
   };
-  if (!parallel.use_threads) return ParallelFor(costs, parallel, compress);
-  // Compression cannot give a buffer in progress on a pool thread a second
-  // attempt (its input belongs to the caller), so it waits for it. When the
-  // call took longer on the clock than all its buffers took in CPU time (by
-  // more than 10%), the threads cost more than they bought (a pool thread was
-  // waiting for a core, not working): the next calls run on the caller alone, a number that doubles
-  // while this keeps happening, and threads are tried again after. Uneven
-  // buffers on an idle machine do not trigger it (the wall time is then the
-  // largest share, below the sum).
-  static std::atomic<int> serial_calls_left{0};
-  static std::atomic<int> backoff{0};
-  if (serial_calls_left.load(std::memory_order_relaxed) > 0) {
-    serial_calls_left.fetch_sub(1, std::memory_order_relaxed);
-    ParallelOptions alone = parallel;
-    alone.use_threads = false;
-    return ParallelFor(costs, alone, compress);
+  const int64_t n = static_cast<int64_t>(inputs.size());
+  const int64_t threads = ThreadsFor(parallel, n);
+  int64_t total = 0;
+  for (int64_t c : costs) total += c;
+  const auto* lz4 = codec.type() == CompressionType::kLz4Frame
+                        ? dynamic_cast<const Lz4FrameCodec*>(&codec) : nullptr;
+  const auto* zstd = codec.type() == CompressionType::kZstd
+                         ? dynamic_cast<const ZstdCodec*>(&codec) : nullptr;
+  if (!parallel.use_threads || threads <= 1 || total < parallel.min_parallel_bytes ||
+      (lz4 == nullptr && zstd == nullptr)) {
+    return ParallelFor(costs, parallel, compress);
   }
-  auto thread_cpu_ns = [] {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-  };
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  std::atomic<int64_t> cpu_ns{0};
-  Status st = ParallelFor(costs, parallel, [&](int64_t i) {
-    const int64_t t0 = thread_cpu_ns();
-    Status task_status = compress(i);
-    cpu_ns.fetch_add(thread_cpu_ns() - t0, std::memory_order_relaxed);
-    return task_status;
-  });
-  const int64_t wall_ns = (Clock::now() - start).count();
-  const int64_t work_ns = cpu_ns.load(std::memory_order_relaxed);
-  // Calls under 200 us are dominated by wake-up latency either way.
-  if (wall_ns > 200'000 && wall_ns > work_ns + work_ns / 10) {
-    const int next = std::min(backoff.load(std::memory_order_relaxed) * 2 + 8, 1024);
-    backoff.store(next, std::memory_order_relaxed);
-    serial_calls_left.store(next, std::memory_order_relaxed);
-  } else if (wall_ns > 200'000) {
-    backoff.store(0, std::memory_order_relaxed);
-  }
-  return st;
+  // The caller claims buffers like any pool thread, then compresses again,
+  // into a buffer of its own, each one still in progress on a pool thread (a
+  // thread the system may have preempted while a core is busy elsewhere), so
+  // it never waits for more than the work it could do alone. The slower
+  // attempt sees Finished between steps and gives up; RunRacing returns after
+  // it did, so the inputs and `pool` are not touched after this returns.
+  auto race = std::make_shared<CompressRace>(lz4, zstd, inputs, out, CostliestFirst(costs), pool);
+  RunRacing(race, static_cast<int>(threads));
+  return race->Collect();
 }
 
 Result<int64_t> ReadBodyBufferPrefix(ByteRange encoded) {
@@ -495,9 +665,8 @@ Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const BufferPtr& enco
 
 namespace {
 
-// Decompressors that live as long as the process: a pool thread may still be
-// running a losing attempt (see DecodeRace) after the reader that asked for
-// it, and its codec, are gone. Decompression does not depend on the level.
+// Decompressors of the racing path (DecodeRace), one per codec type for the
+// whole process: decompression does not depend on the level.
 const Lz4FrameCodec& ProcessLz4Decoder() {
   static const auto* codec = new Lz4FrameCodec(0);
   return *codec;
@@ -508,9 +677,9 @@ const ZstdCodec& ProcessZstdDecoder() {
 }
 
 // The buffers of one message decompressed as a RacingTask: item k is buffer
-// order[k] (largest first). It owns (shares) everything an attempt touches,
-// so a pool thread preempted in the middle of a buffer may finish, or give
-// up, after the caller has taken the other attempt's result and returned.
+// order[k] (largest first). An attempt that finds its buffer finished by the
+// other one (checked between codec steps) gives up and frees its output;
+// RunRacing returns only after it did.
 class DecodeRace final : public RacingTask {
  public:
   DecodeRace(CompressionType type, std::vector<BufferPtr> encoded, std::vector<int64_t> order,
@@ -630,12 +799,12 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
     const std::vector<int64_t> order = CostliestFirst(costs);
     auto race = std::make_shared<DecodeRace>(codec.type(), encoded, order,
                                              max_total_decompressed_size, pool, buffer_index_base);
-    // The caller claims unstarted buffers like any pool thread, then waits
-    // for buffers in progress rather than decoding them a second time: a
-    // losing attempt would still hold an allocation after this returns, and
-    // no pool (the process-wide one included, destroyed at exit while a
-    // helper may still be freeing into it) is sure to outlive it.
-    RunRacing(race, static_cast<int>(threads), /*second_attempts=*/false);
+    // The caller claims unstarted buffers like any pool thread, then decodes
+    // a second time each buffer still in progress on a pool thread (one the
+    // system may have preempted). The slower attempt sees Finished between
+    // steps, gives up and frees its output before RunRacing returns, so no
+    // allocation of a losing attempt outlives this call (or `pool`).
+    RunRacing(race, static_cast<int>(threads));
     std::vector<int64_t> position(static_cast<size_t>(n));
     for (int64_t k = 0; k < n; ++k) position[static_cast<size_t>(order[static_cast<size_t>(k)])] = k;
     Status first_error;

@@ -223,6 +223,83 @@ TEST_P(CodecTest, ManyBuffersDecodeOnThreads) {
   }
 }
 
+// Second attempts leave nothing behind: right after the call, a pool of the
+// caller's holds exactly the decoded buffers (what a serial decode holds), so
+// no losing attempt still owns, or will later free, an allocation.
+TEST_P(CodecTest, LosingAttemptsAreCleanedUpBeforeReturn) {
+  // One large buffer that both threads may end up decoding, and small ones.
+  std::vector<std::vector<uint8_t>> inputs;
+  inputs.push_back(Repetitive(4000000));
+  for (int i = 0; i < 6; ++i) inputs.push_back(Random(20000, static_cast<uint32_t>(i)));
+  for (int i = 0; i < 6; ++i) inputs.push_back(Repetitive(30000 + 1000 * static_cast<size_t>(i)));
+  std::vector<BufferPtr> encoded;
+  for (const auto& v : inputs) {
+    encoded.push_back(CompressBodyBuffer(*codec_, {v.data(), static_cast<int64_t>(v.size())}).ValueOrDie());
+  }
+  int64_t serial_bytes = 0;
+  {
+    SystemMemoryPool pool;
+    std::vector<BufferPtr> decoded;
+    ASSERT_TRUE(DecompressBodyBuffers(*codec_, encoded, &decoded, int64_t{1} << 30, ParallelOptions{},
+                                      &pool)
+                    .ok());
+    serial_bytes = pool.bytes_allocated();
+    ASSERT_GT(serial_bytes, 4000000);
+  }
+  ParallelOptions parallel;
+  parallel.use_threads = true;
+  parallel.num_threads = 2;
+  parallel.min_parallel_bytes = 0;
+  for (int round = 0; round < 30; ++round) {
+    auto pool = std::make_unique<SystemMemoryPool>();
+    std::vector<BufferPtr> decoded;
+    ASSERT_TRUE(DecompressBodyBuffers(*codec_, encoded, &decoded, int64_t{1} << 30, parallel,
+                                      pool.get())
+                    .ok());
+    ASSERT_EQ(pool->bytes_allocated(), serial_bytes) << "round " << round;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      ASSERT_EQ(decoded[i]->size(), static_cast<int64_t>(inputs[i].size()));
+      ASSERT_EQ(std::memcmp(decoded[i]->data(), inputs[i].data(), inputs[i].size()), 0) << i;
+    }
+    decoded.clear();
+    ASSERT_EQ(pool->bytes_allocated(), 0) << "round " << round;
+    pool.reset();  // a losing attempt freeing into it later would be a use after free (ASan)
+  }
+}
+
+// The same for compression: a losing attempt (the caller's own buffer, or
+// the slot a pool thread was filling) is freed before the call returns, and
+// the bytes are those of a serial compression.
+TEST_P(CodecTest, LosingCompressionAttemptsAreCleanedUpBeforeReturn) {
+  std::vector<std::vector<uint8_t>> inputs;
+  inputs.push_back(Repetitive(3000000));
+  for (int i = 0; i < 5; ++i) inputs.push_back(Random(30000, static_cast<uint32_t>(i)));
+  for (int i = 0; i < 5; ++i) inputs.push_back(Repetitive(50000 + 1000 * static_cast<size_t>(i)));
+  std::vector<ByteRange> ranges;
+  for (const auto& v : inputs) ranges.push_back({v.data(), static_cast<int64_t>(v.size())});
+  int64_t serial_bytes = 0;
+  SystemMemoryPool serial_pool;  // declared first: outlives the buffers below
+  std::vector<std::shared_ptr<ResizableBuffer>> serial;
+  ASSERT_TRUE(CompressBodyBuffers(*codec_, ranges, &serial, ParallelOptions{}, &serial_pool).ok());
+  serial_bytes = serial_pool.bytes_allocated();
+  ParallelOptions parallel;
+  parallel.use_threads = true;
+  parallel.num_threads = 2;
+  parallel.min_parallel_bytes = 0;
+  for (int round = 0; round < 20; ++round) {
+    auto pool = std::make_unique<SystemMemoryPool>();
+    std::vector<std::shared_ptr<ResizableBuffer>> out;
+    ASSERT_TRUE(CompressBodyBuffers(*codec_, ranges, &out, parallel, pool.get()).ok());
+    ASSERT_EQ(pool->bytes_allocated(), serial_bytes) << "round " << round;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      ASSERT_TRUE(out[i]->Equals(*serial[i])) << "buffer " << i << ", round " << round;
+    }
+    out.clear();
+    ASSERT_EQ(pool->bytes_allocated(), 0) << "round " << round;
+    pool.reset();
+  }
+}
+
 // An error in one buffer is reported with that buffer's index whichever
 // thread decodes it, and the first failing index wins.
 TEST_P(CodecTest, ErrorInOneBufferOnThreadsNamesIt) {

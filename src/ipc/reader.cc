@@ -9,6 +9,7 @@
 
 #include "message_framer.h"
 #include "reader_internal.h"
+#include "reader_prefetch.h"
 
 namespace alkaid::ipc {
 
@@ -169,10 +170,15 @@ struct StreamReader::State {
   FramedMessage message;
   int64_t message_index = 0;
   bool finished = false;
+  // IpcReadOptions::prefetch_next_batch; reset first by the destructor.
+  std::unique_ptr<internal::BatchPrefetcher> prefetch;
 };
 
 StreamReader::StreamReader() : state_(std::make_unique<State>()) {}
-StreamReader::~StreamReader() = default;
+StreamReader::~StreamReader() {
+  // A batch a pool thread is decoding ahead ends before anything it uses goes.
+  if (state_) state_->prefetch.reset();
+}
 
 Result<std::unique_ptr<StreamReader>> StreamReader::Open(io::InputStream* stream,
                                                          const IpcReadOptions& options) {
@@ -252,6 +258,18 @@ Status StreamReader::ReadSchema() {
 // are applied on the way).
 Result<RecordBatchPtr> StreamReader::Next() {
   State& s = *state_;
+  // Prefetch hook (reader_prefetch.h): the batch loop below, one batch ahead.
+  if (s.options.use_threads && s.options.prefetch_next_batch) {
+    if (!s.prefetch) {
+      s.prefetch = std::make_unique<internal::BatchPrefetcher>([this] { return NextBatch(); });
+    }
+    return s.prefetch->Next();
+  }
+  return NextBatch();
+}
+
+Result<RecordBatchPtr> StreamReader::NextBatch() {
+  State& s = *state_;
   while (!s.finished) {
     bool got = false;
     ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
@@ -286,6 +304,15 @@ Status AddRowsOf(const Message& message, int64_t* rows) {
 Result<int64_t> StreamReader::CountRows() {
   State& s = *state_;
   int64_t rows = 0;
+  // A batch the prefetcher decoded ahead is counted; nothing more is decoded.
+  if (s.prefetch) {
+    std::optional<Result<RecordBatchPtr>> ahead = s.prefetch->TakeAhead();
+    s.prefetch.reset();
+    if (ahead.has_value()) {
+      ALKAID_RETURN_NOT_OK(ahead->status());
+      if (**ahead != nullptr) rows += (**ahead)->num_rows();
+    }
+  }
   while (!s.finished) {
     bool got = false;
     ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
@@ -348,10 +375,16 @@ struct FileReader::State {
   // The last batch a projection read, to tell a sequential scan (which gets
   // the next batch's ranges prefetched) from random access.
   std::atomic<int> last_projected{-1};
+  // IpcReadOptions::prefetch_next_batch for Next(); reset first by the
+  // destructor.
+  std::unique_ptr<internal::BatchPrefetcher> prefetch;
 };
 
 FileReader::FileReader() : state_(std::make_unique<State>()) {}
-FileReader::~FileReader() = default;
+FileReader::~FileReader() {
+  // A batch a pool thread is decoding ahead ends before anything it uses goes.
+  if (state_) state_->prefetch.reset();
+}
 
 Result<std::unique_ptr<FileReader>> FileReader::Open(io::RandomAccessFile* file,
                                                      const IpcReadOptions& options) {
@@ -932,6 +965,17 @@ Result<int64_t> FileReader::CountRows() {
 }
 
 Result<RecordBatchPtr> FileReader::Next() {
+  State& s = *state_;
+  // Prefetch hook (reader_prefetch.h): batch next_batch_ + 1 is read ahead.
+  if (s.options.use_threads && s.options.prefetch_next_batch) {
+    if (!s.prefetch) {
+      s.prefetch = std::make_unique<internal::BatchPrefetcher>([this]() -> Result<RecordBatchPtr> {
+        if (next_batch_ >= num_record_batches()) return RecordBatchPtr();
+        return ReadRecordBatch(next_batch_++);
+      });
+    }
+    return s.prefetch->Next();
+  }
   if (next_batch_ >= num_record_batches()) return RecordBatchPtr();
   return ReadRecordBatch(next_batch_++);
 }

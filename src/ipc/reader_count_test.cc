@@ -82,6 +82,28 @@ TEST(CountRows, StreamFromMemoryAndFromAnInputStreamAndFile) {
   EXPECT_EQ(*rows, 8);
 }
 
+// With prefetching, the batch decoded ahead is counted once and nothing
+// more is decoded.
+TEST(CountRows, AfterPrefetchedBatches) {
+  auto stream = SerializeStream(CountSchema(), CountBatches());
+  ASSERT_TRUE(stream.ok());
+  IpcReadOptions options = IpcReadOptions::Defaults();
+  options.use_threads = true;
+  options.prefetch_next_batch = true;
+  for (int round = 0; round < 20; ++round) {
+    auto reader = StreamReader::Open(*stream, options);
+    ASSERT_TRUE(reader.ok());
+    auto first = (*reader)->Next();  // 3 rows; the next batch starts ahead
+    ASSERT_TRUE(first.ok() && *first != nullptr);
+    auto rows = (*reader)->CountRows();
+    ASSERT_TRUE(rows.ok()) << rows.status();
+    EXPECT_EQ(*rows, 5);
+    auto next = (*reader)->Next();
+    ASSERT_TRUE(next.ok());
+    EXPECT_EQ(*next, nullptr);
+  }
+}
+
 TEST(CountRows, BodiesAreNotDecompressed) {
   IpcWriteOptions options = IpcWriteOptions::Defaults();
   options.compression = CompressionType::kZstd;

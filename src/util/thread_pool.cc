@@ -119,6 +119,20 @@ Pool& GlobalPool() {
 
 }  // namespace
 
+namespace {
+// One task for one pool thread.
+struct BackgroundJob final : Job {
+  std::function<void()> task;
+  void HelperWork() override { task(); }
+};
+}  // namespace
+
+void RunInBackground(std::function<void()> task) {
+  auto job = std::make_shared<BackgroundJob>();
+  job->task = std::move(task);
+  GlobalPool().Submit(job, 1);
+}
+
 void RunParallel(int64_t n, int max_threads, const std::function<void(int64_t)>& task) {
   if (n <= 0) return;
   const int helpers =
@@ -168,6 +182,23 @@ class RacingRunner {
     }
   }
 
+  // A pool thread's share: counted as active before it may claim anything,
+  // so that a caller that sees no active pool thread after every item has
+  // finished knows no attempt is left running (one that enters later finds
+  // every item claimed and starts none).
+  static void HelperClaimAll(RacingTask& task) {
+    task.active_.fetch_add(1, std::memory_order_seq_cst);
+    ClaimAll(task);
+    if (task.active_.fetch_sub(1, std::memory_order_seq_cst) == 1) task.active_.notify_all();
+  }
+
+  static void WaitUntilNoHelper(RacingTask& task) {
+    for (int seen = task.active_.load(std::memory_order_seq_cst); seen != 0;
+         seen = task.active_.load(std::memory_order_seq_cst)) {
+      task.active_.wait(seen, std::memory_order_seq_cst);
+    }
+  }
+
   // The caller's second attempt of every item still in progress elsewhere.
   // Each returns only once the item is finished (by it or by the first
   // attempt), so afterwards nothing is left to wait for.
@@ -192,7 +223,7 @@ class RacingRunner {
 namespace {
 struct RacingJob final : Job {
   std::shared_ptr<RacingTask> task;
-  void HelperWork() override { RacingRunner::ClaimAll(*task); }
+  void HelperWork() override { RacingRunner::HelperClaimAll(*task); }
 };
 }  // namespace
 
@@ -210,7 +241,12 @@ void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads, bool se
   RacingRunner::ClaimAll(*task);
   if (second_attempts) RacingRunner::SecondAttempts(*task);
   RacingRunner::WaitUntilFinished(*task);
-  if (job) GlobalPool().Withdraw(job);
+  if (job) {
+    GlobalPool().Withdraw(job);
+    // Losing attempts give up at their next check of Finished; none may
+    // outlive the call (they may use the caller's memory and its pool).
+    RacingRunner::WaitUntilNoHelper(*task);
+  }
 }
 
 }  // namespace alkaid

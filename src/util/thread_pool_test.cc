@@ -108,8 +108,9 @@ TEST(ThreadPoolTest, RacingRunsEveryItemAndEachHasOneResult) {
 }
 
 // A pool thread that stalls in the middle of an item (as when the system
-// preempts it) must not hold the caller up: the caller runs the item itself
-// and returns while the pool thread is still stuck.
+// preempts it) must not hold the caller up beyond its next check of
+// Finished: the caller runs the item itself, and the pool thread's attempt
+// gives up and has returned before RunRacing does.
 class StallingTask final : public RacingTask {
  public:
   StallingTask() : RacingTask(2) {}
@@ -128,35 +129,60 @@ class StallingTask final : public RacingTask {
     stalled_item_.store(i);
     helper_started_.store(true);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!release_.load() && std::chrono::steady_clock::now() < deadline) {
+    while (!release_.load() && !(gives_up_ && Finished(i)) &&
+           std::chrono::steady_clock::now() < deadline) {
       std::this_thread::yield();
     }
     helper_won_.store(TryFinish(i, attempt));
     helper_done_.store(true);
   }
   std::thread::id caller_ = std::this_thread::get_id();
+  bool gives_up_ = true;  // polls Finished while stalled
   std::atomic<bool> helper_started_{false}, release_{false}, helper_done_{false}, helper_won_{true};
   std::atomic<int64_t> stalled_item_{-1};
 };
 
 TEST(ThreadPoolTest, RacingCallerDoesNotWaitForAStalledHelper) {
   auto task = std::make_shared<StallingTask>();
+  const auto start = std::chrono::steady_clock::now();
   RunRacing(task, 2);
+  const auto took = std::chrono::steady_clock::now() - start;
   ASSERT_TRUE(task->helper_started_.load()) << "no pool thread took part";
-  EXPECT_FALSE(task->helper_done_.load()) << "the caller waited for the stalled pool thread";
+  EXPECT_FALSE(task->release_.load());
+  EXPECT_LT(took, std::chrono::seconds(5)) << "the caller waited for the stalled pool thread";
   const int64_t stalled = task->stalled_item_.load();
   ASSERT_GE(stalled, 0);
   EXPECT_TRUE(task->Finished(0));
   EXPECT_TRUE(task->Finished(1));
   EXPECT_EQ(task->Winner(stalled), 1) << "the caller's second attempt supplies the result";
-  task->release_.store(true);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!task->helper_done_.load() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::yield();
-  }
-  EXPECT_TRUE(task->helper_done_.load());
+  // The losing attempt saw Finished, gave up, and returned before RunRacing.
+  EXPECT_TRUE(task->helper_done_.load()) << "an attempt outlived RunRacing";
   EXPECT_FALSE(task->helper_won_.load()) << "the late attempt must lose";
   EXPECT_EQ(task->Winner(stalled), 1);
+}
+
+// An attempt that never checks Finished is waited for: RunRacing never
+// returns while an attempt of its task still runs.
+TEST(ThreadPoolTest, RacingNeverReturnsBeforeEveryAttemptReturned) {
+  auto task = std::make_shared<StallingTask>();
+  task->gives_up_ = false;
+  std::thread releaser([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!task->helper_started_.load() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    task->release_.store(true);
+  });
+  RunRacing(task, 2);
+  const bool done_at_return = task->helper_done_.load();
+  releaser.join();
+  ASSERT_TRUE(task->helper_started_.load());
+  EXPECT_TRUE(done_at_return) << "RunRacing returned while a pool thread's attempt still ran";
+  const int64_t stalled = task->stalled_item_.load();
+  ASSERT_GE(stalled, 0);
+  EXPECT_EQ(task->Winner(stalled), 1) << "the caller's second attempt finished first";
+  EXPECT_FALSE(task->helper_won_.load());
 }
 
 TEST(ThreadPoolTest, RacingWithoutSecondAttemptsWaitsForTheHelper) {

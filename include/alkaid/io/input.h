@@ -9,6 +9,7 @@
 /// path and the errno text.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -198,14 +199,22 @@ class ALKAID_EXPORT MemoryMappedFile final : public RandomAccessFile {
   Status Seek(int64_t position) override;
   /// madvise(MADV_WILLNEED) on each range (widened to whole pages): the
   /// kernel starts reading exactly those pages in the background. (Mapping
-  /// them ahead with MADV_POPULATE_READ or MAP_POPULATE was measured slower:
-  /// it maps pages nobody touches, while page faults over a warm page cache
-  /// map large folios at a time.)
+  /// them on the reader's thread with MADV_POPULATE_READ or MAP_POPULATE was
+  /// measured slower than the page faults it saves; see
+  /// set_populate_ahead for mapping ahead on another thread.)
   Status WillNeed(std::span<const ReadRange> ranges) override;
   /// madvise on the whole mapping: MADV_NORMAL, MADV_SEQUENTIAL or
   /// MADV_RANDOM (the last stops the kernel from reading ahead of each page
   /// fault, which would bring in columns a projection does not need).
   Status Advise(AccessPattern pattern) override;
+
+  /// Whether a read of 256 KiB or more has the 8 MiB (at least four times
+  /// its size) after it mapped ahead (MADV_POPULATE_READ) on a background
+  /// thread, so that a reader going through the file in order finds the page
+  /// tables of its next batches filled instead of faulting on them. On by default; never
+  /// done while the access pattern is AccessPattern::kRandom (a projection).
+  /// Only the page tables change: what reads return is the same either way.
+  void set_populate_ahead(bool on) { populate_ahead_ = on; }
 
   /// The whole mapping as one buffer (empty for an empty file).
   const BufferPtr& buffer() const { return region_; }
@@ -216,10 +225,14 @@ class ALKAID_EXPORT MemoryMappedFile final : public RandomAccessFile {
   MemoryMappedFile(BufferPtr region, std::string path)
       : region_(std::move(region)), reader_(region_), path_(std::move(path)) {}
 
+  void PopulateAfter(int64_t offset, int64_t nbytes);
+
   BufferPtr region_;
   BufferReader reader_;
   std::string path_;
   bool closed_ = false;
+  bool populate_ahead_ = true;
+  std::atomic<bool> random_access_{false};  // Advise(kRandom) in force
 };
 
 /// Sequential reads from a file descriptor that may not be seekable (a pipe,

@@ -88,6 +88,12 @@ struct ALKAID_EXPORT IpcReadOptions {
   bool use_threads = false;
   /// Threads used when use_threads is true; 0 means the hardware concurrency.
   int num_threads = 0;  ///< 0: hardware concurrency
+  /// With use_threads: Next() of StreamReader and FileReader reads and decodes
+  /// the following batch on a pool thread while the caller uses the one
+  /// returned (one batch ahead at most; errors still come in order). Off by
+  /// default: it pays only when the caller does work of its own between
+  /// Next() calls.
+  bool prefetch_next_batch = false;
 
   /// Deepest type nesting accepted in a schema or batch.
   int max_recursion_depth = kDefaultMaxRecursionDepth;

@@ -109,6 +109,7 @@ class ALKAID_EXPORT StreamReader : public RecordBatchReader {
   StreamReader();
   Status ReadSchema();
   Status ReadOneMessage(bool* got);
+  Result<RecordBatchPtr> NextBatch();
 
   struct State;
   std::unique_ptr<State> state_;
