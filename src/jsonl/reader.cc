@@ -740,6 +740,12 @@ class FastConverter {
   static bool Floating(Node* n, od::value& v) {
     double x;
     if (v.get_double().get(x)) return NullOr(n, v);
+    if (std::fabs(x) >= 9e18) {
+      // The DOM path rejects integer literals beyond 64 bits; leave any
+      // integer literal this large to it.
+      std::string_view raw = v.raw_json_token();
+      if (raw.find_first_of(".eE") == std::string_view::npos) return false;
+    }
     return static_cast<B*>(n->builder)->Append(static_cast<C>(x)).ok();
   }
   template <typename B, typename C>
