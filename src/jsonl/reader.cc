@@ -716,6 +716,17 @@ class FastConverter {
   }
 
  private:
+  // A fixed-width value appended without a call when there is room (the
+  // top-level columns are reserved for every line of the block).
+  template <typename B, typename V>
+  static __attribute__((always_inline)) bool Put(ArrayBuilder* builder, V x) {
+    auto* b = static_cast<B*>(builder);
+    if (b->length() < b->capacity()) {
+      b->UnsafeAppend(x);
+      return true;
+    }
+    return b->Append(x).ok();
+  }
   // `v` must be null (the value did not have the column's form).
   static bool NullOr(Node* n, od::value& v) {
     bool is_null = false;
@@ -727,14 +738,14 @@ class FastConverter {
     int64_t x;
     if (v.get_int64().get(x)) return NullOr(n, v);
     if (x < std::numeric_limits<C>::min() || x > std::numeric_limits<C>::max()) return false;
-    return static_cast<B*>(n->builder)->Append(static_cast<C>(x)).ok();
+    return Put<B>(n->builder, static_cast<C>(x));
   }
   template <typename B, typename C>
   static bool Unsigned(Node* n, od::value& v) {
     uint64_t x;
     if (v.get_uint64().get(x)) return NullOr(n, v);
     if (x > std::numeric_limits<C>::max()) return false;
-    return static_cast<B*>(n->builder)->Append(static_cast<C>(x)).ok();
+    return Put<B>(n->builder, static_cast<C>(x));
   }
   template <typename B, typename C>
   static bool Floating(Node* n, od::value& v) {
@@ -746,7 +757,7 @@ class FastConverter {
       std::string_view raw = v.raw_json_token();
       if (raw.find_first_of(".eE") == std::string_view::npos) return false;
     }
-    return static_cast<B*>(n->builder)->Append(static_cast<C>(x)).ok();
+    return Put<B>(n->builder, static_cast<C>(x));
   }
   template <typename B, typename C>
   static bool Temporal(Node* n, od::value& v) {
@@ -756,7 +767,7 @@ class FastConverter {
       if constexpr (std::is_same_v<B, TimestampBuilder>) {
         const auto& tt = checked_cast<TimestampType>(*n->type);
         if (text::fast::FixedTimestampAs(s.data(), s.size(), tt.unit(), !tt.timezone().empty(), &x)) {
-          return static_cast<B*>(n->builder)->Append(x).ok();
+          return Put<B>(n->builder, x);
         }
       }
       if (!text::ParseTemporal(s, *n->type, &x)) return false;
@@ -765,7 +776,7 @@ class FastConverter {
     } else {
       return NullOr(n, v);
     }
-    return static_cast<B*>(n->builder)->Append(static_cast<C>(x)).ok();
+    return Put<B>(n->builder, static_cast<C>(x));
   }
   template <typename B>
   static bool String(Node* n, od::value& v) {
@@ -790,7 +801,7 @@ class FastConverter {
       case TypeId::kBool: {
         bool b;
         if (v.get_bool().get(b)) return NullOr(n, v);
-        return static_cast<BooleanBuilder*>(n->builder)->Append(b).ok();
+        return Put<BooleanBuilder>(n->builder, b);
       }
       case TypeId::kInt8: return Signed<Int8Builder, int8_t>(n, v);
       case TypeId::kInt16: return Signed<Int16Builder, int16_t>(n, v);
