@@ -674,13 +674,15 @@ int FastDepth(const DataType& type) {
 
 class FastConverter {
  public:
-  bool Object(Node* n, od::object obj) {
+  bool Object(Node* n, od::object& obj) {
     uint64_t gen = ++n->gen;
     size_t count = 0, guess = 0;
     const size_t nf = n->names.size();
-    for (auto field_result : obj) {
-      od::field f;
-      if (std::move(field_result).get(f)) return false;
+    for (auto&& field_result : obj) {
+      // A reference to the field inside the result: copying it out costs a
+      // stalled store-to-load forward per field.
+      if (field_result.error()) return false;
+      od::field&& f = std::move(field_result).value_unsafe();
       const char* key = f.key().raw();
       // The key's bytes and what follows (inside the block's padding).
       uint64_t head;
@@ -789,14 +791,15 @@ class FastConverter {
     od::array arr;
     if (v.get_array().get(arr)) return NullOr(n, v);
     if (!static_cast<B*>(n->builder)->Append(true).ok()) return false;
-    for (auto item : arr) {
-      od::value iv;
-      if (std::move(item).get(iv) || !Value(&n->children[0], iv)) return false;
+    for (auto&& item : arr) {
+      if (item.error()) return false;
+      od::value&& iv = std::move(item).value_unsafe();
+      if (!Value(&n->children[0], iv)) return false;
     }
     return true;
   }
 
-  bool Value(Node* n, od::value v) {
+  bool Value(Node* n, od::value& v) {
     switch (n->type->id()) {
       case TypeId::kBool: {
         bool b;
