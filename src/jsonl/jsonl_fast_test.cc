@@ -144,6 +144,34 @@ TEST(JsonlFastPath, EdgeValues) {
   ExpectTablesEqual(*fast, *dom);
 }
 
+TEST(JsonlFastPath, KeysLongShortAndPrefixes) {
+  ReadOptions o;
+  o.schema = schema({field("a_rather_long_field_name", int64()),
+                     field("a_rather_long_field_name_2", int64()), field("abcdefg", int64()),
+                     field("abcdefgh", int64()), field("", int64()), field("caf\xc3\xa9", int64())});
+  const std::string text =
+      "{\"a_rather_long_field_name\": 1, \"a_rather_long_field_name_2\": 2, \"abcdefg\": 3, "
+      "\"abcdefgh\": 4, \"\": 5, \"caf\xc3\xa9\": 6}\n"
+      "{\"caf\xc3\xa9\": 16, \"\": 15, \"abcdefgh\": 14, \"abcdefg\": 13, "
+      "\"a_rather_long_field_name_2\": 12, \"a_rather_long_field_name\": 11}\n"
+      "{\"abcdefgh\": 24}\n{}\n";
+  auto fast = ExpectTable(ReadString(text, o), "keys");
+  auto dom = ExpectTable(ReadString(EscapeFirstKey(text), o), "keys dom");
+  ASSERT_NE(fast, nullptr);
+  ASSERT_NE(dom, nullptr);
+  EXPECT_EQ(fast->num_rows(), 4);
+  ExpectTablesEqual(*fast, *dom);
+  ExpectTablesEqual(*fast, *MakeTable(o.schema, {"[1, 11, null, null]", "[2, 12, null, null]",
+                                                 "[3, 13, null, null]", "[4, 14, 24, null]",
+                                                 "[5, 15, null, null]", "[6, 16, null, null]"}));
+  // Prefixes and extensions of the names are other keys.
+  for (const char* key : {"a_rather_long_field", "a_rather_long_field_name_", "abcdef",
+                          "abcdefghi", "a_rather_long_field_name_23"}) {
+    Status st = ExpectError(ReadString("{\"abcdefg\": 1}\n{\"" + std::string(key) + "\": 1}\n", o), key);
+    EXPECT_THAT(st.message(), HasSubstr("line 2: field " + std::string(key) + ": a field not in the schema"));
+  }
+}
+
 TEST(JsonlFastPath, ErrorsAreTheDomPaths) {
   ReadOptions o;
   o.schema = schema({field("a", int64()), field("b", utf8(), /*nullable=*/false)});

@@ -690,8 +690,18 @@ class FastConverter {
       auto is = [&](size_t k) {
         const uint64_t mask = n->key_mask[k];
         if (mask != 0) return (head & mask) == n->key_word[k];
+        // Word by word, stopping at the first difference: the key's closing
+        // quote (never in a name here) differs by the word that holds it,
+        // so the reads stay within the key and the padding after it.
         const std::string& name = n->names[k];
-        return std::memcmp(key, name.data(), name.size()) == 0 && key[name.size()] == '"';
+        size_t i = 0;
+        for (; i + 8 <= name.size(); i += 8) {
+          if (text::fast::Load8(key + i) != text::fast::Load8(name.data() + i)) return false;
+        }
+        for (; i < name.size(); ++i) {
+          if (key[i] != name[i]) return false;
+        }
+        return key[i] == '"';
       };
       size_t idx = guess;
       if (idx >= nf || !is(idx)) {
