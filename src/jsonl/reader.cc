@@ -1,6 +1,9 @@
-// JSON Lines reader: blocks of whole lines (the CSV loader with quoting off),
-// each line parsed with simdjson's DOM parser (one per thread) and appended
-// to the column builders through a tree of converters made once per block.
+// JSON Lines reader: blocks of whole lines (the CSV loader with quoting off).
+// When every column type is one the On-Demand path reads (FastDepth), a block
+// is first converted straight from simdjson's On-Demand iterate_many; on any
+// surprise it is redone with the DOM parser (parse_many over the block, then
+// line by line, which words the error), appended to the column builders
+// through a tree of converters made once per block.
 // See include/alkaid/jsonl.h for the behaviour.
 #include <simdjson.h>
 
@@ -10,6 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "../csv/fast_values.h"
 #include "../csv/pipeline.h"
 #include "../csv/text_values.h"
 #include "alkaid/builder.h"
@@ -227,6 +231,10 @@ struct Node {
   uint64_t gen = 0;
   int guess = 0;
   std::string scratch;
+  // The On-Demand path's key test: per field, the name and its closing quote
+  // as one little-endian word with a mask of its bytes (names of up to 7
+  // bytes; longer ones have mask 0 and are compared with memcmp).
+  std::vector<uint64_t> key_word, key_mask;
 
   int Find(std::string_view key) {
     int n = static_cast<int>(names.size());
@@ -243,6 +251,16 @@ struct Node {
   void SetFields(const DataType& struct_type) {
     for (const auto& f : struct_type.fields()) names.push_back(f->name());
     stamp.assign(names.size(), 0);
+    for (const std::string& name : names) {
+      uint64_t word = 0, mask = 0;
+      if (name.size() < 8) {
+        std::string quoted = name + '"';
+        std::memcpy(&word, quoted.data(), quoted.size());
+        mask = quoted.size() == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * quoted.size())) - 1;
+      }
+      key_word.push_back(word);
+      key_mask.push_back(mask);
+    }
     if (names.size() > 16) {
       for (size_t i = 0; i < names.size(); ++i) by_name.emplace(names[i], static_cast<int>(i));
     }
@@ -612,6 +630,225 @@ class Converter {
 };
 
 // ---------------------------------------------------------------------------
+// On-Demand conversion: the fast path for schemas of scalars, strings,
+// temporals, lists and structs of them. The block goes through simdjson's
+// On-Demand iterate_many (no DOM tape): each value is parsed straight from
+// the text into its builder. Anything unusual (a type mismatch, a key with
+// escapes, a key not in the schema, a repeated key, a null where none may be,
+// "nan" strings in float columns...) makes the whole block fall back to the
+// DOM path, which converts it the general way or finds and words the error.
+
+namespace od = simdjson::ondemand;
+
+// The deepest nesting the fast path reads for `type` (an object is a level),
+// or -1 when a type in it is not read by the fast path.
+int FastDepth(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kBool: case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32:
+    case TypeId::kInt64: case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32:
+    case TypeId::kUInt64: case TypeId::kFloat: case TypeId::kDouble: case TypeId::kString:
+    case TypeId::kLargeString: case TypeId::kStringView: case TypeId::kDate32:
+    case TypeId::kDate64: case TypeId::kTimestamp: case TypeId::kTime32: case TypeId::kTime64:
+    case TypeId::kDuration:
+      return 0;
+    case TypeId::kList: case TypeId::kLargeList: {
+      int d = FastDepth(*type.field(0)->type());
+      return d < 0 ? -1 : d + 1;
+    }
+    case TypeId::kStruct: {
+      int d = 0;
+      for (const auto& f : type.fields()) {
+        // Keys are compared with the raw (unescaped) text of the input.
+        for (char c : f->name()) {
+          if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return -1;
+        }
+        int fd = FastDepth(*f->type());
+        if (fd < 0) return -1;
+        d = std::max(d, fd);
+      }
+      return d + 1;
+    }
+    default: return -1;
+  }
+}
+
+class FastConverter {
+ public:
+  bool Object(Node* n, od::object& obj) {
+    uint64_t gen = ++n->gen;
+    size_t count = 0, guess = 0;
+    const size_t nf = n->names.size();
+    for (auto&& field_result : obj) {
+      // A reference to the field inside the result: copying it out costs a
+      // stalled store-to-load forward per field.
+      if (field_result.error()) return false;
+      od::field&& f = std::move(field_result).value_unsafe();
+      const char* key = f.key().raw();
+      // The key's bytes and what follows (inside the block's padding).
+      uint64_t head;
+      std::memcpy(&head, key, 8);
+      auto is = [&](size_t k) {
+        const uint64_t mask = n->key_mask[k];
+        if (mask != 0) return (head & mask) == n->key_word[k];
+        // Word by word, stopping at the first difference: the key's closing
+        // quote (never in a name here) differs by the word that holds it,
+        // so the reads stay within the key and the padding after it.
+        const std::string& name = n->names[k];
+        size_t i = 0;
+        for (; i + 8 <= name.size(); i += 8) {
+          if (text::fast::Load8(key + i) != text::fast::Load8(name.data() + i)) return false;
+        }
+        for (; i < name.size(); ++i) {
+          if (key[i] != name[i]) return false;
+        }
+        return key[i] == '"';
+      };
+      size_t idx = guess;
+      if (idx >= nf || !is(idx)) {
+        for (idx = 0; idx < nf; ++idx) {
+          if (is(idx)) break;
+        }
+        if (idx == nf) return false;
+      }
+      guess = idx + 1;
+      uint64_t& st = n->stamp[idx];
+      if (st == gen) return false;
+      st = gen;
+      if (!Value(&n->children[idx], f.value())) return false;
+      ++count;
+    }
+    if (count != nf) {
+      for (size_t k = 0; k < nf; ++k) {
+        if (n->stamp[k] == gen) continue;
+        Node* c = &n->children[k];
+        if (!c->nullable || !c->builder->AppendNull().ok()) return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  // A fixed-width value appended without a call when there is room (the
+  // top-level columns are reserved for every line of the block).
+  template <typename B, typename V>
+  static __attribute__((always_inline)) bool Put(ArrayBuilder* builder, V x) {
+    auto* b = static_cast<B*>(builder);
+    if (b->length() < b->capacity()) {
+      b->UnsafeAppend(x);
+      return true;
+    }
+    return b->Append(x).ok();
+  }
+  // `v` must be null (the value did not have the column's form).
+  static bool NullOr(Node* n, od::value& v) {
+    bool is_null = false;
+    if (v.is_null().get(is_null) || !is_null || !n->nullable) return false;
+    return n->builder->AppendNull().ok();
+  }
+  template <typename B, typename C>
+  static bool Signed(Node* n, od::value& v) {
+    int64_t x;
+    if (v.get_int64().get(x)) return NullOr(n, v);
+    if (x < std::numeric_limits<C>::min() || x > std::numeric_limits<C>::max()) return false;
+    return Put<B>(n->builder, static_cast<C>(x));
+  }
+  template <typename B, typename C>
+  static bool Unsigned(Node* n, od::value& v) {
+    uint64_t x;
+    if (v.get_uint64().get(x)) return NullOr(n, v);
+    if (x > std::numeric_limits<C>::max()) return false;
+    return Put<B>(n->builder, static_cast<C>(x));
+  }
+  template <typename B, typename C>
+  static bool Floating(Node* n, od::value& v) {
+    double x;
+    if (v.get_double().get(x)) return NullOr(n, v);
+    if (std::fabs(x) >= 9e18) {
+      // The DOM path rejects integer literals beyond 64 bits; leave any
+      // integer literal this large to it.
+      std::string_view raw = v.raw_json_token();
+      if (raw.find_first_of(".eE") == std::string_view::npos) return false;
+    }
+    return Put<B>(n->builder, static_cast<C>(x));
+  }
+  template <typename B, typename C>
+  static bool Temporal(Node* n, od::value& v) {
+    int64_t x;
+    std::string_view s;
+    if (v.get_string().get(s) == simdjson::SUCCESS) {
+      if constexpr (std::is_same_v<B, TimestampBuilder>) {
+        const auto& tt = checked_cast<TimestampType>(*n->type);
+        if (text::fast::FixedTimestampAs(s.data(), s.size(), tt.unit(), !tt.timezone().empty(), &x)) {
+          return Put<B>(n->builder, x);
+        }
+      }
+      if (!text::ParseTemporal(s, *n->type, &x)) return false;
+    } else if (v.get_int64().get(x) == simdjson::SUCCESS) {
+      if (x < std::numeric_limits<C>::min() || x > std::numeric_limits<C>::max()) return false;
+    } else {
+      return NullOr(n, v);
+    }
+    return Put<B>(n->builder, static_cast<C>(x));
+  }
+  template <typename B>
+  static bool String(Node* n, od::value& v) {
+    std::string_view s;
+    if (v.get_string().get(s)) return NullOr(n, v);
+    return static_cast<B*>(n->builder)->Append(s).ok();
+  }
+  template <typename B>
+  bool List(Node* n, od::value& v) {
+    od::array arr;
+    if (v.get_array().get(arr)) return NullOr(n, v);
+    if (!static_cast<B*>(n->builder)->Append(true).ok()) return false;
+    for (auto&& item : arr) {
+      if (item.error()) return false;
+      od::value&& iv = std::move(item).value_unsafe();
+      if (!Value(&n->children[0], iv)) return false;
+    }
+    return true;
+  }
+
+  bool Value(Node* n, od::value& v) {
+    switch (n->type->id()) {
+      case TypeId::kBool: {
+        bool b;
+        if (v.get_bool().get(b)) return NullOr(n, v);
+        return Put<BooleanBuilder>(n->builder, b);
+      }
+      case TypeId::kInt8: return Signed<Int8Builder, int8_t>(n, v);
+      case TypeId::kInt16: return Signed<Int16Builder, int16_t>(n, v);
+      case TypeId::kInt32: return Signed<Int32Builder, int32_t>(n, v);
+      case TypeId::kInt64: return Signed<Int64Builder, int64_t>(n, v);
+      case TypeId::kUInt8: return Unsigned<UInt8Builder, uint8_t>(n, v);
+      case TypeId::kUInt16: return Unsigned<UInt16Builder, uint16_t>(n, v);
+      case TypeId::kUInt32: return Unsigned<UInt32Builder, uint32_t>(n, v);
+      case TypeId::kUInt64: return Unsigned<UInt64Builder, uint64_t>(n, v);
+      case TypeId::kFloat: return Floating<FloatBuilder, float>(n, v);
+      case TypeId::kDouble: return Floating<DoubleBuilder, double>(n, v);
+      case TypeId::kDuration: return Signed<DurationBuilder, int64_t>(n, v);
+      case TypeId::kDate32: return Temporal<Date32Builder, int32_t>(n, v);
+      case TypeId::kDate64: return Temporal<Date64Builder, int64_t>(n, v);
+      case TypeId::kTimestamp: return Temporal<TimestampBuilder, int64_t>(n, v);
+      case TypeId::kTime32: return Temporal<Time32Builder, int32_t>(n, v);
+      case TypeId::kTime64: return Temporal<Time64Builder, int64_t>(n, v);
+      case TypeId::kString: return String<StringBuilder>(n, v);
+      case TypeId::kLargeString: return String<LargeStringBuilder>(n, v);
+      case TypeId::kStringView: return String<BinaryViewBuilder>(n, v);
+      case TypeId::kList: return List<ListBuilder>(n, v);
+      case TypeId::kLargeList: return List<LargeListBuilder>(n, v);
+      case TypeId::kStruct: {
+        od::object obj;
+        if (v.get_object().get(obj)) return NullOr(n, v);
+        if (!static_cast<StructBuilder*>(n->builder)->Append(true).ok()) return false;
+        return Object(n, obj);
+      }
+      default: return false;
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------
 
 struct Block {
   RawBlock raw;
@@ -645,6 +882,13 @@ class JsonlReader final : public RecordBatchReader {
   const SchemaPtr& schema() const override { return schema_; }
 
   Status Init() {
+    ALKAID_RETURN_NOT_OK(InitSchema());
+    int depth = FastDepth(*DecodedType(struct_(schema_->fields())));
+    fast_ = depth >= 0 && depth <= options_.max_depth;
+    return Status::OK();
+  }
+
+  Status InitSchema() {
     if (options_.block_size < 1 || options_.max_line_bytes < 1 || options_.max_depth < 1 ||
         options_.block_size + options_.max_line_bytes + 256 > csv::internal::kMaxBlockBytes) {
       return Status::Invalid("JSON Lines: block_size, max_line_bytes and max_depth must be "
@@ -771,6 +1015,31 @@ class JsonlReader final : public RecordBatchReader {
     return stream.truncated_bytes() == 0 && NextContent(data, size, &p) < 0;
   }
 
+  // The whole block through simdjson's On-Demand iterate_many, converted by
+  // FastConverter. True when every line with content held exactly one
+  // object, starting the line, that converted; false otherwise (the caller
+  // starts the block again on the DOM path).
+  bool ParseOnDemand(const char* data, int64_t size, Node* root, int64_t* rows) {
+    thread_local od::parser parser;
+    const size_t batch = std::max<size_t>(static_cast<size_t>(size) + 64, 1 << 16);
+    if (parser.capacity() < batch || parser.max_depth() != static_cast<size_t>(options_.max_depth)) {
+      if (parser.allocate(batch, static_cast<size_t>(options_.max_depth))) return false;
+    }
+    od::document_stream stream;
+    if (parser.iterate_many(data, static_cast<size_t>(size), batch).get(stream)) return false;
+    FastConverter conv;
+    int64_t p = 0;
+    for (auto it = stream.begin(); it != stream.end(); ++it) {
+      int64_t start = NextContent(data, size, &p);
+      if (start < 0 || it.current_index() != static_cast<size_t>(start)) return false;
+      od::document_reference doc;
+      od::object obj;
+      if ((*it).get(doc) || doc.get_object().get(obj) || !conv.Object(root, obj)) return false;
+      ++*rows;
+    }
+    return stream.truncated_bytes() == 0 && NextContent(data, size, &p) < 0;
+  }
+
   // Parses one block into a batch; runs on any thread.
   Status ParseBlock(Block* b) {
     if (!b->raw.error.ok()) return Status::OK();
@@ -791,6 +1060,11 @@ class JsonlReader final : public RecordBatchReader {
       return Status::OK();
     };
     ALKAID_RETURN_NOT_OK(fresh());
+    if (fast_) {
+      int64_t rows = 0;
+      if (ParseOnDemand(b->data(), b->raw.size, &root, &rows)) return Finish(b, builder.get(), rows);
+      ALKAID_RETURN_NOT_OK(fresh());
+    }
     {
       Converter conv(options_);
       int64_t rows = 0;
@@ -843,6 +1117,7 @@ class JsonlReader final : public RecordBatchReader {
   }
 
   ReadOptions options_;
+  bool fast_ = false;  // the schema is read by the On-Demand path first
   Loader loader_;
   int threads_ = 1;
   SchemaPtr schema_;
