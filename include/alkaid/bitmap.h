@@ -21,6 +21,20 @@ inline void SetBitTo(uint8_t* bits, int64_t i, bool value) {
   bits[i >> 3] = static_cast<uint8_t>((bits[i >> 3] & ~mask) | (-static_cast<uint8_t>(value) & mask));
 }
 inline int64_t BytesForBits(int64_t bits) { return (bits + 7) >> 3; }
+/// Set bits of one 64-bit word. Inline everywhere: where the target has no
+/// popcnt instruction (the x86-64 baseline) a few shifts and one multiply
+/// instead of the compiler's library call. For long bitmaps use
+/// CountSetBits, which picks popcnt at run time.
+inline int PopcountWord(uint64_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+  return __builtin_popcountll(x);
+#else
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+#endif
+}
 
 // Reads 64 bits starting at bit `offset` (may be unaligned) without reading
 // past the byte holding bit offset + 63.

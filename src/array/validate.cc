@@ -640,7 +640,7 @@ class DataCheck : public NodeCheck {
       for (int64_t i = 0; i < bytes; ++i) word |= uint64_t{bits[i]} << (8 * i);
       word >>= data_.offset;
       if (data_.length < 64) word &= (uint64_t{1} << data_.length) - 1;
-      return __builtin_popcountll(word);
+      return bit_util::PopcountWord(word);
     }
     return bit_util::CountSetBits(bits, data_.offset, data_.length);
   }

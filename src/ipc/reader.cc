@@ -254,21 +254,9 @@ Status StreamReader::ReadSchema() {
   return Status::OK();
 }
 
-// Schema → batches: read the next message, decode it (dictionary batches
-// are applied on the way).
-Result<RecordBatchPtr> StreamReader::Next() {
-  State& s = *state_;
-  // Prefetch hook (reader_prefetch.h): the batch loop below, one batch ahead.
-  if (s.options.use_threads && s.options.prefetch_next_batch) {
-    if (!s.prefetch) {
-      s.prefetch = std::make_unique<internal::BatchPrefetcher>([this] { return NextBatch(); });
-    }
-    return s.prefetch->Next();
-  }
-  return NextBatch();
-}
-
-Result<RecordBatchPtr> StreamReader::NextBatch() {
+// The batch loop: read the next message, decode it (dictionary batches are
+// applied on the way). Inlined into Next(): it is the per-batch path.
+[[gnu::always_inline]] inline Result<RecordBatchPtr> StreamReader::NextBatch() {
   State& s = *state_;
   while (!s.finished) {
     bool got = false;
@@ -284,6 +272,19 @@ Result<RecordBatchPtr> StreamReader::NextBatch() {
     if (batch) return batch;
   }
   return RecordBatchPtr();
+}
+
+// Schema → batches.
+Result<RecordBatchPtr> StreamReader::Next() {
+  State& s = *state_;
+  // Prefetch hook (reader_prefetch.h): the batch loop below, one batch ahead.
+  if (s.options.use_threads && s.options.prefetch_next_batch) {
+    if (!s.prefetch) {
+      s.prefetch = std::make_unique<internal::BatchPrefetcher>([this] { return NextBatch(); });
+    }
+    return s.prefetch->Next();
+  }
+  return NextBatch();
 }
 
 Result<std::vector<RecordBatchPtr>> StreamReader::ReadAll() { return ReadRemaining(); }

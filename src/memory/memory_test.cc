@@ -189,3 +189,21 @@ TEST(Bitmap, RandomizedAgainstReference) {
 }
 
 }  // namespace alkaid
+
+namespace alkaid {
+namespace {
+
+TEST(Bitmap, PopcountWordMatchesABitLoop) {
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> words = {0, ~uint64_t{0}, 1, uint64_t{1} << 63, 0x5555555555555555ull,
+                                 0xAAAAAAAAAAAAAAAAull, 0x0F0F0F0F0F0F0F0Full};
+  for (int i = 0; i < 1000; ++i) words.push_back(rng() & rng());
+  for (uint64_t w : words) {
+    int bits = 0;
+    for (int b = 0; b < 64; ++b) bits += static_cast<int>((w >> b) & 1);
+    EXPECT_EQ(bit_util::PopcountWord(w), bits) << std::hex << w;
+  }
+}
+
+}  // namespace
+}  // namespace alkaid
