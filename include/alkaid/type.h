@@ -213,6 +213,8 @@ struct ALKAID_EXPORT BufferSpec {
     kViews,         ///< 16-byte views (see BinaryViewValue).
     kData,          ///< Bytes of variable size (binary data), addressed by offsets or views.
   };
+  /// What error messages call a buffer of `kind`: "validity bitmap", "offsets", ...
+  static const char* KindName(Kind kind);
   /// What converting the buffer between big- and little-endian byte order
   /// does to each element.
   enum ByteSwap : int8_t {

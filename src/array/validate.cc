@@ -127,19 +127,6 @@ Status CheckTypeTree(const DataType& type, int levels_left, int max_depth) {
   return Status::OK();
 }
 
-const char* BufferKindName(BufferSpec::Kind kind) {
-  switch (kind) {
-    case BufferSpec::kValidity: return "validity bitmap";
-    case BufferSpec::kBitmapValues: return "value bitmap";
-    case BufferSpec::kFixedWidth: return "values";
-    case BufferSpec::kOffsets: return "offsets";
-    case BufferSpec::kSizes: return "sizes";
-    case BufferSpec::kTypeIds: return "type ids";
-    case BufferSpec::kViews: return "views";
-    case BufferSpec::kData: return "data";
-  }
-  return "buffer";
-}
 
 std::string HexOf(const uint8_t* bytes, int n) {
   static const char kDigits[] = "0123456789abcdef";
@@ -474,14 +461,14 @@ class StructureCheck : public NodeCheck {
                   " but there is no validity bitmap (buffer 0)");
     int64_t needed;
     if (!RequiredBytes(spec, buffer != nullptr, &needed))
-      return Fail("buffer ", i, " (", BufferKindName(spec.kind),
+      return Fail("buffer ", i, " (", BufferSpec::KindName(spec.kind),
                   ") would need more than 2^63 bytes (", WhatIsNeeded(spec), ")");
     int64_t size = buffer ? buffer->size() : 0;
     if (size >= needed) return Status::OK();
     if (buffer == nullptr)
-      return Fail("buffer ", i, " (", BufferKindName(spec.kind), ") is missing but ", needed,
+      return Fail("buffer ", i, " (", BufferSpec::KindName(spec.kind), ") is missing but ", needed,
                   " bytes are needed (", WhatIsNeeded(spec), ")");
-    return Fail("buffer ", i, " (", BufferKindName(spec.kind), ") has ", size, " bytes but ",
+    return Fail("buffer ", i, " (", BufferSpec::KindName(spec.kind), ") has ", size, " bytes but ",
                 needed, " are needed (", WhatIsNeeded(spec), ")");
   }
 

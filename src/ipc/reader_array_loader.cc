@@ -309,19 +309,6 @@ Status ArrayLoader::EmptyValidity(int32_t index, int64_t null_count) const {
 
 namespace {
 
-const char* BufferKindName(BufferSpec::Kind kind) {
-  switch (kind) {
-    case BufferSpec::kValidity: return "validity bitmap";
-    case BufferSpec::kBitmapValues: return "value bitmap";
-    case BufferSpec::kFixedWidth: return "values";
-    case BufferSpec::kOffsets: return "offsets";
-    case BufferSpec::kSizes: return "sizes";
-    case BufferSpec::kTypeIds: return "type ids";
-    case BufferSpec::kViews: return "views";
-    case BufferSpec::kData: return "data";
-  }
-  return "buffer";
-}
 
 }  // namespace
 
@@ -340,12 +327,12 @@ Status ArrayLoader::BufferTooSmall(int32_t index, const BufferRule& rule, int64_
       break;
   }
   if (needed < 0) {
-    return Error(index, std::string(BufferKindName(rule.kind)) + " buffer (buffer " +
+    return Error(index, std::string(BufferSpec::KindName(rule.kind)) + " buffer (buffer " +
                             std::to_string(buffer_index) +
                             " of the record batch) would need more than 2^63 bytes (" + what +
                             ")");
   }
-  return Error(index, std::string(BufferKindName(rule.kind)) + " buffer (buffer " +
+  return Error(index, std::string(BufferSpec::KindName(rule.kind)) + " buffer (buffer " +
                           std::to_string(buffer_index) + " of the record batch) has " +
                           std::to_string(size) + " bytes but " + std::to_string(needed) +
                           " are needed (" + what + ")");

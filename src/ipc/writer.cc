@@ -57,19 +57,6 @@ struct NodeView {
 };
 
 // What a buffer of this kind is called in error messages.
-const char* BufferKindName(BufferSpec::Kind kind) {
-  switch (kind) {
-    case BufferSpec::kValidity: return "validity";
-    case BufferSpec::kBitmapValues: return "values";
-    case BufferSpec::kFixedWidth: return "values";
-    case BufferSpec::kOffsets: return "offsets";
-    case BufferSpec::kSizes: return "sizes";
-    case BufferSpec::kTypeIds: return "type ids";
-    case BufferSpec::kViews: return "views";
-    case BufferSpec::kData: return "data";
-  }
-  return "buffer";
-}
 
 // ---------------------------------------------------------------------------
 // BodyBuilder: ArrayData -> FieldNodes + raw body ranges
@@ -124,7 +111,7 @@ class BodyBuilder {
     }
     const BufferPtr* buffer = BufferAt(data, index);
     if (buffer == nullptr || byte_offset < 0 || (*buffer)->size() < byte_offset + nbytes) {
-      return Fail(BufferKindName(kind), " buffer (index ", index, ") holds ",
+      return Fail(BufferSpec::KindName(kind), " buffer (index ", index, ") holds ",
                   buffer ? (*buffer)->size() : 0, " bytes, needs ", byte_offset + nbytes);
     }
     AddRange((*buffer)->data() + byte_offset, nbytes);
@@ -139,7 +126,7 @@ class BodyBuilder {
     if (bit_offset % 8 == 0) return AddWindow(data, index, bit_offset / 8, nbytes, kind);
     const BufferPtr* buffer = BufferAt(data, index);
     if (buffer == nullptr || (*buffer)->size() < bit_util::BytesForBits(bit_offset + length)) {
-      return Fail(BufferKindName(kind), " bitmap (index ", index, ") is too small for bits [", bit_offset, ", ",
+      return Fail(BufferSpec::KindName(kind), " (index ", index, ") is too small for bits [", bit_offset, ", ",
                   bit_offset + length, ")");
     }
     ALKAID_ASSIGN_OR_RAISE(uint8_t * out, AllocateTemporary(nbytes));

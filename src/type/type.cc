@@ -726,4 +726,18 @@ SchemaPtr schema(FieldVector fields, MetadataPtr metadata) {
   return std::make_shared<Schema>(std::move(fields), std::move(metadata));
 }
 
+const char* BufferSpec::KindName(Kind kind) {
+  switch (kind) {
+    case BufferSpec::kValidity: return "validity bitmap";
+    case BufferSpec::kBitmapValues: return "value bitmap";
+    case BufferSpec::kFixedWidth: return "values";
+    case BufferSpec::kOffsets: return "offsets";
+    case BufferSpec::kSizes: return "sizes";
+    case BufferSpec::kTypeIds: return "type ids";
+    case BufferSpec::kViews: return "views";
+    case BufferSpec::kData: return "data";
+  }
+  return "buffer";
+}
+
 }  // namespace alkaid
