@@ -58,7 +58,7 @@
 /// month_day_nano_interval (ISO 8601 durations, each component with its own
 /// sign: "P1Y2M3W4DT5H6M7.5S", "P-1MT-0.25S"; day-time takes no months and
 /// whole milliseconds), utf8, large_utf8, utf8_view, binary, large_binary,
-/// binary_view, fixed_size_binary, and dictionary<…> or run_end_encoded<…> of
+/// binary_view, fixed_size_binary, and dictionary or run-end encoded columns of
 /// any of these (values parsed, then encoded per batch; a dictionary whose
 /// index type cannot number its distinct values is a CapacityError). Decimal text must fit the type's width at its scale
 /// without losing digits (the declared precision is not enforced, as in IPC

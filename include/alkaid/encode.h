@@ -3,7 +3,7 @@
 /// form of a type that holds dictionary or run-end encoded parts.
 ///
 /// Text readers (CSV, JSON Lines) use these to honour a schema that asks for
-/// dictionary<…> or run_end_encoded<…> columns: they parse values into the
+/// dictionary or run-end encoded columns: they parse values into the
 /// decoded type and encode each finished block.
 ///
 /// Threads: pure functions; any number may run at once.
