@@ -1,6 +1,7 @@
 // Dictionary and run-end encoding of plain arrays (see alkaid/encode.h).
 #include "alkaid/encode.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -92,28 +93,30 @@ Status CheckValueType(const ArrayData& values, const DataType& value_type, const
                            ": its value type is ", value_type.ToString());
 }
 
-// Runs of valid / null slots, a word of the validity bitmap at a time.
+// Runs of valid / null slots, a word of the validity bitmap at a time
+// (bit_util::VisitWords; no bitmap reads as all valid). Null slots of the null
+// type come as one run.
 template <typename OnValid, typename OnNulls>
 Status ForEachSlot(const ArrayData& values, OnValid&& on_valid, OnNulls&& on_nulls) {
-  const uint8_t* validity = values.validity();
-  if (validity == nullptr || values.type->id() == TypeId::kNull) {
-    if (values.type->id() == TypeId::kNull) return on_nulls(values.length);
-    for (int64_t i = 0; i < values.length; ++i) ALKAID_RETURN_NOT_OK(on_valid(i));
-    return Status::OK();
-  }
-  int64_t i = 0;
-  while (i < values.length) {
-    bool valid = bit_util::GetBit(validity, values.offset + i);
-    int64_t j = i + 1;
-    while (j < values.length && bit_util::GetBit(validity, values.offset + j) == valid) ++j;
-    if (valid) {
-      for (int64_t k = i; k < j; ++k) ALKAID_RETURN_NOT_OK(on_valid(k));
-    } else {
-      ALKAID_RETURN_NOT_OK(on_nulls(j - i));
+  if (values.type->id() == TypeId::kNull) return on_nulls(values.length);
+  Status st;
+  int64_t base = 0;
+  bit_util::VisitWords(values.validity(), values.offset, values.length, [&](uint64_t word, int64_t n) {
+    for (int64_t i = 0; i < n && st.ok();) {
+      const uint64_t rest = word >> i;
+      const bool valid = (rest & 1) != 0;
+      const uint64_t stop = valid ? ~rest : rest;  // first bit of the other kind
+      const int64_t run = std::min<int64_t>(stop == 0 ? 64 - i : __builtin_ctzll(stop), n - i);
+      if (valid) {
+        for (int64_t k = 0; k < run && st.ok(); ++k) st = on_valid(base + i + k);
+      } else {
+        st = on_nulls(run);
+      }
+      i += run;
     }
-    i = j;
-  }
-  return Status::OK();
+    base += n;
+  });
+  return st;
 }
 
 DataTypePtr DecodedField(const FieldPtr& field, bool* changed) {

@@ -77,6 +77,30 @@ TEST(DictionaryEncode, IndexTypeTooSmallIsCapacityError) {
   EXPECT_TRUE(DictionaryEncode(*values, dictionary(int16(), int32())).ok());
 }
 
+// Runs of valid and null slots that cross 64-bit words of the bitmap, read
+// from a slice that does not start on a byte boundary.
+TEST(DictionaryEncode, NullRunsAcrossBitmapWords) {
+  std::string json = "[";
+  for (int i = 0; i < 203; ++i) {
+    if (i) json += ", ";
+    const bool null = (i >= 60 && i < 70) || (i >= 120 && i < 200) || i % 17 == 0;
+    json += null ? "null" : "\"v" + std::to_string(i % 5) + "\"";
+  }
+  json += "]";
+  auto whole = ArrayFromJSON(utf8(), json);
+  auto values = whole->Slice(3, 199);
+  for (const auto& type : {dictionary(int16(), utf8()), run_end_encoded(int32(), utf8())}) {
+    SCOPED_TRACE(type->ToString());
+    auto expected = ArrayFromJSON(type, json)->Slice(3, 199);
+    auto got = type->id() == TypeId::kDictionary ? DictionaryEncode(*values, type)
+                                                 : RunEndEncode(*values, type);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    EXPECT_TRUE(ValidateArrayFull(**got).ok());
+    EXPECT_TRUE(ArrayEquals(*expected, **got)) << ArrayDiff(*expected, **got);
+    EXPECT_EQ((*got)->length, 199);
+  }
+}
+
 TEST(RunEndEncode, RunsOfValuesAndNulls) {
   auto values = ArrayFromJSON(int32(), "[1, 1, 1, null, null, 2, 1, 1]");
   auto type = run_end_encoded(int32(), int32());
