@@ -58,8 +58,10 @@ int64_t MappedLength(int64_t size) {
   return (RoundUpToMultipleOf64(size) + page - 1) / page * page;
 }
 
-// Like AllocateZeroed, but only the padding past `size` is cleared.
-uint8_t* AllocateUncleared(int64_t size) {
+// `size` bytes plus padding to a multiple of 64. Large blocks come from
+// anonymous mappings, which are zero already; otherwise everything (`zeroed`)
+// or only the padding past `size` is cleared.
+uint8_t* AllocateBlock(int64_t size, bool zeroed) {
   if (IsMapped(size)) {
     void* p = ::mmap(nullptr, static_cast<size_t>(MappedLength(size)), PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -68,20 +70,9 @@ uint8_t* AllocateUncleared(int64_t size) {
   const auto padded = static_cast<size_t>(RoundUpToMultipleOf64(size));
   void* p = std::aligned_alloc(kAlignment, padded);
   if (p != nullptr) {
-    std::memset(static_cast<uint8_t*>(p) + size, 0, padded - static_cast<size_t>(size));
+    const size_t from = zeroed ? 0 : static_cast<size_t>(size);
+    std::memset(static_cast<uint8_t*>(p) + from, 0, padded - from);
   }
-  return static_cast<uint8_t*>(p);
-}
-
-uint8_t* AllocateZeroed(int64_t size) {
-  if (IsMapped(size)) {
-    void* p = ::mmap(nullptr, static_cast<size_t>(MappedLength(size)), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
-  }
-  const auto padded = static_cast<size_t>(RoundUpToMultipleOf64(size));
-  void* p = std::aligned_alloc(kAlignment, padded);
-  if (p != nullptr) std::memset(p, 0, padded);
   return static_cast<uint8_t*>(p);
 }
 
@@ -117,7 +108,7 @@ Status SystemMemoryPool::AllocateImpl(int64_t size, bool zeroed, uint8_t** out) 
     return Status::OK();
   }
   ALKAID_RETURN_NOT_OK(Account(size));
-  uint8_t* p = zeroed ? AllocateZeroed(size) : AllocateUncleared(size);
+  uint8_t* p = AllocateBlock(size, zeroed);
   if (p == nullptr) {
     allocated_.fetch_sub(size, std::memory_order_relaxed);
     return Status::OutOfMemory("failed to allocate ", size, " bytes");
