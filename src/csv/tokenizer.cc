@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -105,45 +107,107 @@ int64_t CountLineFeeds(const char* p, int64_t n) {
 
 namespace {
 
-// Bits of the 64 bytes at p: delimiter or LF in *fields, quote or CR in
-// *odd (what the fast path below leaves to the general one).
-inline void ChunkMasks(const char* p, char delim, char quote, uint64_t* fields, uint64_t* odd) {
+// The classes of the 64 bytes of one chunk, a bit per byte: delimiter or LF
+// (each ends a field), LF alone (ends a record), quote or CR (what the fast
+// path below leaves to the general one).
+struct ChunkMasks {
+  uint64_t fields;
+  uint64_t lf;
+  uint64_t odd;
+};
+
+// Fills out[0, chunks) for the chunks at p, p + 64, ...
+using MaskFn = void (*)(const char* p, int chunks, char delim, char quote, ChunkMasks* out);
+
+void MasksBaseline(const char* p, int chunks, char delim, char quote, ChunkMasks* out) {
 #if defined(__SSE2__)
   const __m128i vd = _mm_set1_epi8(delim), vq = _mm_set1_epi8(quote),
                 vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
-  uint64_t f = 0, o = 0;
-  for (int k = 0; k < 4; ++k) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    __m128i a = _mm_or_si128(_mm_cmpeq_epi8(v, vd), _mm_cmpeq_epi8(v, vn));
-    __m128i b = _mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vr));
-    f |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(a))) << (16 * k);
-    o |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(b))) << (16 * k);
+  for (int c = 0; c < chunks; ++c, p += 64) {
+    uint64_t f = 0, l = 0, o = 0;
+    for (int k = 0; k < 4; ++k) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+      __m128i n = _mm_cmpeq_epi8(v, vn);
+      __m128i a = _mm_or_si128(_mm_cmpeq_epi8(v, vd), n);
+      __m128i b = _mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vr));
+      f |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(a))) << (16 * k);
+      l |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(n))) << (16 * k);
+      o |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(b))) << (16 * k);
+    }
+    out[c] = {f, l, o};
   }
-  *fields = f;
-  *odd = o;
 #else
-  uint64_t f = 0, o = 0;
-  for (int i = 0; i < 64; ++i) {
-    char c = p[i];
-    f |= static_cast<uint64_t>(c == delim || c == '\n') << i;
-    o |= static_cast<uint64_t>(c == quote || c == '\r') << i;
+  for (int c = 0; c < chunks; ++c, p += 64) {
+    uint64_t f = 0, l = 0, o = 0;
+    for (int i = 0; i < 64; ++i) {
+      char ch = p[i];
+      f |= static_cast<uint64_t>(ch == delim || ch == '\n') << i;
+      l |= static_cast<uint64_t>(ch == '\n') << i;
+      o |= static_cast<uint64_t>(ch == quote || ch == '\r') << i;
+    }
+    out[c] = {f, l, o};
   }
-  *fields = f;
-  *odd = o;
 #endif
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ALKAID_CSV_AVX2 1
+// Two 32-byte loads per chunk. Compiled for AVX2 on this function only (the
+// rest of the file stays baseline x86-64) and called only when the CPU has
+// it; no inline or template code is shared with baseline functions.
+__attribute__((target("avx2"))) void MasksAvx2(const char* p, int chunks, char delim, char quote,
+                                               ChunkMasks* out) {
+  const __m256i vd = _mm256_set1_epi8(delim), vq = _mm256_set1_epi8(quote),
+                vn = _mm256_set1_epi8('\n'), vr = _mm256_set1_epi8('\r');
+  for (int c = 0; c < chunks; ++c, p += 64) {
+    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+    const __m256i nlo = _mm256_cmpeq_epi8(lo, vn), nhi = _mm256_cmpeq_epi8(hi, vn);
+    const __m256i flo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, vd), nlo);
+    const __m256i fhi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, vd), nhi);
+    const __m256i olo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, vq), _mm256_cmpeq_epi8(lo, vr));
+    const __m256i ohi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, vq), _mm256_cmpeq_epi8(hi, vr));
+    auto bits = [](__m256i a, __m256i b) __attribute__((target("avx2"))) {
+      return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(a))) |
+             static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(b))) << 32;
+    };
+    out[c] = {bits(flo, fhi), bits(nlo, nhi), bits(olo, ohi)};
+  }
+}
+
+// A flag set on first use, not an ifunc resolver (those run before
+// sanitizer runtimes are up; see src/array/utf8.cc).
+bool HasAvx2() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return has;
+}
+#endif
+
+MaskFn MaskFunction(int level) {
+#if defined(ALKAID_CSV_AVX2)
+  if (level >= 2 && HasAvx2()) return MasksAvx2;
+#endif
+  (void)level;
+  return MasksBaseline;
+}
+
 // The common case, from the record start `p`: records of exactly `ncols`
-// unquoted fields ending in a bare LF, no quote or CR in them. Each 64-byte
-// chunk is classified once with a few vector compares, and every delimiter
-// or LF bit ends a field (a short loop per field, no per-byte work); a LF
-// checks that its record had ncols fields. Writes the fields at fields[*nf..]
-// and stops before the first record it cannot take whole (a quote or CR in
-// it, another field count, no LF before `size`), at max_rows, or when fewer
-// than 64 + ncols free slots are left; returns where it stopped, a record
-// start, where the general tokenizer carries on.
+// unquoted fields ending in a bare LF, no quote or CR in them. Chunks of 64
+// bytes are classified a few at a time by `masks` (vector compares); every
+// delimiter or LF bit ends a field (a few scalar operations per field, none
+// per byte), and each LF bit checks that its record had ncols fields.
+// Writes the fields at fields[*nf..] and stops before the first record it
+// cannot take whole (a quote or CR in it, another field count, no LF before
+// `size`), at max_rows, or when fewer than 64 + ncols free slots are left;
+// returns where it stopped, a record start, where the general tokenizer
+// carries on.
 int64_t FastRecords(const char* data, int64_t p, int64_t size, char delim, char quote, int ncols,
-                    FieldRef* fields, size_t* nf, size_t cap, int64_t* rows, int64_t max_rows) {
+                    FieldRef* fields, size_t* nf, size_t cap, int64_t* rows, int64_t max_rows,
+                    MaskFn masks) {
+  constexpr int kMaxSpan = 8;
   size_t n = *nf;
   size_t row_first = n;  // first field of the record under way
   int64_t r = *rows;
@@ -151,40 +215,62 @@ int64_t FastRecords(const char* data, int64_t p, int64_t size, char delim, char 
   int64_t start = p;  // of the field under way
   const size_t width = static_cast<size_t>(ncols);
   int64_t base = p & ~int64_t{63};
+  // Chunk masks computed ahead: 1, 2, 4, then 8 chunks at a time, so a call
+  // that stops at once (a quoted record) classifies little in vain.
+  ChunkMasks ahead[kMaxSpan];
+  int have = 0, used = 0, span = 1;
   while (base < size && r < max_rows && n + 64 + width <= cap) {
-    uint64_t fm, om;
-    ChunkMasks(data + base, delim, quote, &fm, &om);
+    if (used == have) {
+      const int64_t left = (size - base + 63) >> 6;  // chunks that start before size
+      have = static_cast<int>(std::min<int64_t>(span, left));
+      masks(data + base, have, delim, quote, ahead);
+      used = 0;
+      span = std::min(span * 2, kMaxSpan);
+    }
+    const ChunkMasks& cm = ahead[used++];
     const int64_t offset = p - base;  // 0..63
     uint64_t live = ~uint64_t{0} << offset;
     if (size - base < 64) live &= (uint64_t{1} << (size - base)) - 1;
-    uint64_t m = fm & live;
-    uint64_t odd = om & live;
+    uint64_t m = cm.fields & live;
+    uint64_t lf = cm.lf & live;
+    const uint64_t odd = cm.odd & live;
     bool stop = false;
     if (odd != 0) {
       // Fields before the first quote or CR only; the record holding it goes
       // to the general path.
-      m &= (odd & (0 - odd)) - 1;
+      const uint64_t before = (odd & (0 - odd)) - 1;
+      m &= before;
+      lf &= before;
       stop = true;
     }
     while (m != 0) {
-      const int i = __builtin_ctzll(m);
-      const int64_t e = base + i;
-      fields[n] = FieldRef(static_cast<uint32_t>(start), static_cast<uint32_t>(e - start));
-      ++n;
-      start = e + 1;
-      if (data[e] == '\n') {
-        if (n - row_first != width) {
-          stop = true;
-          break;
-        }
-        row_first = n;
-        row_start = start;
-        if (++r == max_rows) {
-          stop = true;
-          break;
-        }
+      // The fields up to and including the first LF (all of m without one).
+      uint64_t seg = lf != 0 ? m & (lf ^ (lf - 1)) : m;
+      m ^= seg;
+      // 32-bit offsets (blocks are below 2^29 bytes): no sign extensions.
+      const auto base32 = static_cast<uint32_t>(base);
+      auto start32 = static_cast<uint32_t>(start);
+      FieldRef* out = fields + n;
+      do {
+        const uint32_t e = base32 + static_cast<uint32_t>(__builtin_ctzll(seg));
+        *out++ = FieldRef(start32, e - start32);
+        start32 = e + 1;
+        seg &= seg - 1;
+      } while (seg != 0);
+      n = static_cast<size_t>(out - fields);
+      start = start32;
+      if (lf == 0) break;
+      lf &= lf - 1;
+      if (n - row_first != width) {
+        stop = true;
+        break;
       }
-      m &= m - 1;
+      row_first = n;
+      row_start = start;
+      if (++r == max_rows) {
+        stop = true;
+        break;
+      }
     }
     if (stop || size - base <= 64) break;
     base += 64;
@@ -202,6 +288,7 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   const char delim = options.delimiter;
   const char quote = options.quote;
   SpecialScanner scanner(data, delim, quote);
+  const MaskFn masks = MaskFunction(options.fast_path);
   int64_t p = begin;
   int64_t lines = 0;        // line delta of the current position
   int64_t extra = out->extra_lines.empty() ? 0 : out->extra_lines.back().second;
@@ -230,7 +317,7 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   const int64_t row_limit =
       max_rows > INT64_MAX - out->num_rows ? INT64_MAX : out->num_rows + max_rows;
   while (p < size && rows < row_limit) {
-    if ((ncols > 1 || (ncols == 1 && !options.ignore_empty_lines)) &&
+    if (options.fast_path > 0 && (ncols > 1 || (ncols == 1 && !options.ignore_empty_lines)) &&
         (fast_misses < 64 || (fast_misses & 1023) == 0)) {
       room(static_cast<size_t>(ncols) * 1024 + 64);
       if (out->extra_lines.empty() ? extra != 0 : out->extra_lines.back().second != extra) {
@@ -238,7 +325,7 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
       }
       int64_t before = rows;
       p = FastRecords(data, p, size, delim, quote == '\0' ? '\r' : quote, ncols, fields.data(),
-                      &nf, fields.size(), &rows, row_limit);
+                      &nf, fields.size(), &rows, row_limit, masks);
       lines += rows - before;
       fast_misses = rows == before ? fast_misses + 1 : 0;
       if (p >= size || rows >= row_limit) break;
