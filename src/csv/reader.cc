@@ -370,6 +370,8 @@ class ColumnConverter {
                                         1000000000000, 10000000000000, 100000000000000,
                                         1000000000000000, 10000000000000000};
 
+  static constexpr double kPow10Double[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+
   // Signed decimal digits, up to 16 of them by LeadingDigits8, the general
   // parser (range checks) for anything else.
   static __attribute__((always_inline)) bool ParseInt(const char* p, uint32_t n, int64_t* out) {
@@ -381,7 +383,8 @@ class ColumnConverter {
       ++q;
       --k;
     }
-    if (k - 1 >= 16) return text::ParseInt64(std::string_view(p, n), out);
+    if (k == 0) return false;  // empty, or a sign alone
+    if (k > 16) return text::ParseInt64(std::string_view(p, n), out);
     uint64_t v;
     uint32_t got = static_cast<uint32_t>(LeadingDigits8(q, &v));
     if (k > 8 && got == 8) {
@@ -399,9 +402,10 @@ class ColumnConverter {
   // are exact doubles (Clinger's fast path), so the same double as the
   // general parser's, which takes everything else.
   static __attribute__((always_inline)) bool ParseDouble(const char* p, uint32_t n, double* out) {
+    if (n == 0) return false;  // an empty field (a null) needs no parser
     const char* q = p;
     const char* end = p + n;
-    const bool neg = n > 0 && q[0] == '-';
+    const bool neg = q[0] == '-';
     q += neg;
     uint64_t ip;
     int ki = LeadingDigits8(q, &ip);
@@ -415,7 +419,7 @@ class ColumnConverter {
         uint64_t fp;
         int kf = LeadingDigits8(q + 1, &fp);
         if (kf > 0 && kf < 8 && q + 1 + kf == end) {
-          double v = static_cast<double>(ip * kPow10[kf] + fp) / static_cast<double>(kPow10[kf]);
+          double v = static_cast<double>(ip * kPow10[kf] + fp) / kPow10Double[kf];
           *out = neg ? -v : v;
           return true;
         }
@@ -448,9 +452,60 @@ class ColumnConverter {
   template <TimeUnit kUnit>
   Result<ArrayDataPtr> Timestamps(bool zoned) {
     return Direct<int64_t>([zoned](const char* p, uint32_t n, int64_t* v) __attribute__((always_inline)) {
+      if (n == 0) return false;  // an empty field (a null) needs no parser
       return text::fast::FixedTimestampAs(p, n, kUnit, zoned, v) ||
              text::ParseTimestampAs(std::string_view(p, n), kUnit, zoned, v);
     });
+  }
+
+  // The rows of a Direct column, 64 at a time (one validity word each):
+  // false after Fail().
+  template <typename C, bool kNullsFirst, typename Parse>
+  __attribute__((always_inline)) bool DirectLoop(Parse& parse, C* out, uint8_t* bits, int64_t* null_count) {
+    const int64_t rows = tokens_.num_rows;
+    const char* data = block_.data();
+    const FieldRef* f = ColumnStart();
+    const size_t stride = static_cast<size_t>(tokens_.num_columns);
+    int64_t nulls = 0;
+    for (int64_t r0 = 0; r0 < rows; r0 += 64) {
+      const int n = static_cast<int>(std::min<int64_t>(64, rows - r0));
+      C* o = out + r0;
+      uint64_t word = 0;
+      for (int j = 0; j < n; ++j, f += stride) {
+        const FieldRef fr = *f;
+        bool valid;
+        if (__builtin_expect(!kNullsFirst && (fr.bits & ~FieldRef::kLengthMask) == 0, 1)) {
+          // Plain field: parse, and only a failure may be a null.
+          valid = parse(data + fr.start, fr.bits, o + j);
+          if (__builtin_expect(!valid, 0) && !nulls_.Match(data + fr.start, fr.bits)) {
+            (void)Fail(r0 + j, std::string_view(data + fr.start, fr.bits), "is not a valid");
+            return false;
+          }
+        } else if (IsNull(fr)) {
+          valid = false;
+        } else {
+          std::string_view s = Text(fr);
+          valid = (fr.bits & FieldRef::kEscaped) ? ParsePadded(parse, s, o + j)
+                                                 : parse(s.data(), static_cast<uint32_t>(s.size()), o + j);
+          if (!valid) {
+            (void)Fail(r0 + j, s, "is not a valid");
+            return false;
+          }
+        }
+        if (__builtin_expect(!valid, 0)) {
+          o[j] = C{};
+          ++nulls;
+        }
+        word |= static_cast<uint64_t>(valid) << j;
+      }
+      if (n == 64) {
+        std::memcpy(bits + (r0 >> 3), &word, 8);
+      } else {
+        std::memcpy(bits + (r0 >> 3), &word, static_cast<size_t>(bit_util::BytesForBits(n)));
+      }
+    }
+    *null_count = nulls;
+    return true;
   }
 
   // A fixed-width column written directly: values and validity bits.
@@ -464,46 +519,12 @@ class ColumnConverter {
     ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
     C* out = reinterpret_cast<C*>(values->mutable_data());
     uint8_t* bits = validity->mutable_data();
-    const bool nulls_first = NullsParse<C>(parse);
-    const char* data = block_.data();
-    const FieldRef* f = ColumnStart();
-    const size_t stride = static_cast<size_t>(tokens_.num_columns);
     int64_t nulls = 0;
-    uint64_t word = 0;
-    for (int64_t r = 0; r < rows; ++r, f += stride) {
-      const FieldRef fr = *f;
-      bool valid;
-      if (__builtin_expect((fr.bits & ~FieldRef::kLengthMask) == 0 && !nulls_first, 1)) {
-        // Plain field: parse, and only a failure may be a null.
-        valid = parse(data + fr.start, fr.bits, out + r);
-        if (!valid && !nulls_.Match(data + fr.start, fr.bits)) {
-          (void)Fail(r, std::string_view(data + fr.start, fr.bits), "is not a valid");
-          return ArrayDataPtr();
-        }
-      } else if (IsNull(fr)) {
-        valid = false;
-      } else {
-        std::string_view s = Text(fr);
-        valid = (fr.bits & FieldRef::kEscaped) ? ParsePadded(parse, s, out + r)
-                                               : parse(s.data(), static_cast<uint32_t>(s.size()), out + r);
-        if (!valid) {
-          (void)Fail(r, s, "is not a valid");
-          return ArrayDataPtr();
-        }
-      }
-      if (!valid) {
-        out[r] = C{};
-        ++nulls;
-      }
-      word |= static_cast<uint64_t>(valid) << (r & 63);
-      if ((r & 63) == 63) {
-        std::memcpy(bits + (r >> 6) * 8, &word, 8);
-        word = 0;
-      }
-    }
-    if ((rows & 63) != 0) {
-      std::memcpy(bits + (rows >> 6) * 8, &word, static_cast<size_t>(bit_util::BytesForBits(rows & 63)));
-    }
+    // One loop for columns whose null spellings never parse (the common
+    // case: a field that parses is a value), one for the others.
+    const bool done = NullsParse<C>(parse) ? DirectLoop<C, true>(parse, out, bits, &nulls)
+                                           : DirectLoop<C, false>(parse, out, bits, &nulls);
+    if (!done) return ArrayDataPtr();
     BufferVector buffers;
     buffers.push_back(nulls != 0 ? BufferPtr(std::move(validity)) : BufferPtr());
     buffers.push_back(std::move(values));
