@@ -339,31 +339,6 @@ class ColumnConverter {
   }
 
  private:
-  // The leading ASCII digits (up to 8) of the 8 bytes at p, which must be
-  // readable (block fields are: the block has padding past its end): their
-  // count, and their value in *value. One load, a few word operations, and
-  // three multiplications for the value instead of a loop per digit.
-  static __attribute__((always_inline)) int LeadingDigits8(const char* p, uint64_t* value) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    constexpr uint64_t kHi = 0xF0F0F0F0F0F0F0F0ull, kZeros = 0x3030303030303030ull;
-    // Nonzero bytes where w's byte is not 0x30..0x39 (carries only ever
-    // start at such a byte and only reach bytes after it).
-    uint64_t bad = ((w & kHi) ^ kZeros) | (((w + 0x0606060606060606ull) & kHi) ^ kZeros);
-    int k = bad == 0 ? 8 : __builtin_ctzll(bad) >> 3;
-    if (k == 0) {
-      *value = 0;
-      return 0;
-    }
-    // The k digits moved to the top, zeros (leading zero digits) below.
-    uint64_t d = (w - kZeros) << (8 * (8 - k));
-    d = d * 10 + (d >> 8);
-    d = (((d & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
-         (((d >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
-    *value = d;
-    return k;
-  }
-
   static constexpr uint64_t kPow10[] = {1,          10,          100,          1000,
                                         10000,      100000,      1000000,      10000000,
                                         100000000,  1000000000,  10000000000,  100000000000,
@@ -372,8 +347,30 @@ class ColumnConverter {
 
   static constexpr double kPow10Double[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
 
-  // Signed decimal digits, up to 16 of them by LeadingDigits8, the general
-  // parser (range checks) for anything else.
+  // The value of the k digits (1..8) at p in *v, or false when some byte is
+  // not a digit. Reads p[0, 8) (fields are padded): the bytes past the k
+  // digits are shifted out of the word, so they cannot count.
+  static __attribute__((always_inline)) bool Digits8(const char* p, uint32_t k, uint64_t* v) {
+    const uint64_t x = (text::fast::Load8(p) ^ (0x30 * text::fast::kOnes)) << (8 * (8 - k));
+    if (text::fast::OverNine(x) != 0) return false;
+    *v = text::fast::EightDigits(x);
+    return true;
+  }
+
+  // The same for 1..16 digits: the last 8 from one load, the ones before
+  // from another.
+  static __attribute__((always_inline)) bool Digits16(const char* p, uint32_t k, uint64_t* v) {
+    if (k <= 8) return Digits8(p, k, v);
+    const uint64_t hi = (text::fast::Load8(p) ^ (0x30 * text::fast::kOnes)) << (8 * (16 - k));
+    const uint64_t lo = text::fast::Load8(p + k - 8) ^ (0x30 * text::fast::kOnes);
+    if ((text::fast::OverNine(hi) | text::fast::OverNine(lo)) != 0) return false;
+    *v = uint64_t{text::fast::EightDigits(hi)} * 100'000'000 + text::fast::EightDigits(lo);
+    return true;
+  }
+
+  // Signed decimal digits, up to 16 of them by Digits16 (the length is
+  // known: no search for where the digits end), the general parser (range
+  // checks) for anything longer.
   static __attribute__((always_inline)) bool ParseInt(const char* p, uint32_t n, int64_t* out) {
     const char* q = p;
     uint32_t k = n;
@@ -386,40 +383,37 @@ class ColumnConverter {
     if (k == 0) return false;  // empty, or a sign alone
     if (k > 16) return text::ParseInt64(std::string_view(p, n), out);
     uint64_t v;
-    uint32_t got = static_cast<uint32_t>(LeadingDigits8(q, &v));
-    if (k > 8 && got == 8) {
-      uint64_t lo;
-      got += static_cast<uint32_t>(LeadingDigits8(q + 8, &lo));
-      v = v * kPow10[k - 8] + lo;
-    }
-    if (got != k) return false;
+    if (!Digits16(q, k, &v)) return false;
     *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
     return true;
   }
 
-  // [-]digits[.digits] with at most 8 + 8 digits, 15 in all: the integer of
-  // the digits divided by an exact power of ten, correctly rounded as both
-  // are exact doubles (Clinger's fast path), so the same double as the
-  // general parser's, which takes everything else.
+  // [-]digits[.digits] with at most 8 + 7 digits: the integer of the digits
+  // divided by an exact power of ten, correctly rounded as both are exact
+  // doubles (Clinger's fast path), so the same double as the general
+  // parser's, which takes everything else.
   static __attribute__((always_inline)) bool ParseDouble(const char* p, uint32_t n, double* out) {
     if (n == 0) return false;  // an empty field (a null) needs no parser
-    const char* q = p;
-    const char* end = p + n;
-    const bool neg = q[0] == '-';
-    q += neg;
-    uint64_t ip;
-    int ki = LeadingDigits8(q, &ip);
-    q += ki;
-    if (ki > 0 && ki < 8) {
-      if (q == end) {
-        *out = neg ? -static_cast<double>(ip) : static_cast<double>(ip);
-        return true;
-      }
-      if (*q == '.') {
+    const bool neg = p[0] == '-';
+    const char* q = p + neg;
+    const uint32_t k = n - neg;
+    if (k != 0 && k <= 16) {
+      // The integer digits: up to the first byte of the first 8 that is not
+      // a digit (or the end of the text).
+      const uint64_t x = text::fast::Load8(q) ^ (0x30 * text::fast::kOnes);
+      const uint64_t over = text::fast::OverNine(x);
+      uint32_t ki = over == 0 ? 8 : static_cast<uint32_t>(__builtin_ctzll(over)) >> 3;
+      if (ki > k) ki = k;
+      if (ki != 0) {
+        const uint64_t ip = text::fast::EightDigits(x << (8 * (8 - ki)));
+        if (ki == k) {
+          *out = neg ? -static_cast<double>(ip) : static_cast<double>(ip);
+          return true;
+        }
+        const uint32_t kf = k - ki - 1;
         uint64_t fp;
-        int kf = LeadingDigits8(q + 1, &fp);
-        if (kf > 0 && kf < 8 && q + 1 + kf == end) {
-          double v = static_cast<double>(ip * kPow10[kf] + fp) / kPow10Double[kf];
+        if (q[ki] == '.' && kf - 1 < 7 && Digits8(q + ki + 1, kf, &fp)) {
+          const double v = static_cast<double>(ip * kPow10[kf] + fp) / kPow10Double[kf];
           *out = neg ? -v : v;
           return true;
         }
