@@ -464,7 +464,7 @@ class ColumnConverter {
     for (int64_t r0 = 0; r0 < rows; r0 += 64) {
       const int n = static_cast<int>(std::min<int64_t>(64, rows - r0));
       C* o = out + r0;
-      uint64_t word = 0;
+      uint64_t invalid = 0;  // bits of the nulls (rare: set off the common path)
       for (int j = 0; j < n; ++j, f += stride) {
         const FieldRef fr = *f;
         bool valid;
@@ -489,12 +489,14 @@ class ColumnConverter {
         if (__builtin_expect(!valid, 0)) {
           o[j] = C{};
           ++nulls;
+          invalid |= uint64_t{1} << j;
         }
-        word |= static_cast<uint64_t>(valid) << j;
       }
       if (n == 64) {
+        const uint64_t word = ~invalid;
         std::memcpy(bits + (r0 >> 3), &word, 8);
       } else {
+        const uint64_t word = ~invalid & ((uint64_t{1} << n) - 1);  // the last rows: no bits past them
         std::memcpy(bits + (r0 >> 3), &word, static_cast<size_t>(bit_util::BytesForBits(n)));
       }
     }
@@ -548,39 +550,41 @@ class ColumnConverter {
     uint8_t* bits = validity->mutable_data();
     const bool check = !utf8_ok_;
     int64_t nulls = 0;
-    uint64_t word = 0;
     int32_t pos = 0;
     offs[0] = 0;
     const FieldRef* f = first;
-    for (int64_t r = 0; r < rows; ++r, f += stride) {
-      const FieldRef fr = *f;
-      bool valid = !IsNull(fr);
-      if (valid) {
-        if (__builtin_expect((fr.bits & FieldRef::kEscaped) == 0, 1)) {
-          const char* src = data + fr.start;
-          uint32_t n = fr.length();
-          if (check && !CheckUtf8(r, src, n)) return ArrayDataPtr();
-          char* d = dst + pos;
-          for (uint32_t i = 0; i < n; i += 16) std::memcpy(d + i, src + i, 16);
-          pos += static_cast<int32_t>(n);
+    for (int64_t r0 = 0; r0 < rows; r0 += 64) {
+      const int n64 = static_cast<int>(std::min<int64_t>(64, rows - r0));
+      uint64_t invalid = 0;  // bits of the nulls, 64 rows at a time
+      for (int j = 0; j < n64; ++j, f += stride) {
+        const FieldRef fr = *f;
+        if (__builtin_expect(!IsNull(fr), 1)) {
+          if (__builtin_expect((fr.bits & FieldRef::kEscaped) == 0, 1)) {
+            const char* src = data + fr.start;
+            uint32_t n = fr.length();
+            if (check && !CheckUtf8(r0 + j, src, n)) return ArrayDataPtr();
+            char* d = dst + pos;
+            for (uint32_t i = 0; i < n; i += 16) std::memcpy(d + i, src + i, 16);
+            pos += static_cast<int32_t>(n);
+          } else {
+            std::string_view s = Text(fr);
+            if (check && !CheckUtf8(r0 + j, s.data(), static_cast<uint32_t>(s.size()))) return ArrayDataPtr();
+            std::memcpy(dst + pos, s.data(), s.size());
+            pos += static_cast<int32_t>(s.size());
+          }
         } else {
-          std::string_view s = Text(fr);
-          if (check && !CheckUtf8(r, s.data(), static_cast<uint32_t>(s.size()))) return ArrayDataPtr();
-          std::memcpy(dst + pos, s.data(), s.size());
-          pos += static_cast<int32_t>(s.size());
+          ++nulls;
+          invalid |= uint64_t{1} << j;
         }
+        offs[r0 + j + 1] = pos;
+      }
+      if (n64 == 64) {
+        const uint64_t word = ~invalid;
+        std::memcpy(bits + (r0 >> 3), &word, 8);
       } else {
-        ++nulls;
+        const uint64_t word = ~invalid & ((uint64_t{1} << n64) - 1);
+        std::memcpy(bits + (r0 >> 3), &word, static_cast<size_t>(bit_util::BytesForBits(n64)));
       }
-      offs[r + 1] = pos;
-      word |= static_cast<uint64_t>(valid) << (r & 63);
-      if ((r & 63) == 63) {
-        std::memcpy(bits + (r >> 6) * 8, &word, 8);
-        word = 0;
-      }
-    }
-    if ((rows & 63) != 0) {
-      std::memcpy(bits + (rows >> 6) * 8, &word, static_cast<size_t>(bit_util::BytesForBits(rows & 63)));
     }
     // The 16-byte copies may have written past the end: keep the padding zero.
     std::memset(dst + pos, 0, static_cast<size_t>(bytes->capacity() - pos));
