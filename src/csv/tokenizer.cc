@@ -166,15 +166,18 @@ template <typename Masks>
 __attribute__((always_inline)) inline int64_t FastRecordsBody(
     const char* data, int64_t p, int64_t size, int ncols, FieldRef* fields, size_t* nf, size_t cap,
     int64_t* rows, int64_t max_rows, const Masks& masks) {
-  size_t n = *nf;
-  size_t row_first = n;  // first field of the record under way
+  FieldRef* out = fields + *nf;  // the next field's slot
+  FieldRef* row_first = out;     // first field of the record under way
   int64_t r = *rows;
   int64_t row_start = p;
   uint32_t start = static_cast<uint32_t>(p);  // of the field under way (blocks are below 2^29 bytes)
   const size_t width = static_cast<size_t>(ncols);
+  // A chunk adds at most 64 fields: it starts only with 64 + ncols free slots.
+  if (*nf + 64 + width > cap) return p;
+  const FieldRef* const last_start = fields + (cap - 64 - width);
   int64_t base = p & ~int64_t{63};
   uint64_t live = ~uint64_t{0} << (p - base);
-  while (n + 64 + width <= cap) {
+  while (true) {
     if (size - base < 64) live &= (uint64_t{1} << (size - base)) - 1;
     const ChunkMasks cm = masks(data + base);
     uint64_t m = cm.fields & live;
@@ -194,32 +197,33 @@ __attribute__((always_inline)) inline int64_t FastRecordsBody(
       // The fields up to and including the first LF (all of m without one).
       uint64_t seg = lf != 0 ? m & (lf ^ (lf - 1)) : m;
       m ^= seg;
-      FieldRef* out = fields + n;
       do {
         const uint32_t e = base32 + static_cast<uint32_t>(__builtin_ctzll(seg));
         *out++ = FieldRef(start, e - start);
         start = e + 1;
         seg &= seg - 1;
+        // Opaque to the optimizer, so that it keeps `out` as the loop left
+        // it instead of recomputing it after the loop from a popcount.
+        __asm__("" : "+r"(out));
       } while (seg != 0);
-      n = static_cast<size_t>(out - fields);
       if (lf == 0) break;
       lf &= lf - 1;
-      if (n - row_first != width) {
+      if (out != row_first + width) {
         stop = true;
         break;
       }
-      row_first = n;
+      row_first = out;
       row_start = start;
       if (++r == max_rows) {
         stop = true;
         break;
       }
     }
-    if (stop || size - base <= 64) break;
+    if (stop || size - base <= 64 || out > last_start) break;
     base += 64;
     live = ~uint64_t{0};
   }
-  *nf = row_first;
+  *nf = static_cast<size_t>(row_first - fields);
   *rows = r;
   return row_start;
 }
