@@ -453,9 +453,10 @@ class ColumnConverter {
   }
 
   // The rows of a Direct column, 64 at a time (one validity word each):
-  // false after Fail().
+  // false after Fail(). Not inlined into Direct(): on its own the loop keeps
+  // its pointers in registers (about 10 fewer instructions per value).
   template <typename C, bool kNullsFirst, typename Parse>
-  __attribute__((always_inline)) bool DirectLoop(Parse& parse, C* out, uint8_t* bits, int64_t* null_count) {
+  __attribute__((noinline)) bool DirectLoop(Parse& parse, C* out, uint8_t* bits, int64_t* null_count) {
     const int64_t rows = tokens_.num_rows;
     const char* data = block_.data();
     const FieldRef* f = ColumnStart();
