@@ -528,32 +528,18 @@ class ColumnConverter {
     return std::make_shared<ArrayData>(type_, rows, std::move(buffers), nulls);
   }
 
-  // utf8 written directly: offsets, then the bytes copied 16 at a time (the
-  // block and the data buffer both have room past the end for that).
-  Result<ArrayDataPtr> DirectStrings() {
+  // The rows of a utf8 column (offsets, bytes, validity words): false after
+  // a UTF-8 error. Not inlined, like DirectLoop.
+  __attribute__((noinline)) bool StringsLoop(int32_t* offs, char* dst, uint8_t* bits, int32_t* end,
+                                             int64_t* null_count) {
     const int64_t rows = tokens_.num_rows;
     const char* data = block_.data();
-    const FieldRef* first = ColumnStart();
     const size_t stride = static_cast<size_t>(tokens_.num_columns);
-    int64_t total = 0;
-    for (int64_t r = 0; r < rows; ++r) total += first[static_cast<size_t>(r) * stride].length();
-    if (total > INT32_MAX) return Status::Invalid("CSV block too large for a utf8 column");
-    // Offsets, validity and the bytes up to the end are all written below
-    // (the padding past the end is cleared at the end): no zero fill.
-    auto offsets = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(offsets->ResizeForOverwrite((rows + 1) * 4));
-    auto bytes = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(bytes->ResizeForOverwrite(total + 16));
-    auto validity = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
-    int32_t* offs = reinterpret_cast<int32_t*>(offsets->mutable_data());
-    char* dst = reinterpret_cast<char*>(bytes->mutable_data());
-    uint8_t* bits = validity->mutable_data();
     const bool check = !utf8_ok_;
     int64_t nulls = 0;
     int32_t pos = 0;
     offs[0] = 0;
-    const FieldRef* f = first;
+    const FieldRef* f = ColumnStart();
     for (int64_t r0 = 0; r0 < rows; r0 += 64) {
       const int n64 = static_cast<int>(std::min<int64_t>(64, rows - r0));
       uint64_t invalid = 0;  // bits of the nulls, 64 rows at a time
@@ -563,13 +549,13 @@ class ColumnConverter {
           if (__builtin_expect((fr.bits & FieldRef::kEscaped) == 0, 1)) {
             const char* src = data + fr.start;
             uint32_t n = fr.length();
-            if (check && !CheckUtf8(r0 + j, src, n)) return ArrayDataPtr();
+            if (check && !CheckUtf8(r0 + j, src, n)) return false;
             char* d = dst + pos;
             for (uint32_t i = 0; i < n; i += 16) std::memcpy(d + i, src + i, 16);
             pos += static_cast<int32_t>(n);
           } else {
             std::string_view s = Text(fr);
-            if (check && !CheckUtf8(r0 + j, s.data(), static_cast<uint32_t>(s.size()))) return ArrayDataPtr();
+            if (check && !CheckUtf8(r0 + j, s.data(), static_cast<uint32_t>(s.size()))) return false;
             std::memcpy(dst + pos, s.data(), s.size());
             pos += static_cast<int32_t>(s.size());
           }
@@ -587,6 +573,34 @@ class ColumnConverter {
         std::memcpy(bits + (r0 >> 3), &word, static_cast<size_t>(bit_util::BytesForBits(n64)));
       }
     }
+    *end = pos;
+    *null_count = nulls;
+    return true;
+  }
+
+  // utf8 written directly: offsets, then the bytes copied 16 at a time (the
+  // block and the data buffer both have room past the end for that).
+  Result<ArrayDataPtr> DirectStrings() {
+    const int64_t rows = tokens_.num_rows;
+    const FieldRef* first = ColumnStart();
+    const size_t stride = static_cast<size_t>(tokens_.num_columns);
+    int64_t total = 0;
+    for (int64_t r = 0; r < rows; ++r) total += first[static_cast<size_t>(r) * stride].length();
+    if (total > INT32_MAX) return Status::Invalid("CSV block too large for a utf8 column");
+    // Offsets, validity and the bytes up to the end are all written below
+    // (the padding past the end is cleared at the end): no zero fill.
+    auto offsets = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(offsets->ResizeForOverwrite((rows + 1) * 4));
+    auto bytes = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(bytes->ResizeForOverwrite(total + 16));
+    auto validity = std::make_shared<ResizableBuffer>(options_.pool);
+    ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
+    int32_t* offs = reinterpret_cast<int32_t*>(offsets->mutable_data());
+    char* dst = reinterpret_cast<char*>(bytes->mutable_data());
+    uint8_t* bits = validity->mutable_data();
+    int64_t nulls = 0;
+    int32_t pos = 0;
+    if (!StringsLoop(offs, dst, bits, &pos, &nulls)) return ArrayDataPtr();
     // The 16-byte copies may have written past the end: keep the padding zero.
     std::memset(dst + pos, 0, static_cast<size_t>(bytes->capacity() - pos));
     ALKAID_RETURN_NOT_OK(bytes->Resize(pos));
