@@ -404,6 +404,19 @@ class ColumnConverter {
       const uint64_t over = text::fast::OverNine(x);
       uint32_t ki = over == 0 ? 8 : static_cast<uint32_t>(__builtin_ctzll(over)) >> 3;
       if (ki > k) ki = k;
+      if (ki != 0 && ki < k && k <= 8 && q[ki] == '.' && ki + 1 < k) {
+        // Digits, point, digits in one word: the bytes after the point move
+        // down over it, and one conversion gives all k - 1 digits.
+        const uint64_t low = (uint64_t{1} << (8 * ki)) - 1;
+        const uint64_t merged = ((x & low) | ((x >> 8) & ~low)) << (8 * (9 - k));
+        if (text::fast::OverNine(merged) == 0) {
+          const uint32_t kf = k - ki - 1;  // 1..6
+          const double v = static_cast<double>(text::fast::EightDigits(merged)) / kPow10Double[kf];
+          *out = neg ? -v : v;
+          return true;
+        }
+        return text::ParseDouble(std::string_view(p, n), out);
+      }
       if (ki != 0) {
         const uint64_t ip = text::fast::EightDigits(x << (8 * (8 - ki)));
         if (ki == k) {
