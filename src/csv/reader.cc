@@ -459,9 +459,9 @@ class ColumnConverter {
   template <TimeUnit kUnit>
   Result<ArrayDataPtr> Timestamps(bool zoned) {
     return Direct<int64_t>([zoned](const char* p, uint32_t n, int64_t* v) __attribute__((always_inline)) {
-      if (n == 0) return false;  // an empty field (a null) needs no parser
+      // An empty field (a null) needs no general parser.
       return text::fast::FixedTimestampAs(p, n, kUnit, zoned, v) ||
-             text::ParseTimestampAs(std::string_view(p, n), kUnit, zoned, v);
+             (n != 0 && text::ParseTimestampAs(std::string_view(p, n), kUnit, zoned, v));
     });
   }
 
