@@ -2,7 +2,8 @@
 // strings, timestamps with milliseconds; 5% of fields empty) with 1 and 2
 // threads, against `wc -l` and a read+memchr line count on the same file in
 // the same run (the I/O-and-scan limit). The file is /tmp/alkaid_bench.csv (see BenchPath),
-// generated on first use; ALKAID_BENCH_BYTES shrinks it.
+// generated on first use; ALKAID_BENCH_BYTES shrinks it. ALKAID_BENCH_BLOCK sets
+// the reader's block_size (default: the reader's).
 #include "alkaid/csv.h"
 #include "text_bench_common.h"
 
@@ -49,6 +50,7 @@ void BM_CsvRead(benchmark::State& state) {
     csv::ReadOptions o;
     o.num_threads = threads;
     o.pool = pool;
+    if (const char* b = std::getenv("ALKAID_BENCH_BLOCK")) o.block_size = std::atoll(b);
     return csv::OpenReader(path, o);
   }, threads);
 }

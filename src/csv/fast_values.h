@@ -38,7 +38,7 @@ inline uint32_t ByteAt(uint64_t v, int k) { return static_cast<uint32_t>(v >> (8
 // Days since 1970-01-01 of y-m-d, years 0..9999 (unsigned, March-based years
 // shifted by 400 so every division is of a non-negative number by a
 // constant: multiplications, no loop, no table).
-inline int64_t DaysFromCivil(uint32_t y, uint32_t m, uint32_t d) {
+constexpr int64_t DaysFromCivil(uint32_t y, uint32_t m, uint32_t d) {
   y += 400 - (m <= 2);
   const uint32_t mp = m > 2 ? m - 3 : m + 9;
   const uint32_t doy = (153 * mp + 2) / 5 + d - 1;
@@ -46,11 +46,32 @@ inline int64_t DaysFromCivil(uint32_t y, uint32_t m, uint32_t d) {
   return static_cast<int64_t>(days) - 719468 - 146097;
 }
 
+// Days from 1970-01-01 to January 1st of 1900 + i, times two, plus one in
+// leap years: the common years by one table load (others by DaysFromCivil).
+struct YearTable {
+  int32_t v[256];
+};
+constexpr YearTable MakeYearTable() {
+  YearTable t{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    const uint32_t y = 1900 + i;
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    t.v[i] = static_cast<int32_t>(DaysFromCivil(y, 1, 1) * 2 + leap);
+  }
+  return t;
+}
+inline constexpr YearTable kYearStart = MakeYearTable();
+// Days before month m (1..12) in a common year, and in a leap year.
+inline constexpr uint16_t kMonthStart[2][13] = {
+    {0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334},
+    {0, 0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335}};
+
 struct Instant {
   int64_t seconds;  // since the epoch (UTC when zoned)
   int32_t nanos;    // 0..999'999'999
   int frac_digits;  // 0..9
   bool zoned;       // ended in Z
+  uint32_t frac;    // the fraction digits as an integer (nanos = frac * 10^(9 - frac_digits))
 };
 
 // Bytes of x (each the XOR of a text byte with its expected character:
@@ -69,23 +90,40 @@ __attribute__((always_inline)) inline bool FinishTimestamp(const char* p, size_t
                                                            uint32_t hour, uint32_t minute,
                                                            uint32_t second, Instant* out) {
   if (month - 1 > 11 || day - 1 > 30 || hour > 23 || minute > 59 || second > 59) return false;
-  // Days in month m: 31 or 30 alternating, switching at August; February apart.
-  if (day > 28) {
-    const uint32_t days_in = month == 2 ? 28 + ((year % 4 == 0 && year % 100 != 0) || year % 400 == 0)
-                                        : 30 + ((month ^ (month >> 3)) & 1);
-    if (day > days_in) return false;
+  int64_t days;
+  if (year - 1900 < 256) {
+    const int32_t y = kYearStart.v[year - 1900];
+    const uint32_t leap = static_cast<uint32_t>(y & 1);
+    // Days in month m: 31 or 30 alternating, switching at August; February apart.
+    if (day > 28 && day > (month == 2 ? 28 + leap : 30 + ((month ^ (month >> 3)) & 1))) return false;
+    days = static_cast<int64_t>(y >> 1) + static_cast<int64_t>(kMonthStart[leap][month] + day) - 1;
+  } else {
+    if (day > 28) {
+      const uint32_t days_in = month == 2 ? 28 + ((year % 4 == 0 && year % 100 != 0) || year % 400 == 0)
+                                          : 30 + ((month ^ (month >> 3)) & 1);
+      if (day > days_in) return false;
+    }
+    days = DaysFromCivil(year, month, day);
   }
   int32_t nanos = 0;
   int digits = 0;
+  uint32_t frac = 0;
   if (end > 19) {
     digits = static_cast<int>(end - 20);  // 1..9
     // The last min(digits, 8) digits end the word loaded at end - 8 (which
     // starts at or after p + 13).
-    const int k = digits > 8 ? 8 : digits;
-    const uint64_t mask = ~uint64_t{0} << (8 * (8 - k));
-    const uint64_t x = (Load8(p + end - 8) ^ (0x30 * kOnes)) & mask;
-    if (!kFractionChecked && OverNine(x) != 0) return false;
-    uint32_t v = EightDigits(x);
+    uint32_t v;
+    if (kFractionChecked && digits == 3) {
+      // Milliseconds, the most common fraction: three checked digits.
+      v = static_cast<uint32_t>(p[20] - '0') * 100 + static_cast<uint32_t>(p[21] - '0') * 10 +
+          static_cast<uint32_t>(p[22] - '0');
+    } else {
+      const int k = digits > 8 ? 8 : digits;
+      const uint64_t mask = ~uint64_t{0} << (8 * (8 - k));
+      const uint64_t x = (Load8(p + end - 8) ^ (0x30 * kOnes)) & mask;
+      if (!kFractionChecked && OverNine(x) != 0) return false;
+      v = EightDigits(x);
+    }
     if (digits == 9) {
       const auto lead = static_cast<uint32_t>(static_cast<unsigned char>(p[20]) - '0');
       if (!kFractionChecked && lead > 9) return false;
@@ -94,12 +132,13 @@ __attribute__((always_inline)) inline bool FinishTimestamp(const char* p, size_t
     static constexpr int32_t kScale[] = {1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000,
                                          10'000,        1'000,       100,        10,        1};
     nanos = static_cast<int32_t>(v) * kScale[digits];
+    frac = v;
   }
-  out->seconds = DaysFromCivil(year, month, day) * 86400 +
-                 static_cast<int64_t>((hour * 60 + minute) * 60 + second);
+  out->seconds = days * 86400 + static_cast<int64_t>((hour * 60 + minute) * 60 + second);
   out->nanos = nanos;
   out->frac_digits = digits;
   out->zoned = zoned;
+  out->frac = frac;
   return true;
 }
 
@@ -238,6 +277,18 @@ __attribute__((always_inline)) inline bool FixedTimestamp(const char* p, size_t 
 __attribute__((always_inline)) inline bool FixedTimestampAs(const char* p, size_t n, TimeUnit unit, bool zoned, int64_t* out) {
   Instant t;
   if (!FixedTimestamp(p, n, &t) || t.zoned != zoned) return false;
+  if (unit == TimeUnit::kMilli || unit == TimeUnit::kMicro) {
+    // No more fraction digits than the unit has: the fraction scaled up is
+    // the sub-second count, no division or remainder (years 0..9999 cannot
+    // overflow here).
+    const int unit_digits = unit == TimeUnit::kMilli ? 3 : 6;
+    if (t.frac_digits <= unit_digits) {
+      static constexpr uint32_t kUp[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+      const int64_t per = unit == TimeUnit::kMilli ? 1000 : 1'000'000;
+      *out = t.seconds * per + static_cast<int64_t>(t.frac * kUp[unit_digits - t.frac_digits]);
+      return true;
+    }
+  }
   switch (unit) {
     case TimeUnit::kSecond:
       if (t.nanos != 0) return false;

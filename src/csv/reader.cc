@@ -339,39 +339,38 @@ class ColumnConverter {
   }
 
  private:
-  // The leading ASCII digits (up to 8) of the 8 bytes at p, which must be
-  // readable (block fields are: the block has padding past its end): their
-  // count, and their value in *value. One load, a few word operations, and
-  // three multiplications for the value instead of a loop per digit.
-  static __attribute__((always_inline)) int LeadingDigits8(const char* p, uint64_t* value) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    constexpr uint64_t kHi = 0xF0F0F0F0F0F0F0F0ull, kZeros = 0x3030303030303030ull;
-    // Nonzero bytes where w's byte is not 0x30..0x39 (carries only ever
-    // start at such a byte and only reach bytes after it).
-    uint64_t bad = ((w & kHi) ^ kZeros) | (((w + 0x0606060606060606ull) & kHi) ^ kZeros);
-    int k = bad == 0 ? 8 : __builtin_ctzll(bad) >> 3;
-    if (k == 0) {
-      *value = 0;
-      return 0;
-    }
-    // The k digits moved to the top, zeros (leading zero digits) below.
-    uint64_t d = (w - kZeros) << (8 * (8 - k));
-    d = d * 10 + (d >> 8);
-    d = (((d & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
-         (((d >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
-    *value = d;
-    return k;
-  }
-
   static constexpr uint64_t kPow10[] = {1,          10,          100,          1000,
                                         10000,      100000,      1000000,      10000000,
                                         100000000,  1000000000,  10000000000,  100000000000,
                                         1000000000000, 10000000000000, 100000000000000,
                                         1000000000000000, 10000000000000000};
 
-  // Signed decimal digits, up to 16 of them by LeadingDigits8, the general
-  // parser (range checks) for anything else.
+  static constexpr double kPow10Double[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+
+  // The value of the k digits (1..8) at p in *v, or false when some byte is
+  // not a digit. Reads p[0, 8) (fields are padded): the bytes past the k
+  // digits are shifted out of the word, so they cannot count.
+  static __attribute__((always_inline)) bool Digits8(const char* p, uint32_t k, uint64_t* v) {
+    const uint64_t x = (text::fast::Load8(p) ^ (0x30 * text::fast::kOnes)) << (8 * (8 - k));
+    if (text::fast::OverNine(x) != 0) return false;
+    *v = text::fast::EightDigits(x);
+    return true;
+  }
+
+  // The same for 1..16 digits: the last 8 from one load, the ones before
+  // from another.
+  static __attribute__((always_inline)) bool Digits16(const char* p, uint32_t k, uint64_t* v) {
+    if (k <= 8) return Digits8(p, k, v);
+    const uint64_t hi = (text::fast::Load8(p) ^ (0x30 * text::fast::kOnes)) << (8 * (16 - k));
+    const uint64_t lo = text::fast::Load8(p + k - 8) ^ (0x30 * text::fast::kOnes);
+    if ((text::fast::OverNine(hi) | text::fast::OverNine(lo)) != 0) return false;
+    *v = uint64_t{text::fast::EightDigits(hi)} * 100'000'000 + text::fast::EightDigits(lo);
+    return true;
+  }
+
+  // Signed decimal digits, up to 16 of them by Digits16 (the length is
+  // known: no search for where the digits end), the general parser (range
+  // checks) for anything longer.
   static __attribute__((always_inline)) bool ParseInt(const char* p, uint32_t n, int64_t* out) {
     const char* q = p;
     uint32_t k = n;
@@ -381,41 +380,53 @@ class ColumnConverter {
       ++q;
       --k;
     }
-    if (k - 1 >= 16) return text::ParseInt64(std::string_view(p, n), out);
+    if (k == 0) return false;  // empty, or a sign alone
+    if (k > 16) return text::ParseInt64(std::string_view(p, n), out);
     uint64_t v;
-    uint32_t got = static_cast<uint32_t>(LeadingDigits8(q, &v));
-    if (k > 8 && got == 8) {
-      uint64_t lo;
-      got += static_cast<uint32_t>(LeadingDigits8(q + 8, &lo));
-      v = v * kPow10[k - 8] + lo;
-    }
-    if (got != k) return false;
+    if (!Digits16(q, k, &v)) return false;
     *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
     return true;
   }
 
-  // [-]digits[.digits] with at most 8 + 8 digits, 15 in all: the integer of
-  // the digits divided by an exact power of ten, correctly rounded as both
-  // are exact doubles (Clinger's fast path), so the same double as the
-  // general parser's, which takes everything else.
+  // [-]digits[.digits] with at most 8 + 7 digits: the integer of the digits
+  // divided by an exact power of ten, correctly rounded as both are exact
+  // doubles (Clinger's fast path), so the same double as the general
+  // parser's, which takes everything else.
   static __attribute__((always_inline)) bool ParseDouble(const char* p, uint32_t n, double* out) {
-    const char* q = p;
-    const char* end = p + n;
-    const bool neg = n > 0 && q[0] == '-';
-    q += neg;
-    uint64_t ip;
-    int ki = LeadingDigits8(q, &ip);
-    q += ki;
-    if (ki > 0 && ki < 8) {
-      if (q == end) {
-        *out = neg ? -static_cast<double>(ip) : static_cast<double>(ip);
-        return true;
+    if (n == 0) return false;  // an empty field (a null) needs no parser
+    const bool neg = p[0] == '-';
+    const char* q = p + neg;
+    const uint32_t k = n - neg;
+    if (k != 0 && k <= 16) {
+      // The integer digits: up to the first byte of the first 8 that is not
+      // a digit (or the end of the text).
+      const uint64_t x = text::fast::Load8(q) ^ (0x30 * text::fast::kOnes);
+      const uint64_t over = text::fast::OverNine(x);
+      uint32_t ki = over == 0 ? 8 : static_cast<uint32_t>(__builtin_ctzll(over)) >> 3;
+      if (ki > k) ki = k;
+      if (ki != 0 && ki < k && k <= 8 && q[ki] == '.' && ki + 1 < k) {
+        // Digits, point, digits in one word: the bytes after the point move
+        // down over it, and one conversion gives all k - 1 digits.
+        const uint64_t low = (uint64_t{1} << (8 * ki)) - 1;
+        const uint64_t merged = ((x & low) | ((x >> 8) & ~low)) << (8 * (9 - k));
+        if (text::fast::OverNine(merged) == 0) {
+          const uint32_t kf = k - ki - 1;  // 1..6
+          const double v = static_cast<double>(text::fast::EightDigits(merged)) / kPow10Double[kf];
+          *out = neg ? -v : v;
+          return true;
+        }
+        return text::ParseDouble(std::string_view(p, n), out);
       }
-      if (*q == '.') {
+      if (ki != 0) {
+        const uint64_t ip = text::fast::EightDigits(x << (8 * (8 - ki)));
+        if (ki == k) {
+          *out = neg ? -static_cast<double>(ip) : static_cast<double>(ip);
+          return true;
+        }
+        const uint32_t kf = k - ki - 1;
         uint64_t fp;
-        int kf = LeadingDigits8(q + 1, &fp);
-        if (kf > 0 && kf < 8 && q + 1 + kf == end) {
-          double v = static_cast<double>(ip * kPow10[kf] + fp) / static_cast<double>(kPow10[kf]);
+        if (q[ki] == '.' && kf - 1 < 7 && Digits8(q + ki + 1, kf, &fp)) {
+          const double v = static_cast<double>(ip * kPow10[kf] + fp) / kPow10Double[kf];
           *out = neg ? -v : v;
           return true;
         }
@@ -448,9 +459,63 @@ class ColumnConverter {
   template <TimeUnit kUnit>
   Result<ArrayDataPtr> Timestamps(bool zoned) {
     return Direct<int64_t>([zoned](const char* p, uint32_t n, int64_t* v) __attribute__((always_inline)) {
+      // An empty field (a null) needs no general parser.
       return text::fast::FixedTimestampAs(p, n, kUnit, zoned, v) ||
-             text::ParseTimestampAs(std::string_view(p, n), kUnit, zoned, v);
+             (n != 0 && text::ParseTimestampAs(std::string_view(p, n), kUnit, zoned, v));
     });
+  }
+
+  // The rows of a Direct column, 64 at a time (one validity word each):
+  // false after Fail(). Not inlined into Direct(): on its own the loop keeps
+  // its pointers in registers (about 10 fewer instructions per value).
+  template <typename C, bool kNullsFirst, typename Parse>
+  __attribute__((noinline)) bool DirectLoop(Parse& parse, C* out, uint8_t* bits, int64_t* null_count) {
+    const int64_t rows = tokens_.num_rows;
+    const char* data = block_.data();
+    const FieldRef* f = ColumnStart();
+    const size_t stride = static_cast<size_t>(tokens_.num_columns);
+    int64_t nulls = 0;
+    for (int64_t r0 = 0; r0 < rows; r0 += 64) {
+      const int n = static_cast<int>(std::min<int64_t>(64, rows - r0));
+      C* o = out + r0;
+      uint64_t invalid = 0;  // bits of the nulls (rare: set off the common path)
+      for (int j = 0; j < n; ++j, f += stride) {
+        const FieldRef fr = *f;
+        bool valid;
+        if (__builtin_expect(!kNullsFirst && (fr.bits & ~FieldRef::kLengthMask) == 0, 1)) {
+          // Plain field: parse, and only a failure may be a null.
+          valid = parse(data + fr.start, fr.bits, o + j);
+          if (__builtin_expect(!valid, 0) && !nulls_.Match(data + fr.start, fr.bits)) {
+            (void)Fail(r0 + j, std::string_view(data + fr.start, fr.bits), "is not a valid");
+            return false;
+          }
+        } else if (IsNull(fr)) {
+          valid = false;
+        } else {
+          std::string_view s = Text(fr);
+          valid = (fr.bits & FieldRef::kEscaped) ? ParsePadded(parse, s, o + j)
+                                                 : parse(s.data(), static_cast<uint32_t>(s.size()), o + j);
+          if (!valid) {
+            (void)Fail(r0 + j, s, "is not a valid");
+            return false;
+          }
+        }
+        if (__builtin_expect(!valid, 0)) {
+          o[j] = C{};
+          ++nulls;
+          invalid |= uint64_t{1} << j;
+        }
+      }
+      if (n == 64) {
+        const uint64_t word = ~invalid;
+        std::memcpy(bits + (r0 >> 3), &word, 8);
+      } else {
+        const uint64_t word = ~invalid & ((uint64_t{1} << n) - 1);  // the last rows: no bits past them
+        std::memcpy(bits + (r0 >> 3), &word, static_cast<size_t>(bit_util::BytesForBits(n)));
+      }
+    }
+    *null_count = nulls;
+    return true;
   }
 
   // A fixed-width column written directly: values and validity bits.
@@ -464,57 +529,72 @@ class ColumnConverter {
     ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
     C* out = reinterpret_cast<C*>(values->mutable_data());
     uint8_t* bits = validity->mutable_data();
-    const bool nulls_first = NullsParse<C>(parse);
-    const char* data = block_.data();
-    const FieldRef* f = ColumnStart();
-    const size_t stride = static_cast<size_t>(tokens_.num_columns);
     int64_t nulls = 0;
-    uint64_t word = 0;
-    for (int64_t r = 0; r < rows; ++r, f += stride) {
-      const FieldRef fr = *f;
-      bool valid;
-      if (__builtin_expect((fr.bits & ~FieldRef::kLengthMask) == 0 && !nulls_first, 1)) {
-        // Plain field: parse, and only a failure may be a null.
-        valid = parse(data + fr.start, fr.bits, out + r);
-        if (!valid && !nulls_.Match(data + fr.start, fr.bits)) {
-          (void)Fail(r, std::string_view(data + fr.start, fr.bits), "is not a valid");
-          return ArrayDataPtr();
-        }
-      } else if (IsNull(fr)) {
-        valid = false;
-      } else {
-        std::string_view s = Text(fr);
-        valid = (fr.bits & FieldRef::kEscaped) ? ParsePadded(parse, s, out + r)
-                                               : parse(s.data(), static_cast<uint32_t>(s.size()), out + r);
-        if (!valid) {
-          (void)Fail(r, s, "is not a valid");
-          return ArrayDataPtr();
-        }
-      }
-      if (!valid) {
-        out[r] = C{};
-        ++nulls;
-      }
-      word |= static_cast<uint64_t>(valid) << (r & 63);
-      if ((r & 63) == 63) {
-        std::memcpy(bits + (r >> 6) * 8, &word, 8);
-        word = 0;
-      }
-    }
-    if ((rows & 63) != 0) {
-      std::memcpy(bits + (rows >> 6) * 8, &word, static_cast<size_t>(bit_util::BytesForBits(rows & 63)));
-    }
+    // One loop for columns whose null spellings never parse (the common
+    // case: a field that parses is a value), one for the others.
+    const bool done = NullsParse<C>(parse) ? DirectLoop<C, true>(parse, out, bits, &nulls)
+                                           : DirectLoop<C, false>(parse, out, bits, &nulls);
+    if (!done) return ArrayDataPtr();
     BufferVector buffers;
     buffers.push_back(nulls != 0 ? BufferPtr(std::move(validity)) : BufferPtr());
     buffers.push_back(std::move(values));
     return std::make_shared<ArrayData>(type_, rows, std::move(buffers), nulls);
   }
 
+  // The rows of a utf8 column (offsets, bytes, validity words): false after
+  // a UTF-8 error. Not inlined, like DirectLoop.
+  __attribute__((noinline)) bool StringsLoop(int32_t* offs, char* dst, uint8_t* bits, int32_t* end,
+                                             int64_t* null_count) {
+    const int64_t rows = tokens_.num_rows;
+    const char* data = block_.data();
+    const size_t stride = static_cast<size_t>(tokens_.num_columns);
+    const bool check = !utf8_ok_;
+    int64_t nulls = 0;
+    int32_t pos = 0;
+    offs[0] = 0;
+    const FieldRef* f = ColumnStart();
+    for (int64_t r0 = 0; r0 < rows; r0 += 64) {
+      const int n64 = static_cast<int>(std::min<int64_t>(64, rows - r0));
+      uint64_t invalid = 0;  // bits of the nulls, 64 rows at a time
+      for (int j = 0; j < n64; ++j, f += stride) {
+        const FieldRef fr = *f;
+        if (__builtin_expect(!IsNull(fr), 1)) {
+          if (__builtin_expect((fr.bits & FieldRef::kEscaped) == 0, 1)) {
+            const char* src = data + fr.start;
+            uint32_t n = fr.length();
+            if (check && !CheckUtf8(r0 + j, src, n)) return false;
+            char* d = dst + pos;
+            for (uint32_t i = 0; i < n; i += 16) std::memcpy(d + i, src + i, 16);
+            pos += static_cast<int32_t>(n);
+          } else {
+            std::string_view s = Text(fr);
+            if (check && !CheckUtf8(r0 + j, s.data(), static_cast<uint32_t>(s.size()))) return false;
+            std::memcpy(dst + pos, s.data(), s.size());
+            pos += static_cast<int32_t>(s.size());
+          }
+        } else {
+          ++nulls;
+          invalid |= uint64_t{1} << j;
+        }
+        offs[r0 + j + 1] = pos;
+      }
+      if (n64 == 64) {
+        const uint64_t word = ~invalid;
+        std::memcpy(bits + (r0 >> 3), &word, 8);
+      } else {
+        const uint64_t word = ~invalid & ((uint64_t{1} << n64) - 1);
+        std::memcpy(bits + (r0 >> 3), &word, static_cast<size_t>(bit_util::BytesForBits(n64)));
+      }
+    }
+    *end = pos;
+    *null_count = nulls;
+    return true;
+  }
+
   // utf8 written directly: offsets, then the bytes copied 16 at a time (the
   // block and the data buffer both have room past the end for that).
   Result<ArrayDataPtr> DirectStrings() {
     const int64_t rows = tokens_.num_rows;
-    const char* data = block_.data();
     const FieldRef* first = ColumnStart();
     const size_t stride = static_cast<size_t>(tokens_.num_columns);
     int64_t total = 0;
@@ -531,42 +611,9 @@ class ColumnConverter {
     int32_t* offs = reinterpret_cast<int32_t*>(offsets->mutable_data());
     char* dst = reinterpret_cast<char*>(bytes->mutable_data());
     uint8_t* bits = validity->mutable_data();
-    const bool check = !utf8_ok_;
     int64_t nulls = 0;
-    uint64_t word = 0;
     int32_t pos = 0;
-    offs[0] = 0;
-    const FieldRef* f = first;
-    for (int64_t r = 0; r < rows; ++r, f += stride) {
-      const FieldRef fr = *f;
-      bool valid = !IsNull(fr);
-      if (valid) {
-        if (__builtin_expect((fr.bits & FieldRef::kEscaped) == 0, 1)) {
-          const char* src = data + fr.start;
-          uint32_t n = fr.length();
-          if (check && !CheckUtf8(r, src, n)) return ArrayDataPtr();
-          char* d = dst + pos;
-          for (uint32_t i = 0; i < n; i += 16) std::memcpy(d + i, src + i, 16);
-          pos += static_cast<int32_t>(n);
-        } else {
-          std::string_view s = Text(fr);
-          if (check && !CheckUtf8(r, s.data(), static_cast<uint32_t>(s.size()))) return ArrayDataPtr();
-          std::memcpy(dst + pos, s.data(), s.size());
-          pos += static_cast<int32_t>(s.size());
-        }
-      } else {
-        ++nulls;
-      }
-      offs[r + 1] = pos;
-      word |= static_cast<uint64_t>(valid) << (r & 63);
-      if ((r & 63) == 63) {
-        std::memcpy(bits + (r >> 6) * 8, &word, 8);
-        word = 0;
-      }
-    }
-    if ((rows & 63) != 0) {
-      std::memcpy(bits + (rows >> 6) * 8, &word, static_cast<size_t>(bit_util::BytesForBits(rows & 63)));
-    }
+    if (!StringsLoop(offs, dst, bits, &pos, &nulls)) return ArrayDataPtr();
     // The 16-byte copies may have written past the end: keep the padding zero.
     std::memset(dst + pos, 0, static_cast<size_t>(bytes->capacity() - pos));
     ALKAID_RETURN_NOT_OK(bytes->Resize(pos));

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -105,94 +107,189 @@ int64_t CountLineFeeds(const char* p, int64_t n) {
 
 namespace {
 
-// Bits of the 64 bytes at p: delimiter or LF in *fields, quote or CR in
-// *odd (what the fast path below leaves to the general one).
-inline void ChunkMasks(const char* p, char delim, char quote, uint64_t* fields, uint64_t* odd) {
+// The classes of the 64 bytes of one chunk, a bit per byte: delimiter or LF
+// (each ends a field), LF alone (ends a record), quote or CR (what the fast
+// path below leaves to the general one).
+struct ChunkMasks {
+  uint64_t fields;
+  uint64_t lf;
+  uint64_t odd;
+};
+
+// Baseline x86-64 (SSE2), or a byte loop elsewhere.
+struct BaselineMasks {
+  BaselineMasks(char delim, char quote) : delim_(delim), quote_(quote) {}
+  __attribute__((always_inline)) ChunkMasks operator()(const char* p) const {
 #if defined(__SSE2__)
-  const __m128i vd = _mm_set1_epi8(delim), vq = _mm_set1_epi8(quote),
-                vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
-  uint64_t f = 0, o = 0;
-  for (int k = 0; k < 4; ++k) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    __m128i a = _mm_or_si128(_mm_cmpeq_epi8(v, vd), _mm_cmpeq_epi8(v, vn));
-    __m128i b = _mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vr));
-    f |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(a))) << (16 * k);
-    o |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(b))) << (16 * k);
-  }
-  *fields = f;
-  *odd = o;
+    const __m128i vd = _mm_set1_epi8(delim_), vq = _mm_set1_epi8(quote_),
+                  vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
+    uint64_t f = 0, l = 0, o = 0;
+    for (int k = 0; k < 4; ++k) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+      __m128i n = _mm_cmpeq_epi8(v, vn);
+      __m128i a = _mm_or_si128(_mm_cmpeq_epi8(v, vd), n);
+      __m128i b = _mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vr));
+      f |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(a))) << (16 * k);
+      l |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(n))) << (16 * k);
+      o |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(b))) << (16 * k);
+    }
+    return {f, l, o};
 #else
-  uint64_t f = 0, o = 0;
-  for (int i = 0; i < 64; ++i) {
-    char c = p[i];
-    f |= static_cast<uint64_t>(c == delim || c == '\n') << i;
-    o |= static_cast<uint64_t>(c == quote || c == '\r') << i;
-  }
-  *fields = f;
-  *odd = o;
+    uint64_t f = 0, l = 0, o = 0;
+    for (int i = 0; i < 64; ++i) {
+      char ch = p[i];
+      f |= static_cast<uint64_t>(ch == delim_ || ch == '\n') << i;
+      l |= static_cast<uint64_t>(ch == '\n') << i;
+      o |= static_cast<uint64_t>(ch == quote_ || ch == '\r') << i;
+    }
+    return {f, l, o};
 #endif
-}
+  }
+  char delim_, quote_;
+};
 
 // The common case, from the record start `p`: records of exactly `ncols`
 // unquoted fields ending in a bare LF, no quote or CR in them. Each 64-byte
-// chunk is classified once with a few vector compares, and every delimiter
-// or LF bit ends a field (a short loop per field, no per-byte work); a LF
-// checks that its record had ncols fields. Writes the fields at fields[*nf..]
-// and stops before the first record it cannot take whole (a quote or CR in
-// it, another field count, no LF before `size`), at max_rows, or when fewer
-// than 64 + ncols free slots are left; returns where it stopped, a record
-// start, where the general tokenizer carries on.
-int64_t FastRecords(const char* data, int64_t p, int64_t size, char delim, char quote, int ncols,
-                    FieldRef* fields, size_t* nf, size_t cap, int64_t* rows, int64_t max_rows) {
-  size_t n = *nf;
-  size_t row_first = n;  // first field of the record under way
+// chunk is classified by `masks` (vector compares); every delimiter or LF
+// bit ends a field (a few scalar operations per field, none per byte), and
+// each LF bit checks that its record had ncols fields. Writes the fields at
+// fields[*nf..] and stops before the first record it cannot take whole (a
+// quote or CR in it, another field count, no LF before `size`), at
+// max_rows (the caller starts below it), or when fewer than 64 + ncols free
+// slots are left; returns where it stopped, a record start, where the
+// general tokenizer carries on.
+//
+// Always inlined into the entry points below, one per instruction set (each
+// a function of this file's anonymous namespace with its own target), so
+// nothing compiled for AVX2 is shared with baseline code.
+template <typename Masks>
+__attribute__((always_inline)) inline int64_t FastRecordsBody(
+    const char* data, int64_t p, int64_t size, int ncols, FieldRef* fields, size_t* nf, size_t cap,
+    int64_t* rows, int64_t max_rows, const Masks& masks) {
+  FieldRef* out = fields + *nf;  // the next field's slot
+  FieldRef* row_first = out;     // first field of the record under way
   int64_t r = *rows;
   int64_t row_start = p;
-  int64_t start = p;  // of the field under way
+  uint32_t start = static_cast<uint32_t>(p);  // of the field under way (blocks are below 2^29 bytes)
   const size_t width = static_cast<size_t>(ncols);
+  // A chunk adds at most 64 fields: it starts only with 64 + ncols free slots.
+  if (*nf + 64 + width > cap) return p;
+  const FieldRef* const last_start = fields + (cap - 64 - width);
   int64_t base = p & ~int64_t{63};
-  while (base < size && r < max_rows && n + 64 + width <= cap) {
-    uint64_t fm, om;
-    ChunkMasks(data + base, delim, quote, &fm, &om);
-    const int64_t offset = p - base;  // 0..63
-    uint64_t live = ~uint64_t{0} << offset;
+  uint64_t live = ~uint64_t{0} << (p - base);
+  while (true) {
     if (size - base < 64) live &= (uint64_t{1} << (size - base)) - 1;
-    uint64_t m = fm & live;
-    uint64_t odd = om & live;
+    const ChunkMasks cm = masks(data + base);
+    uint64_t m = cm.fields & live;
+    uint64_t lf = cm.lf & live;
+    const uint64_t odd = cm.odd & live;
     bool stop = false;
     if (odd != 0) {
       // Fields before the first quote or CR only; the record holding it goes
       // to the general path.
-      m &= (odd & (0 - odd)) - 1;
+      const uint64_t before = (odd & (0 - odd)) - 1;
+      m &= before;
+      lf &= before;
       stop = true;
     }
+    const auto base32 = static_cast<uint32_t>(base);
     while (m != 0) {
-      const int i = __builtin_ctzll(m);
-      const int64_t e = base + i;
-      fields[n] = FieldRef(static_cast<uint32_t>(start), static_cast<uint32_t>(e - start));
-      ++n;
-      start = e + 1;
-      if (data[e] == '\n') {
-        if (n - row_first != width) {
-          stop = true;
-          break;
-        }
-        row_first = n;
-        row_start = start;
-        if (++r == max_rows) {
-          stop = true;
-          break;
-        }
+      // The fields up to and including the first LF (all of m without one).
+      uint64_t seg = lf != 0 ? m & (lf ^ (lf - 1)) : m;
+      m ^= seg;
+      do {
+        const uint32_t e = base32 + static_cast<uint32_t>(__builtin_ctzll(seg));
+        *out++ = FieldRef(start, e - start);
+        start = e + 1;
+        seg &= seg - 1;
+        // Opaque to the optimizer, so that it keeps `out` as the loop left
+        // it instead of recomputing it after the loop from a popcount.
+        __asm__("" : "+r"(out));
+      } while (seg != 0);
+      if (lf == 0) break;
+      lf &= lf - 1;
+      if (out != row_first + width) {
+        stop = true;
+        break;
       }
-      m &= m - 1;
+      row_first = out;
+      row_start = start;
+      if (++r == max_rows) {
+        stop = true;
+        break;
+      }
     }
-    if (stop || size - base <= 64) break;
+    if (stop || size - base <= 64 || out > last_start) break;
     base += 64;
-    p = base;
+    live = ~uint64_t{0};
   }
-  *nf = row_first;
+  *nf = static_cast<size_t>(row_first - fields);
   *rows = r;
   return row_start;
+}
+
+int64_t FastRecordsBaseline(const char* data, int64_t p, int64_t size, char delim, char quote,
+                            int ncols, FieldRef* fields, size_t* nf, size_t cap, int64_t* rows,
+                            int64_t max_rows) {
+  return FastRecordsBody(data, p, size, ncols, fields, nf, cap, rows, max_rows,
+                         BaselineMasks(delim, quote));
+}
+
+using FastRecordsFn = int64_t (*)(const char*, int64_t, int64_t, char, char, int, FieldRef*, size_t*,
+                                  size_t, int64_t*, int64_t);
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ALKAID_CSV_AVX2 1
+// Two 32-byte loads per chunk.
+struct Avx2Masks {
+  __attribute__((target("avx2"))) Avx2Masks(char delim, char quote)
+      : vd(_mm256_set1_epi8(delim)), vq(_mm256_set1_epi8(quote)), vn(_mm256_set1_epi8('\n')),
+        vr(_mm256_set1_epi8('\r')) {}
+  // Not always_inline: the body's own (baseline) instance may not inline
+  // it; the flattened entry point below does.
+  __attribute__((target("avx2"))) ChunkMasks operator()(const char* p) const {
+    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+    const __m256i nlo = _mm256_cmpeq_epi8(lo, vn), nhi = _mm256_cmpeq_epi8(hi, vn);
+    const __m256i flo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, vd), nlo);
+    const __m256i fhi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, vd), nhi);
+    const __m256i olo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, vq), _mm256_cmpeq_epi8(lo, vr));
+    const __m256i ohi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, vq), _mm256_cmpeq_epi8(hi, vr));
+    return {Bits(flo, fhi), Bits(nlo, nhi), Bits(olo, ohi)};
+  }
+  __attribute__((target("avx2"))) static uint64_t Bits(__m256i a, __m256i b) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(a))) |
+           static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(b))) << 32;
+  }
+  __m256i vd, vq, vn, vr;
+};
+
+// The body compiled for AVX2 and BMI (tzcnt, blsr), the masks inlined into
+// it (flatten); called only when the CPU has both.
+__attribute__((target("avx2,bmi,bmi2"), flatten)) int64_t FastRecordsAvx2(
+    const char* data, int64_t p, int64_t size, char delim, char quote, int ncols, FieldRef* fields,
+    size_t* nf, size_t cap, int64_t* rows, int64_t max_rows) {
+  return FastRecordsBody(data, p, size, ncols, fields, nf, cap, rows, max_rows, Avx2Masks(delim, quote));
+}
+
+// A flag set on first use, not an ifunc resolver (those run before
+// sanitizer runtimes are up; see src/array/utf8.cc).
+bool HasAvx2() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("bmi") != 0 &&
+           __builtin_cpu_supports("bmi2") != 0;
+  }();
+  return has;
+}
+#endif
+
+FastRecordsFn FastRecordsFor(int level) {
+#if defined(ALKAID_CSV_AVX2)
+  if (level >= 2 && HasAvx2()) return FastRecordsAvx2;
+#endif
+  (void)level;
+  return FastRecordsBaseline;
 }
 
 }  // namespace
@@ -202,6 +299,7 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   const char delim = options.delimiter;
   const char quote = options.quote;
   SpecialScanner scanner(data, delim, quote);
+  const FastRecordsFn fast_records = FastRecordsFor(options.fast_path);
   int64_t p = begin;
   int64_t lines = 0;        // line delta of the current position
   int64_t extra = out->extra_lines.empty() ? 0 : out->extra_lines.back().second;
@@ -230,15 +328,15 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   const int64_t row_limit =
       max_rows > INT64_MAX - out->num_rows ? INT64_MAX : out->num_rows + max_rows;
   while (p < size && rows < row_limit) {
-    if ((ncols > 1 || (ncols == 1 && !options.ignore_empty_lines)) &&
+    if (options.fast_path > 0 && (ncols > 1 || (ncols == 1 && !options.ignore_empty_lines)) &&
         (fast_misses < 64 || (fast_misses & 1023) == 0)) {
       room(static_cast<size_t>(ncols) * 1024 + 64);
       if (out->extra_lines.empty() ? extra != 0 : out->extra_lines.back().second != extra) {
         out->extra_lines.emplace_back(rows, extra);
       }
       int64_t before = rows;
-      p = FastRecords(data, p, size, delim, quote == '\0' ? '\r' : quote, ncols, fields.data(),
-                      &nf, fields.size(), &rows, row_limit);
+      p = fast_records(data, p, size, delim, quote == '\0' ? '\r' : quote, ncols, fields.data(),
+                       &nf, fields.size(), &rows, row_limit);
       lines += rows - before;
       fast_misses = rows == before ? fast_misses + 1 : 0;
       if (p >= size || rows >= row_limit) break;
