@@ -840,42 +840,11 @@ class FastConverter {
     }
     return Put<B>(n->builder, static_cast<C>(x));
   }
-  // A string token without escapes: its text between the quotes, straight
-  // from the input (simdjson's stage 1 has validated the UTF-8 and refused
-  // control characters), and the token consumed. False for anything else,
-  // which is then read the usual way.
-  static bool PlainString(od::value& v, std::string_view* out) {
-    std::string_view tok = v.raw_json_token();
-    // The token runs to the next structural character: the string and any
-    // blanks after it.
-    size_t e = tok.size();
-    if (e < 2 || tok[0] != '"') return false;
-    while (e > 2 && (tok[e - 1] == ' ' || tok[e - 1] == '\t' || tok[e - 1] == '\n' ||
-                     tok[e - 1] == '\r')) {
-      --e;
-    }
-    if (tok[e - 1] != '"') return false;
-    const char* body = tok.data() + 1;
-    const size_t size = e - 2;
-    // Eight bytes at a time; the last word's bytes past the closing quote
-    // (inside the block's padding) are masked off.
-    constexpr uint64_t kOnes = 0x0101010101010101ull;
-    for (size_t i = 0; i < size; i += 8) {
-      uint64_t w = text::fast::Load8(body + i) ^ (kOnes * '\\');
-      uint64_t hit = (w - kOnes) & ~w & (kOnes << 7);
-      if (size - i < 8) hit &= (uint64_t{1} << (8 * (size - i))) - 1;
-      if (hit != 0) return false;
-    }
-    od::raw_json_string raw;
-    if (v.get_raw_json_string().get(raw)) return false;
-    *out = std::string_view(body, size);
-    return true;
-  }
   template <typename B, typename C>
   static bool Temporal(Node* n, od::value& v) {
     int64_t x;
     std::string_view s;
-    if (PlainString(v, &s) || v.get_string().get(s) == simdjson::SUCCESS) {
+    if (v.get_string().get(s) == simdjson::SUCCESS) {
       if constexpr (std::is_same_v<B, TimestampBuilder>) {
         const auto& tt = checked_cast<TimestampType>(*n->type);
         if (text::fast::FixedTimestampAs(s.data(), s.size(), tt.unit(), !tt.timezone().empty(), &x)) {
@@ -893,7 +862,7 @@ class FastConverter {
   template <typename B>
   static bool String(Node* n, od::value& v) {
     std::string_view s;
-    if (!PlainString(v, &s) && v.get_string().get(s)) return NullOr(n, v);
+    if (v.get_string().get(s)) return NullOr(n, v);
     auto* b = static_cast<B*>(n->builder);
     if constexpr (std::is_same_v<B, BinaryViewBuilder>) {
       return b->Append(s).ok();
