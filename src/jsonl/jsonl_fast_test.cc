@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
 #include "alkaid/jsonl.h"
@@ -212,6 +213,154 @@ TEST(JsonlFastPath, ErrorsAreTheDomPaths) {
   auto t = ExpectTable(ReadString("{\"a\": 1, \"z\": [1, {\"q\": 2}], \"b\": \"x\"}\n{\"b\": \"y\"}\n", o), "ignore");
   ASSERT_NE(t, nullptr);
   ExpectTablesEqual(*t, *MakeTable(o.schema, {"[1, null]", "[\"x\", \"y\"]"}));
+}
+
+
+// Strings in every position the fast path appends them from the raw text
+// (plain ones) or from simdjson's unescaped copy (escaped ones): columns of
+// utf8, large_utf8 and utf8_view, lists of strings, structs in lists, big
+// strings past the reserved room, blanks around values; nested lists.
+SchemaPtr StringSchema() {
+  return schema({field("id", int64()), field("s", utf8()), field("ls", large_utf8()),
+                 field("sv", utf8_view()), field("tags", list(utf8())),
+                 field("recs", list(struct_({field("k", utf8()), field("v", int64())}))),
+                 field("ts", timestamp(TimeUnit::kMilli)), field("big", uint64()),
+                 field("nest", struct_({field("a", list(list(int32()))), field("t", utf8())}))});
+}
+
+std::string RandomString(std::mt19937_64& rng) {
+  static const char* pieces[] = {"a", "xyz", " ", "\\\"", "\\\\", "\\n", "\\u00e9", "\\ud83d\\ude00",
+                                 "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\\/", "\\t", "0123456789"};
+  std::string out = "\"";
+  uint64_t r = rng() % 100;
+  size_t n = r < 3 ? 5000 + rng() % 30000 : r < 40 ? 0 : rng() % 12;
+  bool plain = rng() % 2 == 0;
+  for (size_t i = 0; i < n; ++i) {
+    const char* p = pieces[rng() % std::size(pieces)];
+    if (plain && std::strchr(p, '\\') != nullptr) p = "p";
+    out += p;
+  }
+  return out + "\"";
+}
+
+std::string RandomStringLines(int n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const char* blanks[] = {"", "", "", " ", "\t", "  \t "};
+  auto blank = [&] { return std::string(blanks[rng() % std::size(blanks)]); };
+  const char* tss[] = {"\"2024-02-29T23:59:59.999\"", "\"2024\\u002d01-01T00:00:00\"",
+                       "\"1970-01-01 00:00:00\"", "17", "\"2024-03-04T05:06:07\" "};
+  const char* bigs[] = {"18446744073709551615", "9223372036854775808", "0", "1"};
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    std::vector<std::string> parts;
+    auto maybe = [&](const std::string& name, const std::string& v) {
+      uint64_t r = rng() % 100;
+      if (r < 5) parts.push_back("\"" + name + "\":null");
+      else if (r < 8) return;
+      else parts.push_back("\"" + name + "\"" + blank() + ":" + blank() + v + blank());
+    };
+    maybe("id", std::to_string(static_cast<int64_t>(rng())));
+    maybe("s", RandomString(rng));
+    maybe("ls", RandomString(rng));
+    maybe("sv", RandomString(rng));
+    std::string l = "[";
+    for (uint64_t k = 0, m = rng() % 5; k < m; ++k) {
+      if (k) l += ",";
+      l += blank();
+      l += rng() % 8 ? RandomString(rng) : std::string("null");
+    }
+    maybe("tags", l + "]");
+    std::string recs = "[";
+    for (uint64_t k = 0, m = rng() % 3; k < m; ++k) {
+      recs += std::string(k ? "," : "") + "{\"k\":" + RandomString(rng) + ",\"v\":" + std::to_string(rng() % 100) + "}";
+    }
+    maybe("recs", recs + "]");
+    maybe("ts", tss[rng() % std::size(tss)]);
+    maybe("big", bigs[rng() % std::size(bigs)]);
+    std::string a = "[";
+    for (uint64_t k = 0, m = rng() % 3; k < m; ++k) {
+      a += k ? ",[" : "[";
+      for (uint64_t j = 0, mm = rng() % 3; j < mm; ++j) {
+        if (j) a += ",";
+        a += std::to_string(static_cast<int32_t>(rng()));
+      }
+      a += "]";
+    }
+    maybe("nest", "{\"a\":" + a + "],\"t\":" + RandomString(rng) + "}");
+    if (rng() % 3 == 0) std::shuffle(parts.begin(), parts.end(), rng);
+    std::string line = (rng() % 40 == 0 ? blank() : "") + "{";
+    for (size_t k = 0; k < parts.size(); ++k) line += (k ? "," : "") + parts[k];
+    out += line + "}" + (rng() % 30 == 0 ? " " : "") + (rng() % 10 == 0 ? "\r\n" : "\n");
+    if (rng() % 50 == 0) out += "\n";
+  }
+  if (rng() % 2 == 0 && !out.empty()) out.pop_back();  // no line feed at the end
+  return out;
+}
+
+TEST(JsonlFastPath, RandomStringsEqualDomPath) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    const int n = 300;
+    std::string text = RandomStringLines(n, seed);
+    ReadOptions o;
+    o.schema = StringSchema();
+    o.block_size = 1 << 22;
+    auto dom = ExpectTable(ReadString(EscapeFirstKey(text), o), "dom");
+    auto fast = ExpectTable(ReadString(text, o), "fast");
+    ASSERT_NE(dom, nullptr);
+    ASSERT_NE(fast, nullptr);
+    EXPECT_EQ(fast->num_rows(), n);
+    ExpectTablesEqual(*fast, *dom);
+    // Blocks of a few lines each (the size hints of one block sizing the
+    // next, smaller and bigger), one and two threads.
+    for (int64_t block : {300, 2000, 20000}) {
+      for (int threads : {1, 2}) {
+        o.block_size = block;
+        o.num_threads = threads;
+        auto t = ExpectTable(ReadString(text, o), "blocks");
+        ASSERT_NE(t, nullptr);
+        ExpectTablesEqual(*t, *dom);
+      }
+    }
+  }
+}
+
+// A random line of RandomStringLines broken in one of several ways: the
+// error (line, field, words) is the DOM path's, whether or not the block
+// started on the fast path.
+TEST(JsonlFastPath, RandomErrorsAreTheDomPaths) {
+  const char* breaks[] = {"{\"id\": 1.5}", "{\"id\": 1, \"id\": 2}", "{\"zz\": 1}", "{\"s\": 5}",
+                          "{\"s\": \"a\xff\"}", "{\"s\": \"a\x01\"}", "{\"s\": \"\\x\"}",
+                          "{\"tags\": [1]}", "{\"recs\": [{\"k\": \"a\", \"v\": \"b\"}]}",
+                          "{\"big\": -1}", "{\"big\": 18446744073709551616}", "{\"id\": 1} {}",
+                          "{\"id\": 1}}", "[1]", "{\"id\": 1", "{\"nest\": {\"a\": [[1], 2]}}",
+                          "{\"ts\": \"2024-13-01T00:00:00\"}", "{\"ts\": \"x\\u0041\"}",
+                          "{\"nest\": {\"a\": [[2147483648]]}}", "{\"s\": \"\\ud800\"}",
+                          "{\"id\": 1,\n\"s\": \"x\"}", "{\"id\":\n1}"};
+  std::mt19937_64 rng(99);
+  for (int round = 0; round < 60; ++round) {
+    std::string text = RandomStringLines(40, 1000 + static_cast<uint64_t>(round));
+    // Replace line k (counting from 1) with a broken one.
+    std::vector<std::string> lines;
+    size_t p = 0;
+    while (p <= text.size()) {
+      size_t e = text.find('\n', p);
+      if (e == std::string::npos) e = text.size();
+      lines.push_back(text.substr(p, e - p));
+      p = e + 1;
+    }
+    size_t k = 1 + rng() % (lines.size() - 1);
+    const char* b = breaks[rng() % std::size(breaks)];
+    lines[k] = b;
+    std::string broken;
+    for (size_t i = 0; i < lines.size(); ++i) broken += lines[i] + (i + 1 < lines.size() ? "\n" : "");
+    ReadOptions o;
+    o.schema = StringSchema();
+    o.block_size = round % 2 ? 1 << 20 : 1500;
+    Status fast = ExpectError(ReadString(broken, o), broken);
+    Status dom = ExpectError(ReadString(EscapeFirstKey(broken), o), broken);
+    EXPECT_EQ(fast.message(), dom.message()) << b;
+    EXPECT_THAT(fast.message(), HasSubstr("line " + std::to_string(k + 1) + ":")) << b;
+  }
 }
 
 }  // namespace

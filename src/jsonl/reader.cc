@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
 
@@ -220,9 +221,15 @@ bool DecodeHex(std::string_view s, std::string* out) {
 
 struct Node {
   const DataType* type = nullptr;
+  TypeId id = TypeId::kNull;  // type->id(), one load less per value
   bool nullable = true;
   ArrayBuilder* builder = nullptr;
   std::vector<Node> children;
+  // Position in a depth-first walk from the root (the size hints' index).
+  int index = 0;
+  // String columns on the On-Demand path: value bytes reserved and not yet
+  // used, so appends within it need no capacity check.
+  int64_t room = 0;
   // Structs (and the top level): field names, and which were set in the
   // object being read (stamp == gen).
   std::vector<std::string> names;
@@ -270,6 +277,7 @@ struct Node {
 Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable = true) {
   Node n;
   n.type = &type;
+  n.id = type.id();
   n.nullable = nullable;
   n.builder = builder;
   if (type.id() == TypeId::kExtension) {
@@ -284,6 +292,67 @@ Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable = true
   }
   if (type.id() == TypeId::kStruct) n.SetFields(type);
   return n;
+}
+
+// Numbers the nodes depth-first (Node::index); returns the count.
+int NumberNodes(Node* n, int next = 0) {
+  n->index = next++;
+  for (Node& c : n->children) next = NumberNodes(&c, next);
+  return next;
+}
+
+// Per node, the lines of the last block read and the slots and string bytes
+// the node's builder had at its end: the next block reserves as much, scaled
+// to its line count, instead of growing from nothing (each growth a fresh,
+// zero-filled allocation and a copy).
+struct SizeHint {
+  int64_t lines = 0;
+  int64_t length = 0;
+  int64_t bytes = 0;
+};
+
+int64_t StringBytes(const Node& n) {
+  switch (n.id) {
+    case TypeId::kString: return static_cast<StringBuilder*>(n.builder)->value_data_length();
+    case TypeId::kLargeString:
+      return static_cast<LargeStringBuilder*>(n.builder)->value_data_length();
+    default: return 0;
+  }
+}
+
+void RecordSizes(const Node& n, int64_t lines, std::vector<SizeHint>* hints) {
+  (*hints)[static_cast<size_t>(n.index)] = {lines, n.builder->length(), StringBytes(n)};
+  for (const Node& c : n.children) RecordSizes(c, lines, hints);
+}
+
+// Reserves the builders below `n` for `lines` lines from the hints (the
+// top-level columns' slots are reserved by the caller).
+Status ReserveSizes(Node* n, int64_t lines, const std::vector<SizeHint>& hints, bool top) {
+  for (Node& c : n->children) {
+    const SizeHint& h = hints[static_cast<size_t>(c.index)];
+    if (h.lines > 0) {
+      auto scale = [&](int64_t v) {
+        int64_t est = v / h.lines * lines + v % h.lines * lines / h.lines;
+        return est + est / 8 + 16;
+      };
+      if (!top && h.length > 0) ALKAID_RETURN_NOT_OK(c.builder->Reserve(scale(h.length)));
+      if (h.bytes > 0) {
+        int64_t bytes = scale(h.bytes);
+        if (c.id == TypeId::kString) {
+          // Not past what the offsets address; appends beyond it take the
+          // checked path.
+          bytes = std::min<int64_t>(bytes, StringBuilder::kMaxDataSize / 2);
+          ALKAID_RETURN_NOT_OK(static_cast<StringBuilder*>(c.builder)->ReserveData(bytes));
+          c.room = bytes;
+        } else if (c.id == TypeId::kLargeString) {
+          ALKAID_RETURN_NOT_OK(static_cast<LargeStringBuilder*>(c.builder)->ReserveData(bytes));
+          c.room = bytes;
+        }
+      }
+    }
+    ALKAID_RETURN_NOT_OK(ReserveSizes(&c, lines, hints, false));
+  }
+  return Status::OK();
 }
 
 class Converter {
@@ -794,7 +863,27 @@ class FastConverter {
   static bool String(Node* n, od::value& v) {
     std::string_view s;
     if (v.get_string().get(s)) return NullOr(n, v);
-    return static_cast<B*>(n->builder)->Append(s).ok();
+    auto* b = static_cast<B*>(n->builder);
+    if constexpr (std::is_same_v<B, BinaryViewBuilder>) {
+      return b->Append(s).ok();
+    } else {
+      // Within the reserved bytes (Node::room) and slots, no checks.
+      const auto size = static_cast<int64_t>(s.size());
+      if (b->length() >= b->capacity() && !b->Reserve(1).ok()) return false;
+      if (size > n->room) {
+        const int64_t more = std::max<int64_t>(size, 1 << 14);
+        if (!b->ReserveData(more).ok()) {
+          // Near the offsets' limit: exactly what is needed, or the error.
+          if (!b->ReserveData(size).ok()) return false;
+          n->room = size;
+        } else {
+          n->room = more;
+        }
+      }
+      b->UnsafeAppend(s);
+      n->room -= size;
+      return true;
+    }
   }
   template <typename B>
   bool List(Node* n, od::value& v) {
@@ -810,7 +899,7 @@ class FastConverter {
   }
 
   bool Value(Node* n, od::value& v) {
-    switch (n->type->id()) {
+    switch (n->id) {
       case TypeId::kBool: {
         bool b;
         if (v.get_bool().get(b)) return NullOr(n, v);
@@ -1015,29 +1104,48 @@ class JsonlReader final : public RecordBatchReader {
     return stream.truncated_bytes() == 0 && NextContent(data, size, &p) < 0;
   }
 
+  enum class FastResult { kOk, kFailed, kStrict };
+
   // The whole block through simdjson's On-Demand iterate_many, converted by
-  // FastConverter. True when every line with content held exactly one
-  // object, starting the line, that converted; false otherwise (the caller
-  // starts the block again on the DOM path).
-  bool ParseOnDemand(const char* data, int64_t size, Node* root, int64_t* rows) {
+  // FastConverter. kOk when every line with content held exactly one
+  // object, starting the line, that converted; kFailed otherwise (the
+  // caller starts the block again on the DOM path).
+  //
+  // Unless `strict`, the line check is the cheap one for blocks without
+  // blank lines or leading blanks: every object starts the block or follows
+  // a line feed, and there are as many objects as lines (so, objects having
+  // distinct starts, each line starts with one and holds no other). kStrict
+  // when that does not hold: the caller redoes the block with `strict`,
+  // which finds each line's first non-blank with memchr.
+  FastResult ParseOnDemand(const char* data, int64_t size, int64_t line_feeds, Node* root,
+                           int64_t* rows, bool strict) {
+    constexpr FastResult kFailed = FastResult::kFailed;
     thread_local od::parser parser;
     const size_t batch = std::max<size_t>(static_cast<size_t>(size) + 64, 1 << 16);
     if (parser.capacity() < batch || parser.max_depth() != static_cast<size_t>(options_.max_depth)) {
-      if (parser.allocate(batch, static_cast<size_t>(options_.max_depth))) return false;
+      if (parser.allocate(batch, static_cast<size_t>(options_.max_depth))) return kFailed;
     }
     od::document_stream stream;
-    if (parser.iterate_many(data, static_cast<size_t>(size), batch).get(stream)) return false;
+    if (parser.iterate_many(data, static_cast<size_t>(size), batch).get(stream)) return kFailed;
     FastConverter conv;
     int64_t p = 0;
     for (auto it = stream.begin(); it != stream.end(); ++it) {
-      int64_t start = NextContent(data, size, &p);
-      if (start < 0 || it.current_index() != static_cast<size_t>(start)) return false;
+      const size_t at = it.current_index();
+      if (strict) {
+        int64_t start = NextContent(data, size, &p);
+        if (start < 0 || at != static_cast<size_t>(start)) return kFailed;
+      } else if (at != 0 && (at >= static_cast<size_t>(size) || data[at - 1] != '\n')) {
+        return FastResult::kStrict;
+      }
       od::document_reference doc;
       od::object obj;
-      if ((*it).get(doc) || doc.get_object().get(obj) || !conv.Object(root, obj)) return false;
+      if ((*it).get(doc) || doc.get_object().get(obj) || !conv.Object(root, obj)) return kFailed;
       ++*rows;
     }
-    return stream.truncated_bytes() == 0 && NextContent(data, size, &p) < 0;
+    if (stream.truncated_bytes() != 0) return kFailed;
+    if (strict) return NextContent(data, size, &p) < 0 ? FastResult::kOk : kFailed;
+    const int64_t lines = line_feeds + (size > 0 && data[size - 1] != '\n' ? 1 : 0);
+    return *rows == lines ? FastResult::kOk : FastResult::kStrict;
   }
 
   // Parses one block into a batch; runs on any thread.
@@ -1051,24 +1159,39 @@ class JsonlReader final : public RecordBatchReader {
     b->lines = csv::internal::CountLineFeeds(b->data(), b->raw.size);
     ArrayBuilderPtr builder;
     Node root;
+    std::vector<SizeHint> hints;
     auto fresh = [&]() -> Status {
       ALKAID_ASSIGN_OR_RAISE(builder, MakeBuilder(struct_type, options_.pool));
       root = BuildNode(*struct_type, builder.get());
+      const int nodes = NumberNodes(&root);
       for (int i = 0; i < builder->num_children(); ++i) {
         ALKAID_RETURN_NOT_OK(builder->child(i)->Reserve(b->lines + 1));
       }
-      return Status::OK();
+      if (hints.empty()) {
+        std::lock_guard<std::mutex> lock(hints_mutex_);
+        hints_.resize(static_cast<size_t>(nodes));
+        hints = hints_;
+      }
+      return ReserveSizes(&root, b->lines + 1, hints, true);
     };
     ALKAID_RETURN_NOT_OK(fresh());
     if (fast_) {
       int64_t rows = 0;
-      if (ParseOnDemand(b->data(), b->raw.size, &root, &rows)) return Finish(b, builder.get(), rows);
+      FastResult r = ParseOnDemand(b->data(), b->raw.size, b->lines, &root, &rows, false);
+      if (r == FastResult::kStrict) {
+        ALKAID_RETURN_NOT_OK(fresh());
+        rows = 0;
+        r = ParseOnDemand(b->data(), b->raw.size, b->lines, &root, &rows, true);
+      }
+      if (r == FastResult::kOk) return Finish(b, builder.get(), &root, rows);
       ALKAID_RETURN_NOT_OK(fresh());
     }
     {
       Converter conv(options_);
       int64_t rows = 0;
-      if (ParseMany(b->data(), b->raw.size, &root, &conv, &rows)) return Finish(b, builder.get(), rows);
+      if (ParseMany(b->data(), b->raw.size, &root, &conv, &rows)) {
+        return Finish(b, builder.get(), &root, rows);
+      }
     }
     ALKAID_RETURN_NOT_OK(fresh());
     Converter conv(options_);
@@ -1096,10 +1219,16 @@ class JsonlReader final : public RecordBatchReader {
     });
     if (!b->ok) return Status::OK();
     ALKAID_RETURN_NOT_OK(st);
-    return Finish(b, builder.get(), rows);
+    return Finish(b, builder.get(), &root, rows);
   }
 
-  Status Finish(Block* b, ArrayBuilder* builder, int64_t rows) {
+  Status Finish(Block* b, ArrayBuilder* builder, const Node* root, int64_t rows) {
+    if (b->lines > 0) {
+      std::vector<SizeHint> sizes(CountNodes(root));
+      RecordSizes(*root, b->lines + 1, &sizes);
+      std::lock_guard<std::mutex> lock(hints_mutex_);
+      hints_ = std::move(sizes);
+    }
     ArrayDataVector columns;
     for (int i = 0; i < builder->num_children(); ++i) {
       ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr col, builder->child(i)->Finish());
@@ -1116,7 +1245,15 @@ class JsonlReader final : public RecordBatchReader {
     return Status::OK();
   }
 
+  static size_t CountNodes(const Node* root) {
+    size_t n = 1;
+    for (const Node& c : root->children) n += CountNodes(&c);
+    return n;
+  }
+
   ReadOptions options_;
+  std::mutex hints_mutex_;
+  std::vector<SizeHint> hints_;  // see SizeHint
   bool fast_ = false;  // the schema is read by the On-Demand path first
   Loader loader_;
   int threads_ = 1;
