@@ -161,6 +161,9 @@ constexpr int64_t kPopulateWindow = int64_t{4} << 20;
 void BufferOutputStream::PopulateAhead(int64_t end) {
 #if defined(__linux__)
   if (end <= populated_ || capacity_ < kPopulateMinCapacity) return;
+  // Only a SystemMemoryPool's large allocations are known to be private
+  // anonymous pages, which Finish may give back (they read as zero again).
+  if (dynamic_cast<SystemMemoryPool*>(pool_) == nullptr) return;
   static const int64_t page = ::sysconf(_SC_PAGESIZE);
   if (page <= 0 || reinterpret_cast<uintptr_t>(data_) % static_cast<uintptr_t>(page) != 0) return;
   // Pages below the write position are already in (written).
