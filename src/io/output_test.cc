@@ -1,6 +1,7 @@
 #include "alkaid/io/output.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -111,6 +112,61 @@ TEST(BufferOutputStream, LargePiecesAtUnalignedOffsets) {
   BufferPtr out = stream->Finish().ValueOrDie();
   ASSERT_EQ(out->size(), static_cast<int64_t>(expected.size()));
   EXPECT_TRUE(std::equal(expected.begin(), expected.end(), out->data()));
+}
+
+// Pages of the allocation from `from` to its capacity that are resident.
+int64_t ResidentPagesFrom(const Buffer& buffer, int64_t from) {
+  const int64_t page = ::sysconf(_SC_PAGESIZE);
+  const auto base = reinterpret_cast<uintptr_t>(buffer.data());
+  if (base % static_cast<uintptr_t>(page) != 0) return -1;
+  const int64_t start = (from + page - 1) / page * page;
+  const int64_t end = buffer.capacity() / page * page;
+  if (end <= start) return 0;
+  std::vector<unsigned char> resident(static_cast<size_t>((end - start) / page));
+  if (::mincore(const_cast<uint8_t*>(buffer.data()) + start, static_cast<size_t>(end - start),
+                resident.data()) != 0) {
+    return -1;
+  }
+  return std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return r & 1; });
+}
+
+// A large stream (its pages faulted in a window ahead of the writes): every
+// byte lands where it belongs, whether the stream started large or grew,
+// and after Finish the pages past the end that were faulted in ahead but
+// never written are given back and read as zero.
+TEST(BufferOutputStream, LargeStreamFaultsAheadAndGivesBackTheRest) {
+  const auto piece = Pattern(1300001, 9);
+  for (int64_t initial : {int64_t{0}, int64_t{64} << 20}) {
+    SystemMemoryPool pool;
+    auto stream = BufferOutputStream::Create(initial, &pool).ValueOrDie();
+    std::vector<uint8_t> expected;
+    for (int i = 0; i < 15; ++i) {
+      const size_t n = piece.size() - static_cast<size_t>(i) * 1000;
+      if (i % 3 == 0) {
+        ASSERT_TRUE(stream->Write(piece.data(), static_cast<int64_t>(n)).ok());
+      } else {
+        const IoSlice slices[] = {{piece.data(), static_cast<int64_t>(n)}, {piece.data(), 5}};
+        ASSERT_TRUE(stream->WriteV(slices).ok());
+        expected.insert(expected.end(), piece.begin(), piece.begin() + static_cast<ptrdiff_t>(n));
+        expected.insert(expected.end(), piece.begin(), piece.begin() + 5);
+        continue;
+      }
+      expected.insert(expected.end(), piece.begin(), piece.begin() + static_cast<ptrdiff_t>(n));
+    }
+    BufferPtr out = stream->Finish().ValueOrDie();
+    ASSERT_EQ(out->size(), static_cast<int64_t>(expected.size()));
+    ASSERT_TRUE(std::equal(expected.begin(), expected.end(), out->data())) << initial;
+    if (initial > 0) ASSERT_GE(out->capacity(), out->size() + (int64_t{4} << 20));
+    EXPECT_EQ(ResidentPagesFrom(*out, out->size()), 0) << "initial capacity " << initial;
+    const uint8_t* tail = out->data() + out->size();
+    EXPECT_TRUE(std::all_of(tail, out->data() + out->capacity(), [](uint8_t b) { return b == 0; }));
+    // The stream starts over cleanly.
+    ASSERT_TRUE(stream->Reset(int64_t{16} << 20).ok());
+    ASSERT_TRUE(stream->Write(piece.data(), 100).ok());
+    EXPECT_TRUE(std::equal(piece.begin(), piece.begin() + 100, stream->Finish().ValueOrDie()->data()));
+    out.reset();
+    EXPECT_EQ(pool.bytes_allocated(), 0);
+  }
 }
 
 TEST(FixedSizeBufferWriter, LargePiecesAtUnalignedOffsets) {

@@ -12,6 +12,7 @@
 #include <ctime>
 #include <numeric>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "alkaid/thread_pool.h"
@@ -550,16 +551,35 @@ class CompressRace final : public RacingTask {
         attempt == 0 ? (*out_)[i] : std::make_shared<ResizableBuffer>(pool_);
     const std::function<bool()> stop = [this, k] { return Finished(k); };
     const Codec& codec = lz4_ != nullptr ? static_cast<const Codec&>(*lz4_) : *zstd_;
+    // Only the caller starts second attempts, and only of items a pool thread
+    // started: a first attempt on the caller's own thread is never raced, so
+    // it compresses in one library call, as the one-thread path does.
+    const bool raced = attempt == 1 || std::this_thread::get_id() != caller_;
+    const auto started = std::chrono::steady_clock::now();
     Result<bool> done = EncodeBodyBuffer(
         codec, inputs_[i], mine.get(), [&](const uint8_t* in, int64_t n, uint8_t* dst, int64_t cap) {
+          if (!raced) return codec.Compress(in, n, dst, cap);
           return lz4_ != nullptr ? lz4_->CompressSteps(in, n, dst, cap, stop)
                                  : zstd_->CompressSteps(in, n, dst, cap, stop);
         },
-        /*may_stop=*/true);
+        /*may_stop=*/raced);
     if (done.ok() && !*done) return;  // gave up: the other attempt finished first
     const size_t slot = 2 * i + static_cast<size_t>(attempt);
     if (!done.ok()) errors_[slot] = done.status();
+    nanos_[slot] = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now() - started).count();
     if (TryFinish(k, attempt) && attempt == 1) second_[i] = std::move(mine);
+  }
+
+  // Call after RunRacing returned: how long the standing attempt of each
+  // buffer took (by buffer index).
+  std::vector<int64_t> Nanos() const {
+    std::vector<int64_t> nanos(second_.size());
+    for (size_t k = 0; k < order_.size(); ++k) {
+      const auto i = static_cast<size_t>(order_[k]);
+      nanos[i] = nanos_[2 * i + static_cast<size_t>(Winner(static_cast<int64_t>(k)))];
+    }
+    return nanos;
   }
 
   // Call once, after RunRacing returned: winning second attempts replace
@@ -584,9 +604,63 @@ class CompressRace final : public RacingTask {
   std::vector<std::shared_ptr<ResizableBuffer>>* const out_;
   const std::vector<int64_t> order_;
   MemoryPool* const pool_;
+  const std::thread::id caller_ = std::this_thread::get_id();  // RunRacing's caller
   std::vector<std::shared_ptr<ResizableBuffer>> second_;  // winning second attempts
   std::vector<Status> errors_;                            // [2 * i + attempt]
+  std::vector<int64_t> nanos_ = std::vector<int64_t>(errors_.size());  // [2 * i + attempt]
 };
+
+// The compression time of each buffer in the last threaded call that wrote
+// into the same output vector (a writer passes the same one batch after
+// batch), for ordering the next call's buffers by their real cost: bytes
+// predict it poorly (at zstd level 1, 512 KiB of sequential integers take
+// longer than 1 MiB of text). Only an ordering hint: a stale or foreign
+// entry (an address reused by another vector) changes which thread takes
+// which buffer, never a result.
+class CostMemory {
+ public:
+  // The times for `key` if its last call had `n` buffers, else empty.
+  std::vector<int64_t> Get(const void* key, size_t n) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (Entry& e : entries_) {
+      if (e.key == key && e.nanos.size() == n) {
+        e.stamp = ++clock_;
+        return e.nanos;
+      }
+    }
+    return {};
+  }
+
+  void Put(const void* key, std::vector<int64_t> nanos) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Entry* slot = &entries_[0];
+    for (Entry& e : entries_) {
+      if (e.key == key) {
+        slot = &e;
+        break;
+      }
+      if (e.stamp < slot->stamp) slot = &e;  // least recently used
+    }
+    slot->key = key;
+    slot->nanos = std::move(nanos);
+    slot->stamp = ++clock_;
+  }
+
+ private:
+  struct Entry {
+    const void* key = nullptr;
+    std::vector<int64_t> nanos;
+    uint64_t stamp = 0;
+  };
+  std::mutex mutex_;
+  Entry entries_[8];
+  uint64_t clock_ = 0;
+};
+
+CostMemory& CompressionCosts() {
+  static auto* memory = new CostMemory();  // never destroyed: used until exit
+  return *memory;
+}
 
 }  // namespace
 
@@ -625,8 +699,14 @@ Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs
   // it never waits for more than the work it could do alone. The slower
   // attempt sees Finished between steps and gives up; RunRacing returns after
   // it did, so the inputs and `pool` are not touched after this returns.
-  auto race = std::make_shared<CompressRace>(lz4, zstd, inputs, out, CostliestFirst(costs), pool);
+  // Costliest first by the previous call's times when there is one (so that
+  // the threads finish together), else by size.
+  const std::vector<int64_t> nanos = CompressionCosts().Get(out, inputs.size());
+  auto race = std::make_shared<CompressRace>(
+      lz4, zstd, inputs, out, CostliestFirst(nanos.empty() ? std::span<const int64_t>(costs) : nanos),
+      pool);
   RunRacing(race, static_cast<int>(threads));
+  CompressionCosts().Put(out, race->Nanos());
   return race->Collect();
 }
 
@@ -696,7 +776,11 @@ class DecodeRace final : public RacingTask {
 
   void Attempt(int64_t k, int attempt) override {
     const auto i = static_cast<size_t>(order_[static_cast<size_t>(k)]);
-    Result<BufferPtr> decoded = Decode(i, k);
+    // A first attempt on the caller's thread is never raced (second attempts
+    // are the caller's, of items a pool thread started): it decodes in one
+    // library call, as the one-thread path does.
+    const bool raced = attempt == 1 || std::this_thread::get_id() != caller_;
+    Result<BufferPtr> decoded = Decode(i, k, raced);
     if (decoded.ok() && *decoded == nullptr && encoded_[i] != nullptr) return;  // gave up
     const size_t slot = 2 * i + static_cast<size_t>(attempt);
     if (decoded.ok()) {
@@ -716,11 +800,11 @@ class DecodeRace final : public RacingTask {
 
  private:
   // Null when it gave up because the other attempt finished first.
-  Result<BufferPtr> Decode(size_t i, int64_t k) {
+  Result<BufferPtr> Decode(size_t i, int64_t k, bool raced) {
     const BufferPtr& in = encoded_[i];
     if (in == nullptr) return BufferPtr();
     const std::function<bool()> stop = [this, k] { return Finished(k); };
-    Result<BufferPtr> out = DecodeOne(in, stop);
+    Result<BufferPtr> out = DecodeOne(in, raced ? &stop : nullptr);
     if (!out.ok()) {
       return out.status().WithContext("body buffer " +
                                       std::to_string(index_base_ + static_cast<int64_t>(i)));
@@ -728,7 +812,8 @@ class DecodeRace final : public RacingTask {
     return out;
   }
 
-  Result<BufferPtr> DecodeOne(const BufferPtr& in, const std::function<bool()>& stop) {
+  // Without `stop`, in one library call that cannot give up.
+  Result<BufferPtr> DecodeOne(const BufferPtr& in, const std::function<bool()>* stop) {
     if (in->size() == 0) return EmptyBuffer();
     ALKAID_ASSIGN_OR_RAISE(int64_t declared, ReadBodyBufferPrefix({in->data(), in->size()}));
     if (declared == kBodyBufferUncompressed) {
@@ -743,8 +828,10 @@ class DecodeRace final : public RacingTask {
     const int64_t src_size = in->size() - kBodyBufferPrefixSize;
     Result<int64_t> n =
         type_ == CompressionType::kLz4Frame
-            ? ProcessLz4Decoder().DecompressSteps(src, src_size, out->mutable_data(), declared, &stop)
-            : ProcessZstdDecoder().DecompressSteps(src, src_size, out->mutable_data(), declared, stop);
+            ? ProcessLz4Decoder().DecompressSteps(src, src_size, out->mutable_data(), declared, stop)
+        : stop == nullptr
+            ? ProcessZstdDecoder().Decompress(src, src_size, out->mutable_data(), declared)
+            : ProcessZstdDecoder().DecompressSteps(src, src_size, out->mutable_data(), declared, *stop);
     ALKAID_RETURN_NOT_OK(n.status());
     if (*n != declared) return BufferPtr();  // stopped early
     return BufferPtr(std::move(out));
@@ -756,6 +843,7 @@ class DecodeRace final : public RacingTask {
   const int64_t max_size_;
   MemoryPool* const pool_;
   const int64_t index_base_;
+  const std::thread::id caller_ = std::this_thread::get_id();  // RunRacing's caller
   // Two per buffer, [2 * i + attempt]: the buffer, or the error.
   std::vector<BufferPtr> values_;
   std::vector<Status> errors_;

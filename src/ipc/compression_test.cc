@@ -355,6 +355,46 @@ TEST_P(CodecTest, BatchOutputIsReusedInPlace) {
   }
 }
 
+// Threaded calls on the same output vector (as a writer makes, batch after
+// batch) order buffers by the previous call's compression times: whatever
+// that order, including one remembered from a call with other sizes or
+// another number of buffers, every buffer holds exactly what a serial
+// compression gives, and nothing beyond the results stays allocated.
+TEST_P(CodecTest, RepeatedThreadedCallsOnOneOutputMatchSerial) {
+  std::vector<std::vector<uint8_t>> data;
+  for (int i = 0; i < 6; ++i) {
+    data.push_back(i % 2 == 0 ? Random(150000 + 7000 * static_cast<size_t>(i), static_cast<uint32_t>(i))
+                              : Repetitive(400000 - 30000 * static_cast<size_t>(i)));
+  }
+  ParallelOptions parallel;
+  parallel.use_threads = true;
+  parallel.num_threads = 2;
+  parallel.min_parallel_bytes = 0;
+  SystemMemoryPool pool;
+  std::vector<std::shared_ptr<ResizableBuffer>> out;
+  for (int call = 0; call < 12; ++call) {
+    // Rotate which input sits at which index; every fourth call has fewer buffers.
+    std::vector<ByteRange> ranges;
+    const size_t n = call % 4 == 3 ? 4 : data.size();
+    for (size_t i = 0; i < n; ++i) {
+      const auto& v = data[(i + static_cast<size_t>(call)) % data.size()];
+      const int64_t size = static_cast<int64_t>(v.size()) - (call % 3) * 1000;
+      ranges.push_back({v.data(), size});
+    }
+    ASSERT_TRUE(CompressBodyBuffers(*codec_, ranges, &out, parallel, &pool).ok()) << call;
+    ASSERT_EQ(out.size(), n);
+    int64_t held = 0;
+    for (size_t i = 0; i < n; ++i) {
+      BufferPtr serial = CompressBodyBuffer(*codec_, ranges[i]).ValueOrDie();
+      ASSERT_TRUE(out[i]->Equals(*serial)) << "call " << call << ", buffer " << i;
+      held += out[i]->capacity();
+    }
+    EXPECT_EQ(pool.bytes_allocated(), held) << "call " << call;
+  }
+  out.clear();
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Codecs, CodecTest,
                          ::testing::Values(CompressionType::kLz4Frame, CompressionType::kZstd),
                          [](const auto& info) { return std::string(CompressionTypeName(info.param)); });

@@ -79,11 +79,13 @@ class ALKAID_EXPORT BufferOutputStream final : public OutputStream {
 
  private:
   Status Grow(int64_t min_capacity);
+  void PopulateAhead(int64_t end);
   MemoryPool* pool_;
   std::shared_ptr<ResizableBuffer> buffer_;
   uint8_t* data_ = nullptr;
   int64_t position_ = 0;
   int64_t capacity_ = 0;
+  int64_t populated_ = 0;  // bytes of the allocation asked to be faulted in
   bool closed_ = false;
 };
 
