@@ -4,12 +4,15 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -275,15 +278,35 @@ Status FixedSizeBufferWriter::Seek(int64_t position) {
 // ---------------------------------------------------------------------------
 // FileOutputStream
 
-FileOutputStream::FileOutputStream(int fd, bool owns_fd, int64_t position, std::string path)
-    : fd_(fd), owns_fd_(owns_fd), position_(position), path_(std::move(path)) {}
+namespace {
+
+// The stretch the page cache keeps in one large folio when a write covers it
+// whole and starts on its boundary.
+constexpr int64_t kAlignedStretch = int64_t{2} << 20;
+
+bool IsRegularFile(int fd) {
+  struct stat st;
+  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+FileOutputStream::FileOutputStream(int fd, bool owns_fd, int64_t position, std::string path,
+                                   bool aligned)
+    : fd_(fd),
+      owns_fd_(owns_fd),
+      position_(position),
+      path_(std::move(path)),
+      aligned_(aligned && IsRegularFile(fd)) {}
 
 FileOutputStream::~FileOutputStream() {
-  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+  if (fd_ < 0) return;
+  (void)Flush();  // best effort: Close() is where errors are reported
+  if (owns_fd_) ::close(fd_);
 }
 
 Result<std::unique_ptr<FileOutputStream>> FileOutputStream::Open(const std::string& path,
-                                                                 bool append) {
+                                                                 bool append, bool aligned_writes) {
   int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
   int fd;
   do {
@@ -300,40 +323,80 @@ Result<std::unique_ptr<FileOutputStream>> FileOutputStream::Open(const std::stri
     }
     position = static_cast<int64_t>(end);
   }
-  return std::unique_ptr<FileOutputStream>(new FileOutputStream(fd, true, position, path));
+  return std::unique_ptr<FileOutputStream>(
+      new FileOutputStream(fd, true, position, path, aligned_writes));
 }
 
-Result<std::unique_ptr<FileOutputStream>> FileOutputStream::FromDescriptor(int fd, bool owns_fd) {
+Result<std::unique_ptr<FileOutputStream>> FileOutputStream::FromDescriptor(int fd, bool owns_fd,
+                                                                           bool aligned_writes) {
   if (fd < 0) return Status::Invalid("invalid file descriptor ", fd);
   off_t pos = ::lseek(fd, 0, SEEK_CUR);
   // Pipes and sockets cannot seek; count from zero for them.
   int64_t position = pos < 0 ? 0 : static_cast<int64_t>(pos);
-  return std::unique_ptr<FileOutputStream>(
-      new FileOutputStream(fd, owns_fd, position, "fd " + std::to_string(fd)));
+  return std::unique_ptr<FileOutputStream>(new FileOutputStream(
+      fd, owns_fd, position, "fd " + std::to_string(fd), aligned_writes && pos >= 0));
 }
 
 Status FileOutputStream::Write(const void* data, int64_t nbytes) {
   ALKAID_RETURN_NOT_OK(CheckWritable(fd_ < 0, nbytes));
-  const auto* p = static_cast<const uint8_t*>(data);
-  int64_t done = 0;
-  while (done < nbytes) {
-    // Linux caps one write at about 2 GiB.
-    size_t chunk = static_cast<size_t>(std::min<int64_t>(nbytes - done, int64_t{1} << 30));
-    ssize_t n = ::write(fd_, p + done, chunk);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoStatus("writing to", path_);
-    }
-    done += n;
-  }
-  position_ += nbytes;
-  return Status::OK();
+  const IoSlice slice{data, nbytes};
+  return WriteV(std::span<const IoSlice>(&slice, 1));
 }
 
 Status FileOutputStream::WriteV(std::span<const IoSlice> slices) {
   ALKAID_RETURN_NOT_OK(CheckWritable(fd_ < 0, 0));
-  // Build iovecs in chunks of IOV_MAX, skipping empty slices, and resume
-  // mid-slice after a partial write.
+  int64_t total = 0;
+  for (const IoSlice& s : slices) total += s.size;
+  if (!aligned_) {
+    ALKAID_RETURN_NOT_OK(WriteAll(slices));
+    position_ += total;
+    return Status::OK();
+  }
+  // The held bytes start at position_ - held_size_ and end before the next
+  // boundary. Write them and the new bytes up to the last boundary the new
+  // bytes reach, in one call; hold back the rest.
+  const int64_t end = position_ + total;
+  const int64_t boundary = end / kAlignedStretch * kAlignedStretch;
+  int64_t to_write = boundary - position_;  // of the new bytes; <= 0: none
+  if (to_write > 0) {
+    std::vector<IoSlice> parts;
+    parts.reserve(slices.size() + 1);
+    if (held_size_ > 0) parts.push_back({held_.get(), held_size_});
+    int64_t left = to_write;
+    for (const IoSlice& s : slices) {
+      if (left == 0) break;
+      const int64_t take = std::min(left, s.size);
+      parts.push_back({s.data, take});
+      left -= take;
+    }
+    ALKAID_RETURN_NOT_OK(WriteAll(parts));
+    held_size_ = 0;
+  } else {
+    to_write = 0;
+  }
+  // Hold back the bytes past `boundary` (fewer than kAlignedStretch).
+  if (end > position_ + to_write) {
+    if (!held_) held_ = std::make_unique_for_overwrite<uint8_t[]>(kAlignedStretch);
+    int64_t skip = to_write;
+    for (const IoSlice& s : slices) {
+      if (skip >= s.size) {
+        skip -= s.size;
+        continue;
+      }
+      const int64_t n = s.size - skip;
+      std::memcpy(held_.get() + held_size_, static_cast<const uint8_t*>(s.data) + skip,
+                  static_cast<size_t>(n));
+      held_size_ += n;
+      skip = 0;
+    }
+  }
+  position_ = end;
+  return Status::OK();
+}
+
+// Writes every byte of `slices`: iovecs in chunks of IOV_MAX, empty slices
+// skipped, resuming mid-slice after a partial write.
+Status FileOutputStream::WriteAll(std::span<const IoSlice> slices) {
   constexpr size_t kMaxIov = IOV_MAX < 1024 ? IOV_MAX : 1024;
   iovec iov[kMaxIov];
   size_t next = 0;          // next slice to queue
@@ -345,9 +408,13 @@ Status FileOutputStream::WriteV(std::span<const IoSlice> slices) {
     while (scan < slices.size() && count < kMaxIov) {
       const IoSlice& s = slices[scan];
       if (s.size > scan_offset) {
-        iov[count].iov_base = const_cast<uint8_t*>(static_cast<const uint8_t*>(s.data) + scan_offset);
-        iov[count].iov_len = static_cast<size_t>(s.size - scan_offset);
+        // Linux caps one call at about 2 GiB; a larger slice goes in pieces.
+        const int64_t len = std::min<int64_t>(s.size - scan_offset, int64_t{1} << 30);
+        iov[count].iov_base =
+            const_cast<uint8_t*>(static_cast<const uint8_t*>(s.data) + scan_offset);
+        iov[count].iov_len = static_cast<size_t>(len);
         ++count;
+        if (len < s.size - scan_offset) break;
       }
       ++scan;
       scan_offset = 0;
@@ -359,7 +426,6 @@ Status FileOutputStream::WriteV(std::span<const IoSlice> slices) {
       return ErrnoStatus("writing to", path_);
     }
     if (n == 0) return Status::IOError("writing to '", path_, "' made no progress");
-    position_ += n;
     // Advance (next, next_offset) by n bytes.
     int64_t remaining = n;
     while (remaining > 0 && next < slices.size()) {
@@ -388,11 +454,21 @@ Result<int64_t> FileOutputStream::Tell() const {
 
 Status FileOutputStream::Flush() {
   if (fd_ < 0) return Status::IOError("flush of a closed file '", path_, "'");
+  if (held_size_ == 0) return Status::OK();
+  const IoSlice held{held_.get(), held_size_};
+  ALKAID_RETURN_NOT_OK(WriteAll(std::span<const IoSlice>(&held, 1)));
+  held_size_ = 0;
   return Status::OK();
 }
 
 Status FileOutputStream::Close() {
   if (fd_ < 0) return Status::OK();
+  Status flushed = Flush();
+  if (!flushed.ok()) {
+    if (owns_fd_) ::close(fd_);
+    fd_ = -1;
+    return flushed;
+  }
   int fd = fd_;
   fd_ = -1;
   if (owns_fd_ && ::close(fd) != 0) return ErrnoStatus("closing", path_);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -156,7 +157,9 @@ TEST(BufferOutputStream, LargeStreamFaultsAheadAndGivesBackTheRest) {
     BufferPtr out = stream->Finish().ValueOrDie();
     ASSERT_EQ(out->size(), static_cast<int64_t>(expected.size()));
     ASSERT_TRUE(std::equal(expected.begin(), expected.end(), out->data())) << initial;
-    if (initial > 0) ASSERT_GE(out->capacity(), out->size() + (int64_t{4} << 20));
+    if (initial > 0) {
+      ASSERT_GE(out->capacity(), out->size() + (int64_t{4} << 20));
+    }
     EXPECT_EQ(ResidentPagesFrom(*out, out->size()), 0) << "initial capacity " << initial;
     const uint8_t* tail = out->data() + out->size();
     EXPECT_TRUE(std::all_of(tail, out->data() + out->capacity(), [](uint8_t b) { return b == 0; }));
@@ -247,6 +250,76 @@ TEST(FileOutputStream, FromDescriptorPipe) {
   EXPECT_EQ(std::string(buf, 4), "pipe");
   ::close(fds[0]);
   EXPECT_TRUE(FileOutputStream::FromDescriptor(-1, false).status().IsInvalid());
+}
+
+
+// Aligned writes hold back what follows the last 2 MiB boundary until Flush,
+// Close or destruction, and the file ends up byte for byte what was written,
+// whatever mix of sizes, gather writes and flushes produced it.
+TEST(FileOutputStream, AlignedWritesHoldBackTheTailAndKeepEveryByte) {
+  const std::string path = TempPath("aligned");
+  constexpr int64_t kStretch = int64_t{2} << 20;
+  std::string expected;
+  std::mt19937_64 rng(7);
+  auto piece = [&](int64_t n) {
+    std::string s(static_cast<size_t>(n), '\0');
+    for (auto& c : s) c = static_cast<char>(rng());
+    return s;
+  };
+  {
+    auto file = FileOutputStream::Open(path, /*append=*/false, /*aligned_writes=*/true)
+                    .ValueOrDie();
+    // A small write stays in memory: nothing reached the file yet.
+    std::string a = piece(1000);
+    ASSERT_TRUE(file->Write(a.data(), static_cast<int64_t>(a.size())).ok());
+    expected += a;
+    EXPECT_EQ(ReadFile(path).size(), 0u);
+    EXPECT_EQ(*file->Tell(), 1000);
+    // Crossing the first boundary writes exactly up to it.
+    std::string b = piece(kStretch + 5000), c = piece(700);
+    const IoSlice two[] = {{b.data(), static_cast<int64_t>(b.size())}, {nullptr, 0},
+                           {c.data(), static_cast<int64_t>(c.size())}};
+    ASSERT_TRUE(file->WriteV(two).ok());
+    expected += b + c;
+    EXPECT_EQ(static_cast<int64_t>(ReadFile(path).size()), kStretch);
+    // Flush writes the rest; later writes realign on the next boundary.
+    ASSERT_TRUE(file->Flush().ok());
+    EXPECT_EQ(ReadFile(path), expected);
+    const auto flushed = static_cast<int64_t>(expected.size());
+    for (int64_t n : {int64_t{1}, kStretch - 1, int64_t{3} * kStretch + 17, int64_t{64} << 10}) {
+      std::string d = piece(n);
+      ASSERT_TRUE(file->Write(d.data(), n).ok());
+      expected += d;
+      EXPECT_EQ(static_cast<int64_t>(ReadFile(path).size()),
+                std::max(flushed, static_cast<int64_t>(expected.size()) / kStretch * kStretch));
+    }
+    EXPECT_EQ(*file->Tell(), static_cast<int64_t>(expected.size()));
+    // No Close(): destruction writes the held bytes.
+  }
+  EXPECT_EQ(ReadFile(path), expected);
+  {
+    // Off (the default): every write reaches the file at once.
+    auto file = FileOutputStream::Open(path).ValueOrDie();
+    ASSERT_TRUE(file->Write("abc", 3).ok());
+    EXPECT_EQ(ReadFile(path), "abc");
+    ASSERT_TRUE(file->Close().ok());
+  }
+  std::remove(path.c_str());
+}
+
+// A pipe is never held back, even when aligned writes are asked for: a reader
+// at the other end sees each write at once.
+TEST(FileOutputStream, PipeIsNeverHeldBack) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  auto out = FileOutputStream::FromDescriptor(fds[1], /*owns_fd=*/true,
+                                              /*aligned_writes=*/true).ValueOrDie();
+  ASSERT_TRUE(out->Write("ping", 4).ok());
+  char got[4] = {};
+  ASSERT_EQ(::read(fds[0], got, 4), 4);
+  EXPECT_EQ(std::string(got, 4), "ping");
+  ASSERT_TRUE(out->Close().ok());
+  ::close(fds[0]);
 }
 
 }  // namespace

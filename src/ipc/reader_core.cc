@@ -26,8 +26,8 @@ Status AtLocationSlow(const Status& st, const MessageLocation& where) {
 ReadBudget::ReadBudget(const IpcReadOptions& options)
     : explicit_limit_(options.memory_budget),
       floor_(options.memory_budget_floor),
-      ratio_(options.memory_budget_ratio),
-      guaranteed_(explicit_limit_ > 0 ? explicit_limit_ : floor_) {}
+      guaranteed_(explicit_limit_ > 0 ? explicit_limit_ : floor_),
+      ratio_(options.memory_budget_ratio) {}
 
 int64_t ReadBudget::limit() const {
   if (explicit_limit_ > 0) return explicit_limit_;

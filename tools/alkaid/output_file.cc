@@ -93,7 +93,8 @@ Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& target
     mode = 0666 & ~mask;
   }
   ::fchmod(fd, mode);
-  auto sink = io::FileOutputStream::FromDescriptor(fd, /*owns_fd=*/true);
+  auto sink = io::FileOutputStream::FromDescriptor(fd, /*owns_fd=*/true,
+                                                  /*aligned_writes=*/true);
   if (!sink.ok()) {
     ::close(fd);
     return sink.status();
