@@ -94,18 +94,29 @@ std::string EscapeFirstKey(const std::string& text) {
   return out;
 }
 
+// `text` read whole with `o` on the fast path, and again with its first key
+// escaped (which sends every block to the DOM path): equal tables of `rows`
+// rows. Returns the DOM path's table for further comparisons.
+TablePtr ExpectFastEqualsDom(const std::string& text, const ReadOptions& o, int64_t rows) {
+  auto dom = ExpectTable(ReadString(EscapeFirstKey(text), o), "dom");
+  auto fast = ExpectTable(ReadString(text, o), "fast");
+  if (dom == nullptr || fast == nullptr) {
+    ADD_FAILURE() << "a path failed to read";
+    return nullptr;
+  }
+  EXPECT_EQ(fast->num_rows(), rows);
+  ExpectTablesEqual(*fast, *dom);
+  return dom;
+}
+
 TEST(JsonlFastPath, RandomLinesEqualDomPath) {
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     std::string text = RandomLines(400, seed);
     ReadOptions o;
     o.schema = FastSchema();
     o.block_size = 1 << 20;
-    auto dom = ExpectTable(ReadString(EscapeFirstKey(text), o), "dom");
-    auto fast = ExpectTable(ReadString(text, o), "fast");
+    TablePtr dom = ExpectFastEqualsDom(text, o, 400);
     ASSERT_NE(dom, nullptr);
-    ASSERT_NE(fast, nullptr);
-    EXPECT_EQ(fast->num_rows(), 400);
-    ExpectTablesEqual(*fast, *dom);
     // Many small blocks, two threads: the same table.
     o.block_size = 700;
     o.num_threads = 2;
@@ -304,12 +315,8 @@ TEST(JsonlFastPath, RandomStringsEqualDomPath) {
     ReadOptions o;
     o.schema = StringSchema();
     o.block_size = 1 << 22;
-    auto dom = ExpectTable(ReadString(EscapeFirstKey(text), o), "dom");
-    auto fast = ExpectTable(ReadString(text, o), "fast");
+    TablePtr dom = ExpectFastEqualsDom(text, o, n);
     ASSERT_NE(dom, nullptr);
-    ASSERT_NE(fast, nullptr);
-    EXPECT_EQ(fast->num_rows(), n);
-    ExpectTablesEqual(*fast, *dom);
     // Blocks of a few lines each (the size hints of one block sizing the
     // next, smaller and bigger), one and two threads.
     for (int64_t block : {300, 2000, 20000}) {
