@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <thread>
 
 #include "alkaid/export.h"
 
@@ -62,9 +63,17 @@ class ALKAID_EXPORT RacingTask {
   bool TryFinish(int64_t i, int attempt);
   /// The attempt whose result stands; valid once RunRacing has returned.
   int Winner(int64_t i) const { return winner_[i].load(std::memory_order_acquire) - 1; }
+  /// Whether attempt `attempt`, running on the calling thread, may have a
+  /// rival and so should poll Finished: false only for a first attempt on the
+  /// thread that called RunRacing (second attempts are only ever started by
+  /// that thread, of items a pool thread started). Call from Attempt.
+  bool MayBeRaced(int attempt) const {
+    return attempt == 1 || std::this_thread::get_id() != caller_;
+  }
 
  private:
   friend class RacingRunner;
+  std::thread::id caller_;  // RunRacing's caller, set before any attempt starts
   int64_t n_;
   std::unique_ptr<std::atomic<uint8_t>[]> claim_;   // 0 free, 1 started, 2 started twice
   std::unique_ptr<std::atomic<uint8_t>[]> winner_;  // 0 none, else winning attempt + 1

@@ -551,10 +551,9 @@ class CompressRace final : public RacingTask {
         attempt == 0 ? (*out_)[i] : std::make_shared<ResizableBuffer>(pool_);
     const std::function<bool()> stop = [this, k] { return Finished(k); };
     const Codec& codec = lz4_ != nullptr ? static_cast<const Codec&>(*lz4_) : *zstd_;
-    // Only the caller starts second attempts, and only of items a pool thread
-    // started: a first attempt on the caller's own thread is never raced, so
-    // it compresses in one library call, as the one-thread path does.
-    const bool raced = attempt == 1 || std::this_thread::get_id() != caller_;
+    // An attempt nobody races compresses in one library call, as the
+    // one-thread path does.
+    const bool raced = MayBeRaced(attempt);
     const auto started = std::chrono::steady_clock::now();
     Result<bool> done = EncodeBodyBuffer(
         codec, inputs_[i], mine.get(), [&](const uint8_t* in, int64_t n, uint8_t* dst, int64_t cap) {
@@ -604,7 +603,6 @@ class CompressRace final : public RacingTask {
   std::vector<std::shared_ptr<ResizableBuffer>>* const out_;
   const std::vector<int64_t> order_;
   MemoryPool* const pool_;
-  const std::thread::id caller_ = std::this_thread::get_id();  // RunRacing's caller
   std::vector<std::shared_ptr<ResizableBuffer>> second_;  // winning second attempts
   std::vector<Status> errors_;                            // [2 * i + attempt]
   std::vector<int64_t> nanos_ = std::vector<int64_t>(errors_.size());  // [2 * i + attempt]
@@ -776,10 +774,9 @@ class DecodeRace final : public RacingTask {
 
   void Attempt(int64_t k, int attempt) override {
     const auto i = static_cast<size_t>(order_[static_cast<size_t>(k)]);
-    // A first attempt on the caller's thread is never raced (second attempts
-    // are the caller's, of items a pool thread started): it decodes in one
-    // library call, as the one-thread path does.
-    const bool raced = attempt == 1 || std::this_thread::get_id() != caller_;
+    // An attempt nobody races decodes in one library call, as the
+    // one-thread path does.
+    const bool raced = MayBeRaced(attempt);
     Result<BufferPtr> decoded = Decode(i, k, raced);
     if (decoded.ok() && *decoded == nullptr && encoded_[i] != nullptr) return;  // gave up
     const size_t slot = 2 * i + static_cast<size_t>(attempt);
@@ -843,7 +840,6 @@ class DecodeRace final : public RacingTask {
   const int64_t max_size_;
   MemoryPool* const pool_;
   const int64_t index_base_;
-  const std::thread::id caller_ = std::this_thread::get_id();  // RunRacing's caller
   // Two per buffer, [2 * i + attempt]: the buffer, or the error.
   std::vector<BufferPtr> values_;
   std::vector<Status> errors_;

@@ -199,6 +199,8 @@ class RacingRunner {
     }
   }
 
+  static void SetCaller(RacingTask& task) { task.caller_ = std::this_thread::get_id(); }
+
   // The caller's second attempt of every item still in progress elsewhere.
   // Each returns only once the item is finished (by it or by the first
   // attempt), so afterwards nothing is left to wait for.
@@ -230,6 +232,7 @@ struct RacingJob final : Job {
 void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads, bool second_attempts) {
   const int64_t n = task->size();
   if (n <= 0) return;
+  RacingRunner::SetCaller(*task);  // before any pool thread sees the task
   const int helpers =
       static_cast<int>(std::min<int64_t>({static_cast<int64_t>(max_threads) - 1, n - 1, kMaxHelpers}));
   std::shared_ptr<RacingJob> job;
