@@ -6,10 +6,11 @@
 #include <map>
 #include <tuple>
 #include <mutex>
+#include <thread>
 
 #include "message_framer.h"
 #include "reader_internal.h"
-#include "reader_prefetch.h"
+#include "reader_pipeline.h"
 
 namespace alkaid::ipc {
 
@@ -122,7 +123,8 @@ class MemorySource {
 // Reads the next message of a stream through `framer`. *got is false at the
 // end-of-stream marker or when the input ends cleanly between messages.
 template <typename Source>
-Status ReadFramedMessage(Source& in, MessageFramer* framer, FramedMessage* out, bool* got) {
+[[gnu::always_inline]] inline Status ReadFramedMessage(Source& in, MessageFramer* framer,
+                                                FramedMessage* out, bool* got) {
   *got = false;
   uint8_t word[4];
   do {
@@ -170,14 +172,16 @@ struct StreamReader::State {
   FramedMessage message;
   int64_t message_index = 0;
   bool finished = false;
-  // IpcReadOptions::prefetch_next_batch; reset first by the destructor.
-  std::unique_ptr<internal::BatchPrefetcher> prefetch;
+  // use_threads: batches decoded side by side (reader_pipeline.h); reset
+  // first by the destructor.
+  std::unique_ptr<internal::BatchPipeline> pipeline;
+  bool one_thread = false;  // use_threads, but the options allow one thread
 };
 
 StreamReader::StreamReader() : state_(std::make_unique<State>()) {}
 StreamReader::~StreamReader() {
-  // A batch a pool thread is decoding ahead ends before anything it uses goes.
-  if (state_) state_->prefetch.reset();
+  // A batch a pool thread is decoding ends before anything it uses goes.
+  if (state_) state_->pipeline.reset();
 }
 
 Result<std::unique_ptr<StreamReader>> StreamReader::Open(io::InputStream* stream,
@@ -212,23 +216,51 @@ Result<std::unique_ptr<StreamReader>> StreamReader::Open(BufferPtr buffer,
   return reader;
 }
 
-// Frames the next message (false at the end of the stream).
-Status StreamReader::ReadOneMessage(bool* got) {
-  State& s = *state_;
+namespace {
+// Frames the next message of a stream reader's state `s` into *out (false at
+// the end of the stream).
+template <typename ReaderState>
+[[gnu::always_inline]] inline Status ReadStreamMessage(ReaderState& s, FramedMessage* out,
+                                                       bool* got) {
   s.framer.Begin(s.framer.offset());
   Status st;
   if (s.memory != nullptr) {
     MemorySource source(s.memory, &s.memory_position);
-    st = ReadFramedMessage(source, &s.framer, &s.message, got);
+    st = ReadFramedMessage(source, &s.framer, out, got);
   } else {
     StreamSource source(s.stream, s.options.pool);
-    st = ReadFramedMessage(source, &s.framer, &s.message, got);
+    st = ReadFramedMessage(source, &s.framer, out, got);
   }
   if (!st.ok()) [[unlikely]] {
     return internal::AtLocation(st, {"stream message", s.message_index, s.framer.message_offset()});
   }
   if (*got) ++s.message_index;
   return Status::OK();
+}
+
+// Batches at least this large are worth decoding beside another one; smaller
+// ones are decoded by the caller as they come, when nothing is in flight.
+constexpr int64_t kPipelineMinBody = 64 * 1024;
+
+// How many batches the pipeline keeps in flight for `options`; < 2: none.
+int PipelineWindow(const IpcReadOptions& options) {
+  int threads = options.num_threads > 0 ? options.num_threads
+                                        : static_cast<int>(std::thread::hardware_concurrency());
+  return std::min(threads, 4);
+}
+
+// One record batch claimed by a stream reader's pipeline: its own framed
+// message (the reader frames the next ones meanwhile) and loader scratch.
+struct PendingBatch {
+  FramedMessage message;
+  internal::BatchScratch scratch;
+  MessageLocation where;
+};
+}  // namespace
+
+// Frames the next message (false at the end of the stream).
+[[gnu::always_inline]] inline Status StreamReader::ReadOneMessage(bool* got) {
+  return ReadStreamMessage(*state_, &state_->message, got);
 }
 
 // Open → schema: the first message must be one.
@@ -277,14 +309,73 @@ Status StreamReader::ReadSchema() {
 // Schema → batches.
 Result<RecordBatchPtr> StreamReader::Next() {
   State& s = *state_;
-  // Prefetch hook (reader_prefetch.h): the batch loop below, one batch ahead.
-  if (s.options.use_threads && s.options.prefetch_next_batch) {
-    if (!s.prefetch) {
-      s.prefetch = std::make_unique<internal::BatchPrefetcher>([this] { return NextBatch(); });
-    }
-    return s.prefetch->Next();
-  }
+  // Threads: batches decoded side by side (reader_pipeline.h).
+  if (s.options.use_threads) [[unlikely]] return NextPipelined();
   return NextBatch();
+}
+
+// The batch loop split for the pipeline: framing and dictionaries here, in
+// order; each record batch's decoding as a job.
+Result<RecordBatchPtr> StreamReader::NextPipelined() {
+  State& s = *state_;
+  if (!s.pipeline) {
+    const int window = s.one_thread ? 1 : PipelineWindow(s.options);
+    if (window < 2) {
+      s.one_thread = true;
+      return NextBatch();
+    }
+    using Claimed = internal::BatchPipeline::Claimed;
+    auto claim = [this](const std::function<void()>& drain) -> Claimed {
+      State& s = *state_;
+      Claimed out;
+      while (!s.finished) {
+        auto p = std::make_shared<PendingBatch>();
+        bool got = false;
+        Status st = ReadStreamMessage(s, &p->message, &got);
+        if (!st.ok()) {
+          out.ready.emplace(std::move(st));
+          return out;
+        }
+        if (!got) {
+          s.finished = true;
+          break;
+        }
+        p->where = MessageLocation{"stream message", s.message_index - 1, s.framer.message_offset()};
+        const Message& message = *p->message.message;
+        if (message.header_type() == internal::fb::MessageHeader::RecordBatch) {
+          s.core.CountStreamMessage(p->message.wire_size);
+          if (s.core.memo().has_pending()) {
+            drain();  // running batches read the dictionaries
+            st = internal::AtLocation(s.core.MaterializeDictionaries(), p->where);
+            if (!st.ok()) {
+              out.ready.emplace(std::move(st));
+              return out;
+            }
+          }
+          out.small = p->message.body.size < kPipelineMinBody;
+          out.job = [this, p]() -> Result<RecordBatchPtr> {
+            RecordBatchPtr batch;
+            ALKAID_RETURN_NOT_OK(state_->core.ReadRecordBatchInto(
+                *p->message.message, p->message.body, p->where, &p->scratch, nullptr, &batch));
+            return batch;
+          };
+          return out;
+        }
+        drain();  // a dictionary batch changes what running batches read
+        RecordBatchPtr none;
+        st = s.core.HandleStreamMessage(message, p->message.body, p->message.wire_size, p->where,
+                                        &none);
+        if (!st.ok()) {
+          out.ready.emplace(std::move(st));
+          return out;
+        }
+      }
+      out.ready.emplace(RecordBatchPtr());
+      return out;
+    };
+    s.pipeline = std::make_unique<internal::BatchPipeline>(std::move(claim), window);
+  }
+  return s.pipeline->Next();
 }
 
 Result<std::vector<RecordBatchPtr>> StreamReader::ReadAll() { return ReadRemaining(); }
@@ -305,13 +396,14 @@ Status AddRowsOf(const Message& message, int64_t* rows) {
 Result<int64_t> StreamReader::CountRows() {
   State& s = *state_;
   int64_t rows = 0;
-  // A batch the prefetcher decoded ahead is counted; nothing more is decoded.
-  if (s.prefetch) {
-    std::optional<Result<RecordBatchPtr>> ahead = s.prefetch->TakeAhead();
-    s.prefetch.reset();
-    if (ahead.has_value()) {
-      ALKAID_RETURN_NOT_OK(ahead->status());
-      if (**ahead != nullptr) rows += (**ahead)->num_rows();
+  // Batches the pipeline claimed are decoded and counted, in order;
+  // nothing more is decoded.
+  if (s.pipeline) {
+    std::vector<Result<RecordBatchPtr>> ahead = s.pipeline->TakeAhead(false);
+    s.pipeline.reset();
+    for (auto& r : ahead) {
+      ALKAID_RETURN_NOT_OK(r.status());
+      if (*r != nullptr) rows += (*r)->num_rows();
     }
   }
   while (!s.finished) {
@@ -376,15 +468,16 @@ struct FileReader::State {
   // The last batch a projection read, to tell a sequential scan (which gets
   // the next batch's ranges prefetched) from random access.
   std::atomic<int> last_projected{-1};
-  // IpcReadOptions::prefetch_next_batch for Next(); reset first by the
-  // destructor.
-  std::unique_ptr<internal::BatchPrefetcher> prefetch;
+  // use_threads: Next()'s batches decoded side by side
+  // (reader_pipeline.h); reset first by the destructor.
+  std::unique_ptr<internal::BatchPipeline> pipeline;
+  bool one_thread = false;  // use_threads, but the options allow one thread
 };
 
 FileReader::FileReader() : state_(std::make_unique<State>()) {}
 FileReader::~FileReader() {
-  // A batch a pool thread is decoding ahead ends before anything it uses goes.
-  if (state_) state_->prefetch.reset();
+  // A batch a pool thread is decoding ends before anything it uses goes.
+  if (state_) state_->pipeline.reset();
 }
 
 Result<std::unique_ptr<FileReader>> FileReader::Open(io::RandomAccessFile* file,
@@ -965,25 +1058,58 @@ Result<int64_t> FileReader::CountRows() {
   return rows;
 }
 
+namespace {
+// A pipeline over the record batch blocks from *cursor on, each batch a
+// ReadRecordBatch (which may run on several threads at once); null when the
+// options allow one thread only.
+std::unique_ptr<internal::BatchPipeline> MakeFilePipeline(
+    FileReader* reader, const std::vector<internal::FileBlock>& blocks,
+    const IpcReadOptions& options, int* cursor) {
+  const int window = PipelineWindow(options);
+  if (window < 2) return nullptr;
+  using Claimed = internal::BatchPipeline::Claimed;
+  auto claim = [reader, &blocks, cursor](const std::function<void()>&) -> Claimed {
+    Claimed out;
+    if (static_cast<size_t>(*cursor) >= blocks.size()) {
+      out.ready.emplace(RecordBatchPtr());
+      return out;
+    }
+    const int i = (*cursor)++;
+    out.small = blocks[static_cast<size_t>(i)].body_length < kPipelineMinBody;
+    out.job = [reader, i] { return reader->ReadRecordBatch(i); };
+    return out;
+  };
+  return std::make_unique<internal::BatchPipeline>(std::move(claim), window);
+}
+}  // namespace
+
 Result<RecordBatchPtr> FileReader::Next() {
   State& s = *state_;
-  // Prefetch hook (reader_prefetch.h): batch next_batch_ + 1 is read ahead.
-  if (s.options.use_threads && s.options.prefetch_next_batch) {
-    if (!s.prefetch) {
-      s.prefetch = std::make_unique<internal::BatchPrefetcher>([this]() -> Result<RecordBatchPtr> {
-        if (next_batch_ >= num_record_batches()) return RecordBatchPtr();
-        return ReadRecordBatch(next_batch_++);
-      });
-    }
-    return s.prefetch->Next();
+  // Threads: batches decoded side by side (reader_pipeline.h).
+  if (s.options.use_threads && !s.one_thread) {
+    if (!s.pipeline) s.pipeline = MakeFilePipeline(this, s.batch_blocks, s.options, &next_batch_);
+    if (s.pipeline) return s.pipeline->Next();
+    s.one_thread = true;
   }
   if (next_batch_ >= num_record_batches()) return RecordBatchPtr();
   return ReadRecordBatch(next_batch_++);
 }
 
 Result<std::vector<RecordBatchPtr>> FileReader::ReadAll() {
+  State& s = *state_;
   std::vector<RecordBatchPtr> out;
-  out.reserve(state_->batch_blocks.size());
+  out.reserve(s.batch_blocks.size());
+  int cursor = 0;  // its own: Next()'s is left where it is
+  std::unique_ptr<internal::BatchPipeline> pipeline =
+      s.options.use_threads ? MakeFilePipeline(this, s.batch_blocks, s.options, &cursor) : nullptr;
+  if (pipeline) {
+    while (true) {
+      ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, pipeline->Next());
+      if (batch == nullptr) break;
+      out.push_back(std::move(batch));
+    }
+    return out;
+  }
   for (int i = 0; i < num_record_batches(); ++i) {
     ALKAID_ASSIGN_OR_RAISE(RecordBatchPtr batch, ReadRecordBatch(i));
     out.push_back(std::move(batch));

@@ -13,6 +13,7 @@
 
 #include "alkaid/visit_type.h"
 #include "reader_internal.h"
+#include "reader_pipeline.h"
 
 namespace alkaid::ipc::internal {
 
@@ -650,7 +651,9 @@ Status ArrayLoader::FinishDeferred() {
     ALKAID_ASSIGN_OR_RAISE(decompressed,
                            Charge::Take(budget, total, "decompressing a message body"));
     ParallelOptions parallel;
-    parallel.use_threads = params_.options->use_threads;
+    // A batch decoded beside others (reader_pipeline.h) keeps its buffers
+    // to its own thread.
+    parallel.use_threads = params_.options->use_threads && CodecThreadsAllowedHere();
     parallel.num_threads = params_.options->num_threads;
     decoded_scratch_.clear();
     ALKAID_RETURN_NOT_OK(DecompressBodyBuffers(*params_.codec, encoded_scratch_, &decoded_scratch_,

@@ -522,8 +522,7 @@ Status ReaderCore::MaterializeDictionaries() { return memo_.MaterializeAll(budge
 Status ReaderCore::HandleStreamMessage(const fb::Message& message, const MessageBody& body,
                                        int64_t wire_size, const MessageLocation& where,
                                        RecordBatchPtr* batch) {
-  stats_.num_messages.fetch_add(1, std::memory_order_relaxed);
-  budget_->AddInput(wire_size);
+  CountStreamMessage(wire_size);
   switch (message.header_type()) {
     case fb::MessageHeader::RecordBatch: {
       if (memo_.has_pending()) ALKAID_RETURN_NOT_OK(AtLocation(MaterializeDictionaries(), where));

@@ -563,6 +563,12 @@ class ReaderCore {
   // `wire_size` counts towards the stream's input for the memory budget.
   Status HandleStreamMessage(const fb::Message& message, const MessageBody& body, int64_t wire_size,
                              const MessageLocation& where, RecordBatchPtr* batch);
+  // Counts a stream message after the schema (stats, and its bytes towards
+  // the input the memory budget allows for). HandleStreamMessage does it.
+  void CountStreamMessage(int64_t wire_size) {
+    stats_.num_messages.fetch_add(1, std::memory_order_relaxed);
+    budget_->AddInput(wire_size);
+  }
 
   const SchemaPtr& schema() const { return out_schema_; }
   const DictionaryIds& dictionary_ids() const { return out_ids_; }

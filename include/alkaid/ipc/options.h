@@ -84,16 +84,15 @@ struct ALKAID_EXPORT IpcReadOptions {
   /// false: trusted input, only structural checks (buffer sizes, counts).
   bool validate_full = true;
 
-  /// Decompress the buffers of one batch on several threads.
+  /// Decode on several threads: Next() of StreamReader and FileReader (and
+  /// FileReader::ReadAll) decode up to num_threads record batches at once,
+  /// on the caller and pool threads, and hand them out in order (errors
+  /// included); a batch decoded alone (the last one, or FileReader::
+  /// ReadRecordBatch) spreads its buffers over the threads instead. Batches
+  /// with bodies under 64 KiB are decoded by the caller as they come.
   bool use_threads = false;
   /// Threads used when use_threads is true; 0 means the hardware concurrency.
   int num_threads = 0;  ///< 0: hardware concurrency
-  /// With use_threads: Next() of StreamReader and FileReader reads and decodes
-  /// the following batch on a pool thread while the caller uses the one
-  /// returned (one batch ahead at most; errors still come in order). Off by
-  /// default: it pays only when the caller does work of its own between
-  /// Next() calls.
-  bool prefetch_next_batch = false;
 
   /// Deepest type nesting accepted in a schema or batch.
   int max_recursion_depth = kDefaultMaxRecursionDepth;

@@ -110,6 +110,7 @@ class ALKAID_EXPORT StreamReader : public RecordBatchReader {
   Status ReadSchema();
   Status ReadOneMessage(bool* got);
   Result<RecordBatchPtr> NextBatch();
+  Result<RecordBatchPtr> NextPipelined();
 
   struct State;
   std::unique_ptr<State> state_;
