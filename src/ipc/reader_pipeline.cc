@@ -64,8 +64,34 @@ struct BatchPipeline::Slot {
   }
 };
 
+// Claimed batches waiting for a thread, oldest first. Each batch queued
+// sends one pool thread here, which takes the oldest batch nobody started
+// (not necessarily the one queued with it: the caller may have taken that).
+// Held by shared_ptr by pool threads, so it outlives the pipeline.
+struct BatchPipeline::Queue {
+  std::mutex mutex;
+  std::deque<std::shared_ptr<Slot>> waiting;
+
+  void Push(std::shared_ptr<Slot> slot) {
+    std::lock_guard<std::mutex> lock(mutex);
+    waiting.push_back(std::move(slot));
+  }
+  // The oldest batch nobody started, now started by the caller of Take, or null.
+  std::shared_ptr<Slot> Take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    while (!waiting.empty()) {
+      std::shared_ptr<Slot> slot = std::move(waiting.front());
+      waiting.pop_front();
+      if (slot->Start()) return slot;
+    }
+    return nullptr;
+  }
+};
+
 BatchPipeline::BatchPipeline(Claim claim, int window)
-    : claim_(std::move(claim)), window_(static_cast<size_t>(window < 1 ? 1 : window)) {}
+    : claim_(std::move(claim)),
+      window_(static_cast<size_t>(window < 1 ? 1 : window)),
+      queue_(std::make_shared<Queue>()) {}
 
 BatchPipeline::~BatchPipeline() { TakeAhead(true); }
 
@@ -104,9 +130,10 @@ bool BatchPipeline::ClaimOne(bool background) {
   // The first slot is the one the caller is about to need: it runs it (a
   // small one at once, with nothing claimed beside it).
   if (slots_.size() == 1) return !c.small;
+  queue_->Push(slot);
   if (background) {
-    RunInBackground([slot] {
-      if (slot->Start()) slot->Run(false);
+    RunInBackground([queue = queue_] {
+      if (std::shared_ptr<Slot> next = queue->Take()) next->Run(false);
     });
   }
   return true;
@@ -123,14 +150,16 @@ Result<RecordBatchPtr> BatchPipeline::Next() {
     if (!slots_[i]->is_done()) alone = false;
   }
   if (!RunHereIfQueued(head, alone)) {
-    // A pool thread has it: rather than wait, do a later batch, claiming one
-    // more (up to twice the window) when none is left to take over, so that
-    // a preempted pool thread does not leave the caller idle.
+    // A pool thread has it: rather than wait, do the oldest later batch
+    // nobody started, claiming more (up to twice the window) when none is
+    // left, so that a busy or preempted pool thread does not leave the
+    // caller idle. Each claim also queues work for a pool thread that frees.
     while (!head->is_done()) {
-      bool ran = false;
-      for (size_t i = 1; i < slots_.size() && !ran; ++i) ran = RunHereIfQueued(slots_[i], false);
-      if (ran) continue;
-      if (slots_.size() >= 2 * window_ || !ClaimOne(false)) break;
+      if (std::shared_ptr<Slot> next = queue_->Take()) {
+        next->Run(false);
+        continue;
+      }
+      if (slots_.size() >= 2 * window_ || !ClaimOne(true)) break;
     }
     Wait(head);
   }

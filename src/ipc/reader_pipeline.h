@@ -72,6 +72,7 @@ class BatchPipeline {
 
  private:
   struct Slot;
+  struct Queue;
   // Claims the next batch (queued for a pool thread when `background`);
   // false when nothing more is to be claimed now.
   bool ClaimOne(bool background);
@@ -83,7 +84,8 @@ class BatchPipeline {
   Claim claim_;
   size_t window_;
   bool stopped_ = false;  // a ready result is in `slots_`
-  std::deque<std::shared_ptr<Slot>> slots_;
+  std::deque<std::shared_ptr<Slot>> slots_;  // claimed, in order, until handed out
+  std::shared_ptr<Queue> queue_;
 };
 
 }  // namespace alkaid::ipc::internal

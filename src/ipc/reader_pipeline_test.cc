@@ -93,7 +93,7 @@ TEST(PipelineConcurrency, ResultsAndErrorsComeInClaimOrder) {
   auto end = pipeline.Next();
   ASSERT_TRUE(end.ok());
   EXPECT_EQ(*end, nullptr);
-  EXPECT_LE(fake.max_running.load(), 2);
+  EXPECT_LE(fake.max_running.load(), 4) << "at most twice the window in flight";
   // Only the batches with nothing beside them may spread their buffers.
   EXPECT_LE(fake.alone_runs.load(), 2);
 }

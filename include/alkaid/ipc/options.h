@@ -85,11 +85,13 @@ struct ALKAID_EXPORT IpcReadOptions {
   bool validate_full = true;
 
   /// Decode on several threads: Next() of StreamReader and FileReader (and
-  /// FileReader::ReadAll) decode up to num_threads record batches at once,
-  /// on the caller and pool threads, and hand them out in order (errors
-  /// included); a batch decoded alone (the last one, or FileReader::
-  /// ReadRecordBatch) spreads its buffers over the threads instead. Batches
-  /// with bodies under 64 KiB are decoded by the caller as they come.
+  /// FileReader::ReadAll) decode record batches on the caller and pool
+  /// threads at once, num_threads + 1 of them in flight (up to twice that
+  /// while the caller waits for a busy pool thread), and hand them out in
+  /// order (errors included); a batch decoded alone (the last one, or
+  /// FileReader::ReadRecordBatch) spreads its buffers over the threads
+  /// instead. Batches with bodies under 64 KiB are decoded by the caller as
+  /// they come.
   bool use_threads = false;
   /// Threads used when use_threads is true; 0 means the hardware concurrency.
   int num_threads = 0;  ///< 0: hardware concurrency
