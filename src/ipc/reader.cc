@@ -351,7 +351,10 @@ Result<RecordBatchPtr> StreamReader::NextPipelined() {
         if (message.header_type() == internal::fb::MessageHeader::RecordBatch) {
           s.core.CountStreamMessage(p->message.wire_size);
           if (s.core.memo().has_pending()) {
-            drain();  // running batches read the dictionaries
+            // Running batches read the dictionaries. (The dictionary batch
+            // that left this pending drained them already; kept so that
+            // the rule does not depend on that.)
+            drain();
             st = internal::AtLocation(s.core.MaterializeDictionaries(), p->where);
             if (!st.ok()) {
               out.ready.emplace(std::move(st));

@@ -304,6 +304,27 @@ TEST(PipelineConcurrency, StreamReaderGivesTheSameBatchesAndErrorsInOrder) {
   }
 }
 
+// The first batch is claimed and not yet started when the next message, a
+// dictionary replacement, is framed: it must still be decoded with the
+// dictionary it was sent with.
+TEST(PipelineConcurrency, ADictionaryBatchWaitsForTheBatchesClaimedBeforeIt) {
+  const auto all = BigBatches(7);
+  const std::vector<RecordBatchPtr> batches = {all[2], all[6], all[6]};
+  for (CompressionType codec : {CompressionType::kLz4Frame, CompressionType::kNone}) {
+    BufferPtr bytes = BigStream(codec, batches);
+    for (int round = 0; round < 5; ++round) {
+      auto reader = StreamReader::Open(bytes, Threads(2)).ValueOrDie();
+      for (const auto& expected : batches) {
+        auto batch = reader->Next();
+        ASSERT_TRUE(batch.ok()) << batch.status();
+        ASSERT_NE(*batch, nullptr);
+        ASSERT_TRUE((*batch)->Equals(*expected));
+      }
+      EXPECT_EQ(reader->stats().num_replaced_dictionaries, 1);
+    }
+  }
+}
+
 TEST(PipelineConcurrency, FileReaderNextReadAllAndEarlyDestruction) {
   // The file format keeps one dictionary.
   const auto batches = BigBatches(8, /*one_dictionary=*/true);
