@@ -66,6 +66,12 @@ inline constexpr uint16_t kMonthStart[2][13] = {
     {0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334},
     {0, 0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335}};
 
+// Whether day d (1..31) is past the end of month m (1..12): months have 31
+// or 30 days alternating, switching at August; February 28 + leap.
+__attribute__((always_inline)) inline bool PastMonthEnd(uint32_t d, uint32_t m, uint32_t leap) {
+  return d > 28 && d > (m == 2 ? 28 + leap : 30 + ((m ^ (m >> 3)) & 1));
+}
+
 struct Instant {
   int64_t seconds;  // since the epoch (UTC when zoned)
   int32_t nanos;    // 0..999'999'999
@@ -94,15 +100,11 @@ __attribute__((always_inline)) inline bool FinishTimestamp(const char* p, size_t
   if (year - 1900 < 256) {
     const int32_t y = kYearStart.v[year - 1900];
     const uint32_t leap = static_cast<uint32_t>(y & 1);
-    // Days in month m: 31 or 30 alternating, switching at August; February apart.
-    if (day > 28 && day > (month == 2 ? 28 + leap : 30 + ((month ^ (month >> 3)) & 1))) return false;
+    if (PastMonthEnd(day, month, leap)) return false;
     days = static_cast<int64_t>(y >> 1) + static_cast<int64_t>(kMonthStart[leap][month] + day) - 1;
   } else {
-    if (day > 28) {
-      const uint32_t days_in = month == 2 ? 28 + ((year % 4 == 0 && year % 100 != 0) || year % 400 == 0)
-                                          : 30 + ((month ^ (month >> 3)) & 1);
-      if (day > days_in) return false;
-    }
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (PastMonthEnd(day, month, leap ? 1 : 0)) return false;
     days = DaysFromCivil(year, month, day);
   }
   int32_t nanos = 0;
@@ -271,10 +273,72 @@ __attribute__((always_inline)) inline bool FixedTimestamp(const char* p, size_t 
 #endif
 }
 
+#if defined(__SSE2__)
+// The most common layout alone, "YYYY-MM-DD?HH:MM:SS.fff" (23 bytes, no
+// zone), as milliseconds: the same checks as FixedTimestampSse2 with the
+// length, the tail template and the fraction fixed, the range checks as
+// lane compares (one branch), and nothing computed that milliseconds do not
+// need. False for anything else, years outside the table included (callers
+// then take the general fixed-layout path).
+__attribute__((always_inline)) inline bool MilliTimestamp23(const char* p, int64_t* out) {
+  const Template16& head = kTimestampTemplates.head;
+  const Template16& tail = kTimestampTemplates.tail[23 - 19];
+  const __m128i xh = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
+                                   _mm_load_si128(reinterpret_cast<const __m128i*>(head.t)));
+  const __m128i xt = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 7)),
+                                   _mm_load_si128(reinterpret_cast<const __m128i*>(tail.t)));
+  const __m128i bad_bytes =
+      _mm_or_si128(_mm_subs_epu8(xh, _mm_load_si128(reinterpret_cast<const __m128i*>(head.limit))),
+                   _mm_subs_epu8(xt, _mm_load_si128(reinterpret_cast<const __m128i*>(tail.limit))));
+  const char sep = p[10];
+  if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad_bytes, _mm_setzero_si128())) != 0xFFFF ||
+      (sep != 'T' && sep != ' ' && sep != 't')) {
+    return false;
+  }
+  // 16-bit lane j: 10 * byte 2j + byte 2j + 1. Head, even pairs: year
+  // halves (lanes 0, 1), day (4), minute (7); head one byte on, odd pairs:
+  // month (2), hour (5); tail (bytes 7..22): second (5), the first
+  // fraction digit (6, after the point's 0) and the last two (7).
+  const __m128i low = _mm_set1_epi16(0x00FF), ten = _mm_set1_epi16(10);
+  auto pairs = [&](__m128i x) {
+    return _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(x, low), ten), _mm_srli_epi16(x, 8));
+  };
+  const __m128i even = pairs(xh), odd = pairs(_mm_srli_si128(xh, 1)), frac = pairs(xt);
+  // Every range at once: a lane fails when below its floor or above its
+  // ceiling (years 1900..2155 are checked through the table index below).
+  const __m128i even_lo = _mm_setr_epi16(0, 0, 0, 0, 1, 0, 0, 0);
+  constexpr int16_t kAny = 0x7FFF;  // lanes of other bytes (at most 2805)
+  const __m128i even_hi = _mm_setr_epi16(99, 99, kAny, kAny, 31, kAny, kAny, 59);
+  const __m128i odd_lo = _mm_setr_epi16(0, 0, 1, 0, 0, 0, 0, 0);
+  const __m128i odd_hi = _mm_setr_epi16(kAny, kAny, 12, kAny, kAny, 23, kAny, kAny);
+  const __m128i frac_hi = _mm_setr_epi16(kAny, kAny, kAny, kAny, kAny, 59, kAny, kAny);
+  const __m128i out_of_range = _mm_or_si128(
+      _mm_or_si128(_mm_cmplt_epi16(even, even_lo), _mm_cmpgt_epi16(even, even_hi)),
+      _mm_or_si128(_mm_or_si128(_mm_cmplt_epi16(odd, odd_lo), _mm_cmpgt_epi16(odd, odd_hi)),
+                   _mm_cmpgt_epi16(frac, frac_hi)));
+  const uint32_t year_index =
+      static_cast<uint32_t>(_mm_extract_epi16(even, 0) * 100 + _mm_extract_epi16(even, 1)) - 1900;
+  if (_mm_movemask_epi8(out_of_range) != 0 || year_index >= 256) return false;
+  const int32_t y = kYearStart.v[year_index];
+  const uint32_t leap = static_cast<uint32_t>(y & 1);
+  const auto month = static_cast<uint32_t>(_mm_extract_epi16(odd, 2));
+  const auto day = static_cast<uint32_t>(_mm_extract_epi16(even, 4));
+  if (PastMonthEnd(day, month, leap)) return false;
+  const int64_t days = static_cast<int64_t>(y >> 1) + static_cast<int64_t>(kMonthStart[leap][month] + day) - 1;
+  const int64_t seconds = days * 86400 + (_mm_extract_epi16(odd, 5) * 60 + _mm_extract_epi16(even, 7)) * 60 +
+                          _mm_extract_epi16(frac, 5);
+  *out = seconds * 1000 + _mm_extract_epi16(frac, 6) * 100 + _mm_extract_epi16(frac, 7);
+  return true;
+}
+#endif
+
 // A FixedTimestamp in `unit`, requiring a zone exactly when `zoned`; false
 // when the text is not of the fixed layout, has digits finer than the unit,
 // or overflows (callers then ask the general parser, which decides).
 __attribute__((always_inline)) inline bool FixedTimestampAs(const char* p, size_t n, TimeUnit unit, bool zoned, int64_t* out) {
+#if defined(__SSE2__)
+  if (n == 23 && unit == TimeUnit::kMilli && !zoned && MilliTimestamp23(p, out)) return true;
+#endif
   Instant t;
   if (!FixedTimestamp(p, n, &t) || t.zoned != zoned) return false;
   if (unit == TimeUnit::kMilli || unit == TimeUnit::kMicro) {
