@@ -220,9 +220,9 @@ Result<BufferPtr> BufferOutputStream::Finish() {
     // changes no byte (they read as zero again).
     static const int64_t page = ::sysconf(_SC_PAGESIZE);
     const int64_t keep = (position_ + page - 1) / page * page;
-    // With transparent huge pages (the pool asks for them), populating
-    // brought in whole 2 MiB pages (aligned in the address space): give
-    // back up to the end of the last one.
+    // Where the system backs anonymous memory with transparent huge pages
+    // (THP mode "always"), populating brought in whole 2 MiB pages (aligned
+    // in the address space): give back up to the end of the last one.
     constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
     const uintptr_t last = (reinterpret_cast<uintptr_t>(data_ + populated_) + kHugePage - 1) & ~(kHugePage - 1);
     const int64_t end = std::min(capacity_ / page * page,

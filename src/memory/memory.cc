@@ -63,19 +63,9 @@ int64_t MappedLength(int64_t size) {
 // or only the padding past `size` is cleared.
 uint8_t* AllocateBlock(int64_t size, bool zeroed) {
   if (IsMapped(size)) {
-    const auto length = static_cast<size_t>(MappedLength(size));
-    void* p = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return nullptr;
-#if defined(MADV_HUGEPAGE)
-    // Transparent huge pages where the system allows them on request: a
-    // fault brings in 2 MiB instead of 4 KiB. On virtual machines a page
-    // fault can cost 10 us or more (measured: first touch of 300 MiB of
-    // 4 KiB pages 930 ms, of huge pages 30 ms once the host has backed
-    // them), and fewer TLB entries cover a large buffer. A failure (no THP
-    // support) changes nothing.
-    ::madvise(p, length, MADV_HUGEPAGE);
-#endif
-    return static_cast<uint8_t*>(p);
+    void* p = ::mmap(nullptr, static_cast<size_t>(MappedLength(size)), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
   }
   const auto padded = static_cast<size_t>(RoundUpToMultipleOf64(size));
   void* p = std::aligned_alloc(kAlignment, padded);

@@ -5,9 +5,6 @@
 #include "alkaid/bitmap.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
-#include <string>
 #include <random>
 #include <span>
 
@@ -78,43 +75,6 @@ TEST(Buffer, LargeBufferGrowsKeepingContents) {
   buf.reset();
   EXPECT_EQ(pool.bytes_allocated(), 0);
 }
-
-#if defined(__linux__)
-// The VmFlags line of the mapping in /proc/self/smaps that holds `p`.
-std::string MappingFlags(const void* p) {
-  std::ifstream smaps("/proc/self/smaps");
-  const auto addr = reinterpret_cast<uintptr_t>(p);
-  bool inside = false;
-  std::string line;
-  while (std::getline(smaps, line)) {
-    unsigned long lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find('-') < 16) {
-      inside = addr >= lo && addr < hi;
-    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
-      return line;
-    }
-  }
-  return "";
-}
-
-// Large allocations ask for transparent huge pages (fewer, cheaper faults),
-// also after growing in place.
-TEST(Buffer, LargeAllocationsAskForHugePages) {
-  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string mode;
-  std::getline(thp, mode);
-  if (mode.empty() || mode.find("[never]") != std::string::npos) {
-    GTEST_SKIP() << "transparent huge pages are not available here";
-  }
-  SystemMemoryPool pool;
-  auto buf = AllocateBuffer(16 << 20, &pool).ValueOrDie();
-  EXPECT_NE(MappingFlags(buf->data()).find(" hg"), std::string::npos) << MappingFlags(buf->data());
-  ASSERT_TRUE(buf->Resize(80 << 20).ok());
-  EXPECT_NE(MappingFlags(buf->data()).find(" hg"), std::string::npos) << MappingFlags(buf->data());
-  auto small = AllocateBuffer(1 << 20, &pool).ValueOrDie();
-  EXPECT_EQ(MappingFlags(small->data()).find(" hg"), std::string::npos) << MappingFlags(small->data());
-}
-#endif
 
 TEST(Buffer, PaddingIsZeroAndResizeKeepsContents) {
   auto buf = AllocateBuffer(3).ValueOrDie();
