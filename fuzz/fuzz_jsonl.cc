@@ -1,8 +1,11 @@
 // libFuzzer target: arbitrary bytes through the JSON Lines reader. The first
-// byte picks threads, a small block size and the inference sample; an
-// accepted table is validated, written back as JSON Lines and read again
-// with its schema, and must come back equal.
+// byte picks threads, a small block size and the inference sample; the text
+// read without the line scanner (the reader's first tier) must give the
+// same table or the same error; an accepted table is validated, written
+// back as JSON Lines and read again with its schema, and must come back
+// equal.
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 
 #include "alkaid/jsonl.h"
@@ -20,7 +23,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.max_depth = (mode & 8) ? 4 : 64;
   if (mode & 16) options.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
   auto table = jsonl::ReadString(text, options);
-  if (!table.ok()) return 0;
+  ::setenv("ALKAID_JSONL_SCANNER", "0", 1);
+  auto plain = jsonl::ReadString(text, options);
+  ::unsetenv("ALKAID_JSONL_SCANNER");
+  if (table.ok() != plain.ok()) std::abort();
+  if (!table.ok()) {
+    if (table.status().message() != plain.status().message()) std::abort();
+    return 0;
+  }
+  CheckSame(**plain, **table);
   CheckValid(**table);
   auto written = jsonl::WriteToString(**table);
   if (!written.ok()) std::abort();  // the writer takes every type

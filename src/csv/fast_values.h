@@ -2,13 +2,16 @@
 // text readers). Each accepts only text that the general parser in
 // text_values.cc accepts, with the same value, and returns false for
 // anything else (valid or not), so callers fall back to the general parser.
-// They read only the bytes of the text they are given.
+// The timestamp parsers read only the bytes of the text they are given;
+// the number parsers at the end read whole words from where the digits
+// start, so the text must be followed by padding.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
 #include "alkaid/type.h"
+#include "text_values.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -377,6 +380,110 @@ __attribute__((always_inline)) inline bool FixedTimestampAs(const char* p, size_
     }
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------
+// Numbers of known length (the CSV reader's fields, the JSON Lines scanner's
+// tokens).
+
+// Powers of ten as integers, 10^0..10^16.
+inline constexpr uint64_t kPow10[] = {1,          10,          100,          1000,
+                                      10000,      100000,      1000000,      10000000,
+                                      100000000,  1000000000,  10000000000,  100000000000,
+                                      1000000000000, 10000000000000, 100000000000000,
+                                      1000000000000000, 10000000000000000};
+
+// Powers of ten that are exact doubles (up to 10^22).
+inline constexpr double kPow10Double[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                          1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                          1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The value of the k digits (1..8) at p in *v, or false when some byte is
+// not a digit. Reads p[0, 8) (fields are padded): the bytes past the k
+// digits are shifted out of the word, so they cannot count.
+__attribute__((always_inline)) inline bool Digits8(const char* p, uint32_t k, uint64_t* v) {
+  const uint64_t x = (Load8(p) ^ (0x30 * kOnes)) << (8 * (8 - k));
+  if (OverNine(x) != 0) return false;
+  *v = EightDigits(x);
+  return true;
+}
+
+// The same for 1..16 digits: the last 8 from one load, the ones before
+// from another.
+__attribute__((always_inline)) inline bool Digits16(const char* p, uint32_t k, uint64_t* v) {
+  if (k <= 8) return Digits8(p, k, v);
+  const uint64_t hi = (Load8(p) ^ (0x30 * kOnes)) << (8 * (16 - k));
+  const uint64_t lo = Load8(p + k - 8) ^ (0x30 * kOnes);
+  if ((OverNine(hi) | OverNine(lo)) != 0) return false;
+  *v = uint64_t{EightDigits(hi)} * 100'000'000 + EightDigits(lo);
+  return true;
+}
+
+// Signed decimal digits, up to 16 of them by Digits16 (the length is
+// known: no search for where the digits end), the general parser (range
+// checks) for anything longer.
+__attribute__((always_inline)) inline bool ParseInt(const char* p, uint32_t n, int64_t* out) {
+  const char* q = p;
+  uint32_t k = n;
+  bool neg = false;
+  if (k > 0 && (q[0] == '-' || q[0] == '+')) {
+    neg = q[0] == '-';
+    ++q;
+    --k;
+  }
+  if (k == 0) return false;  // empty, or a sign alone
+  if (k > 16) return text::ParseInt64(std::string_view(p, n), out);
+  uint64_t v;
+  if (!Digits16(q, k, &v)) return false;
+  *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  return true;
+}
+
+// [-]digits[.digits] with at most 8 + 7 digits: the integer of the digits
+// divided by an exact power of ten, correctly rounded as both are exact
+// doubles (Clinger's fast path), so the same double as the general
+// parser's, which takes everything else.
+__attribute__((always_inline)) inline bool ParseDouble(const char* p, uint32_t n, double* out) {
+  if (n == 0) return false;  // an empty field (a null) needs no parser
+  const bool neg = p[0] == '-';
+  const char* q = p + neg;
+  const uint32_t k = n - neg;
+  if (k != 0 && k <= 16) {
+    // The integer digits: up to the first byte of the first 8 that is not
+    // a digit (or the end of the text).
+    const uint64_t x = Load8(q) ^ (0x30 * kOnes);
+    const uint64_t over = OverNine(x);
+    uint32_t ki = over == 0 ? 8 : static_cast<uint32_t>(__builtin_ctzll(over)) >> 3;
+    if (ki > k) ki = k;
+    if (ki != 0 && ki < k && k <= 8 && q[ki] == '.' && ki + 1 < k) {
+      // Digits, point, digits in one word: the bytes after the point move
+      // down over it, and one conversion gives all k - 1 digits.
+      const uint64_t low = (uint64_t{1} << (8 * ki)) - 1;
+      const uint64_t merged = ((x & low) | ((x >> 8) & ~low)) << (8 * (9 - k));
+      if (OverNine(merged) == 0) {
+        const uint32_t kf = k - ki - 1;  // 1..6
+        const double v = static_cast<double>(EightDigits(merged)) / kPow10Double[kf];
+        *out = neg ? -v : v;
+        return true;
+      }
+      return text::ParseDouble(std::string_view(p, n), out);
+    }
+    if (ki != 0) {
+      const uint64_t ip = EightDigits(x << (8 * (8 - ki)));
+      if (ki == k) {
+        *out = neg ? -static_cast<double>(ip) : static_cast<double>(ip);
+        return true;
+      }
+      const uint32_t kf = k - ki - 1;
+      uint64_t fp;
+      if (q[ki] == '.' && kf - 1 < 7 && Digits8(q + ki + 1, kf, &fp)) {
+        const double v = static_cast<double>(ip * kPow10[kf] + fp) / kPow10Double[kf];
+        *out = neg ? -v : v;
+        return true;
+      }
+    }
+  }
+  return text::ParseDouble(std::string_view(p, n), out);
 }
 
 }  // namespace alkaid::text::fast

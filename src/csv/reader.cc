@@ -160,10 +160,10 @@ class ColumnConverter {
     switch (type->id()) {
       case TypeId::kInt64:
         return Direct<int64_t>([](const char* p, uint32_t n, int64_t* v)
-                                   __attribute__((always_inline)) { return ParseInt(p, n, v); });
+                                   __attribute__((always_inline)) { return text::fast::ParseInt(p, n, v); });
       case TypeId::kDouble:
         return Direct<double>([](const char* p, uint32_t n, double* v)
-                                  __attribute__((always_inline)) { return ParseDouble(p, n, v); });
+                                  __attribute__((always_inline)) { return text::fast::ParseDouble(p, n, v); });
       case TypeId::kTimestamp: {
         const auto& t = checked_cast<TimestampType>(*type);
         TimeUnit unit = t.unit();
@@ -339,102 +339,6 @@ class ColumnConverter {
   }
 
  private:
-  static constexpr uint64_t kPow10[] = {1,          10,          100,          1000,
-                                        10000,      100000,      1000000,      10000000,
-                                        100000000,  1000000000,  10000000000,  100000000000,
-                                        1000000000000, 10000000000000, 100000000000000,
-                                        1000000000000000, 10000000000000000};
-
-  static constexpr double kPow10Double[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
-
-  // The value of the k digits (1..8) at p in *v, or false when some byte is
-  // not a digit. Reads p[0, 8) (fields are padded): the bytes past the k
-  // digits are shifted out of the word, so they cannot count.
-  static __attribute__((always_inline)) bool Digits8(const char* p, uint32_t k, uint64_t* v) {
-    const uint64_t x = (text::fast::Load8(p) ^ (0x30 * text::fast::kOnes)) << (8 * (8 - k));
-    if (text::fast::OverNine(x) != 0) return false;
-    *v = text::fast::EightDigits(x);
-    return true;
-  }
-
-  // The same for 1..16 digits: the last 8 from one load, the ones before
-  // from another.
-  static __attribute__((always_inline)) bool Digits16(const char* p, uint32_t k, uint64_t* v) {
-    if (k <= 8) return Digits8(p, k, v);
-    const uint64_t hi = (text::fast::Load8(p) ^ (0x30 * text::fast::kOnes)) << (8 * (16 - k));
-    const uint64_t lo = text::fast::Load8(p + k - 8) ^ (0x30 * text::fast::kOnes);
-    if ((text::fast::OverNine(hi) | text::fast::OverNine(lo)) != 0) return false;
-    *v = uint64_t{text::fast::EightDigits(hi)} * 100'000'000 + text::fast::EightDigits(lo);
-    return true;
-  }
-
-  // Signed decimal digits, up to 16 of them by Digits16 (the length is
-  // known: no search for where the digits end), the general parser (range
-  // checks) for anything longer.
-  static __attribute__((always_inline)) bool ParseInt(const char* p, uint32_t n, int64_t* out) {
-    const char* q = p;
-    uint32_t k = n;
-    bool neg = false;
-    if (k > 0 && (q[0] == '-' || q[0] == '+')) {
-      neg = q[0] == '-';
-      ++q;
-      --k;
-    }
-    if (k == 0) return false;  // empty, or a sign alone
-    if (k > 16) return text::ParseInt64(std::string_view(p, n), out);
-    uint64_t v;
-    if (!Digits16(q, k, &v)) return false;
-    *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
-    return true;
-  }
-
-  // [-]digits[.digits] with at most 8 + 7 digits: the integer of the digits
-  // divided by an exact power of ten, correctly rounded as both are exact
-  // doubles (Clinger's fast path), so the same double as the general
-  // parser's, which takes everything else.
-  static __attribute__((always_inline)) bool ParseDouble(const char* p, uint32_t n, double* out) {
-    if (n == 0) return false;  // an empty field (a null) needs no parser
-    const bool neg = p[0] == '-';
-    const char* q = p + neg;
-    const uint32_t k = n - neg;
-    if (k != 0 && k <= 16) {
-      // The integer digits: up to the first byte of the first 8 that is not
-      // a digit (or the end of the text).
-      const uint64_t x = text::fast::Load8(q) ^ (0x30 * text::fast::kOnes);
-      const uint64_t over = text::fast::OverNine(x);
-      uint32_t ki = over == 0 ? 8 : static_cast<uint32_t>(__builtin_ctzll(over)) >> 3;
-      if (ki > k) ki = k;
-      if (ki != 0 && ki < k && k <= 8 && q[ki] == '.' && ki + 1 < k) {
-        // Digits, point, digits in one word: the bytes after the point move
-        // down over it, and one conversion gives all k - 1 digits.
-        const uint64_t low = (uint64_t{1} << (8 * ki)) - 1;
-        const uint64_t merged = ((x & low) | ((x >> 8) & ~low)) << (8 * (9 - k));
-        if (text::fast::OverNine(merged) == 0) {
-          const uint32_t kf = k - ki - 1;  // 1..6
-          const double v = static_cast<double>(text::fast::EightDigits(merged)) / kPow10Double[kf];
-          *out = neg ? -v : v;
-          return true;
-        }
-        return text::ParseDouble(std::string_view(p, n), out);
-      }
-      if (ki != 0) {
-        const uint64_t ip = text::fast::EightDigits(x << (8 * (8 - ki)));
-        if (ki == k) {
-          *out = neg ? -static_cast<double>(ip) : static_cast<double>(ip);
-          return true;
-        }
-        const uint32_t kf = k - ki - 1;
-        uint64_t fp;
-        if (q[ki] == '.' && kf - 1 < 7 && Digits8(q + ki + 1, kf, &fp)) {
-          const double v = static_cast<double>(ip * kPow10[kf] + fp) / kPow10Double[kf];
-          *out = neg ? -v : v;
-          return true;
-        }
-      }
-    }
-    return text::ParseDouble(std::string_view(p, n), out);
-  }
-
   // Whether some null spelling is also a value of the column's type (then
   // nulls are matched before parsing; otherwise only texts that fail to
   // parse are matched against the null spellings).

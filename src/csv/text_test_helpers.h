@@ -14,6 +14,25 @@
 
 namespace alkaid::testing {
 
+// The lines of `text` without their line feeds (the text after the last
+// line feed, maybe empty, is the last line), and back.
+inline std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t p = 0;
+  while (p <= text.size()) {
+    size_t e = text.find('\n', p);
+    if (e == std::string::npos) e = text.size();
+    lines.push_back(text.substr(p, e - p));
+    p = e + 1;
+  }
+  return lines;
+}
+inline std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += lines[i] + (i + 1 < lines.size() ? "\n" : "");
+  return out;
+}
+
 // Column by column, so a failure names the column; NaNs compare equal.
 inline void ExpectTablesEqual(const Table& got, const Table& want) {
   ASSERT_EQ(got.num_columns(), want.num_columns());

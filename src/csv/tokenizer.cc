@@ -96,12 +96,29 @@ std::string Excerpt(const char* p, int64_t n) {
 int64_t CountLineFeeds(const char* p, int64_t n) {
   int64_t count = 0;
   const char* end = p + n;
-  while (p < end) {
-    const void* hit = std::memchr(p, '\n', static_cast<size_t>(end - p));
-    if (hit == nullptr) break;
-    ++count;
-    p = static_cast<const char*>(hit) + 1;
+#if defined(__SSE2__)
+  // 64 bytes a step, no branch per line: each compare is -1 in the bytes
+  // that hold a line feed; the four of a step are added (-4..0 per lane)
+  // and subtracted into per-lane byte counters, which one sum of absolute
+  // differences adds up every 63 steps at most (before a lane could wrap).
+  auto eq = [](const char* q) {
+    return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q)), _mm_set1_epi8('\n'));
+  };
+  while (end - p >= 64) {
+    const int64_t steps = std::min<int64_t>((end - p) / 64, 63);
+    __m128i lanes = _mm_setzero_si128();
+    for (int64_t i = 0; i < steps; ++i, p += 64) {
+      lanes = _mm_sub_epi8(lanes, _mm_add_epi8(_mm_add_epi8(eq(p), eq(p + 16)),
+                                               _mm_add_epi8(eq(p + 32), eq(p + 48))));
+    }
+    const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
+    count += _mm_cvtsi128_si64(sums) + _mm_extract_epi16(sums, 4);
   }
+  for (; end - p >= 16; p += 16) {
+    count += __builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(eq(p))));
+  }
+#endif
+  for (; p < end; ++p) count += *p == '\n';
   return count;
 }
 

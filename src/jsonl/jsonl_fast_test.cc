@@ -347,19 +347,11 @@ TEST(JsonlFastPath, RandomErrorsAreTheDomPaths) {
   for (int round = 0; round < 60; ++round) {
     std::string text = RandomStringLines(40, 1000 + static_cast<uint64_t>(round));
     // Replace line k (counting from 1) with a broken one.
-    std::vector<std::string> lines;
-    size_t p = 0;
-    while (p <= text.size()) {
-      size_t e = text.find('\n', p);
-      if (e == std::string::npos) e = text.size();
-      lines.push_back(text.substr(p, e - p));
-      p = e + 1;
-    }
+    std::vector<std::string> lines = ::alkaid::testing::SplitLines(text);
     size_t k = 1 + rng() % (lines.size() - 1);
     const char* b = breaks[rng() % std::size(breaks)];
     lines[k] = b;
-    std::string broken;
-    for (size_t i = 0; i < lines.size(); ++i) broken += lines[i] + (i + 1 < lines.size() ? "\n" : "");
+    std::string broken = ::alkaid::testing::JoinLines(lines);
     ReadOptions o;
     o.schema = StringSchema();
     o.block_size = round % 2 ? 1 << 20 : 1500;

@@ -1,9 +1,12 @@
 // JSON Lines reader: blocks of whole lines (the CSV loader with quoting off).
-// When every column type is one the On-Demand path reads (FastDepth), a block
-// is first converted straight from simdjson's On-Demand iterate_many; on any
-// surprise it is redone with the DOM parser (parse_many over the block, then
-// line by line, which words the error), appended to the column builders
-// through a tree of converters made once per block.
+// When the schema allows it (ScannerSupports), a block is first read by the
+// line scanner (line_scanner.h), which walks the bytes once and gives up on
+// anything unusual. Then, when every column type is one the On-Demand path
+// reads (FastDepth), it is converted straight from simdjson's On-Demand
+// iterate_many; on any surprise it is redone with the DOM parser
+// (parse_many over the block, then line by line, which words the error),
+// appended to the column builders through a tree of converters made once
+// per block.
 // See include/alkaid/jsonl.h for the behaviour.
 #include <simdjson.h>
 
@@ -23,12 +26,18 @@
 #include "alkaid/float16.h"
 #include "alkaid/jsonl.h"
 #include "alkaid/thread_pool.h"
+#include "line_scanner.h"
+#include "node.h"
 
 namespace alkaid::jsonl {
 namespace {
 
 namespace dom = simdjson::dom;
 using csv::internal::Loader;
+using internal::BuildNode;
+using internal::Node;
+using internal::Put;
+using internal::PutString;
 using csv::internal::RawBlock;
 
 // A failure deep in a value: the message, and the field path built while
@@ -217,81 +226,6 @@ bool DecodeHex(std::string_view s, std::string* out) {
     (*out)[i] = static_cast<char>(hi << 4 | lo);
   }
   return true;
-}
-
-struct Node {
-  const DataType* type = nullptr;
-  TypeId id = TypeId::kNull;  // type->id(), one load less per value
-  bool nullable = true;
-  ArrayBuilder* builder = nullptr;
-  std::vector<Node> children;
-  // Position in a depth-first walk from the root (the size hints' index).
-  int index = 0;
-  // String columns on the On-Demand path: value bytes reserved and not yet
-  // used, so appends within it need no capacity check.
-  int64_t room = 0;
-  // Structs (and the top level): field names, and which were set in the
-  // object being read (stamp == gen).
-  std::vector<std::string> names;
-  std::unordered_map<std::string_view, int> by_name;  // for wide structs
-  std::vector<uint64_t> stamp;
-  uint64_t gen = 0;
-  int guess = 0;
-  std::string scratch;
-  // The On-Demand path's key test: per field, the name and its closing quote
-  // as one little-endian word with a mask of its bytes (names of up to 7
-  // bytes; longer ones have mask 0 and are compared with memcmp).
-  std::vector<uint64_t> key_word, key_mask;
-
-  int Find(std::string_view key) {
-    int n = static_cast<int>(names.size());
-    if (guess < n && names[static_cast<size_t>(guess)] == key) return guess;
-    if (n > 16) {
-      auto it = by_name.find(key);
-      return it == by_name.end() ? -1 : it->second;
-    }
-    for (int i = 0; i < n; ++i) {
-      if (names[static_cast<size_t>(i)] == key) return i;
-    }
-    return -1;
-  }
-  void SetFields(const DataType& struct_type) {
-    for (const auto& f : struct_type.fields()) names.push_back(f->name());
-    stamp.assign(names.size(), 0);
-    for (const std::string& name : names) {
-      uint64_t word = 0, mask = 0;
-      if (name.size() < 8) {
-        std::string quoted = name + '"';
-        std::memcpy(&word, quoted.data(), quoted.size());
-        mask = quoted.size() == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * quoted.size())) - 1;
-      }
-      key_word.push_back(word);
-      key_mask.push_back(mask);
-    }
-    if (names.size() > 16) {
-      for (size_t i = 0; i < names.size(); ++i) by_name.emplace(names[i], static_cast<int>(i));
-    }
-  }
-};
-
-Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable = true) {
-  Node n;
-  n.type = &type;
-  n.id = type.id();
-  n.nullable = nullable;
-  n.builder = builder;
-  if (type.id() == TypeId::kExtension) {
-    n.children.push_back(BuildNode(*checked_cast<ExtensionType>(type).storage_type(),
-                                   builder->child(0)));
-    return n;
-  }
-  if (type.id() == TypeId::kDictionary || type.id() == TypeId::kRunEndEncoded) return n;
-  for (int i = 0; i < type.num_fields(); ++i) {
-    n.children.push_back(
-        BuildNode(*type.field(i)->type(), builder->child(i), type.field(i)->nullable()));
-  }
-  if (type.id() == TypeId::kStruct) n.SetFields(type);
-  return n;
 }
 
 // Numbers the nodes depth-first (Node::index); returns the count.
@@ -756,22 +690,7 @@ class FastConverter {
       // The key's bytes and what follows (inside the block's padding).
       uint64_t head;
       std::memcpy(&head, key, 8);
-      auto is = [&](size_t k) {
-        const uint64_t mask = n->key_mask[k];
-        if (mask != 0) return (head & mask) == n->key_word[k];
-        // Word by word, stopping at the first difference: the key's closing
-        // quote (never in a name here) differs by the word that holds it,
-        // so the reads stay within the key and the padding after it.
-        const std::string& name = n->names[k];
-        size_t i = 0;
-        for (; i + 8 <= name.size(); i += 8) {
-          if (text::fast::Load8(key + i) != text::fast::Load8(name.data() + i)) return false;
-        }
-        for (; i < name.size(); ++i) {
-          if (key[i] != name[i]) return false;
-        }
-        return key[i] == '"';
-      };
+      auto is = [&](size_t k) { return n->KeyIs(k, key, head); };
       size_t idx = guess;
       if (idx >= nf || !is(idx)) {
         for (idx = 0; idx < nf; ++idx) {
@@ -797,17 +716,6 @@ class FastConverter {
   }
 
  private:
-  // A fixed-width value appended without a call when there is room (the
-  // top-level columns are reserved for every line of the block).
-  template <typename B, typename V>
-  static __attribute__((always_inline)) bool Put(ArrayBuilder* builder, V x) {
-    auto* b = static_cast<B*>(builder);
-    if (b->length() < b->capacity()) {
-      b->UnsafeAppend(x);
-      return true;
-    }
-    return b->Append(x).ok();
-  }
   // `v` must be null (the value did not have the column's form).
   static bool NullOr(Node* n, od::value& v) {
     bool is_null = false;
@@ -863,26 +771,11 @@ class FastConverter {
   static bool String(Node* n, od::value& v) {
     std::string_view s;
     if (v.get_string().get(s)) return NullOr(n, v);
-    auto* b = static_cast<B*>(n->builder);
     if constexpr (std::is_same_v<B, BinaryViewBuilder>) {
-      return b->Append(s).ok();
+      return static_cast<B*>(n->builder)->Append(s).ok();
     } else {
       // Within the reserved bytes (Node::room) and slots, no checks.
-      const auto size = static_cast<int64_t>(s.size());
-      if (b->length() >= b->capacity() && !b->Reserve(1).ok()) return false;
-      if (size > n->room) {
-        const int64_t more = std::max<int64_t>(size, 1 << 14);
-        if (!b->ReserveData(more).ok()) {
-          // Near the offsets' limit: exactly what is needed, or the error.
-          if (!b->ReserveData(size).ok()) return false;
-          n->room = size;
-        } else {
-          n->room = more;
-        }
-      }
-      b->UnsafeAppend(s);
-      n->room -= size;
-      return true;
+      return PutString<B>(n, s);
     }
   }
   template <typename B>
@@ -972,8 +865,10 @@ class JsonlReader final : public RecordBatchReader {
 
   Status Init() {
     ALKAID_RETURN_NOT_OK(InitSchema());
-    int depth = FastDepth(*DecodedType(struct_(schema_->fields())));
+    auto struct_type = DecodedType(struct_(schema_->fields()));
+    int depth = FastDepth(*struct_type);
     fast_ = depth >= 0 && depth <= options_.max_depth;
+    scan_ = fast_ && internal::ScannerSupports(*struct_type) && ScannerWanted();
     return Status::OK();
   }
 
@@ -1049,6 +944,13 @@ class JsonlReader final : public RecordBatchReader {
   }
 
  private:
+  // The line scanner is on unless ALKAID_JSONL_SCANNER=0 is in the
+  // environment when the reader starts (for tests and measurements that
+  // compare it with the tiers after it).
+  static bool ScannerWanted() {
+    const char* env = std::getenv("ALKAID_JSONL_SCANNER");
+    return env == nullptr || std::string_view(env) != "0";
+  }
   static Status Located(const Status& st, int64_t line) {
     return Status(st.code(), "JSON Lines line " + std::to_string(line) + ": " + st.message());
   }
@@ -1175,6 +1077,13 @@ class JsonlReader final : public RecordBatchReader {
       return ReserveSizes(&root, b->lines + 1, hints, true);
     };
     ALKAID_RETURN_NOT_OK(fresh());
+    if (scan_) {
+      int64_t rows = 0;
+      if (internal::ScanLines(b->data(), b->raw.size, &root, &rows)) {
+        return Finish(b, builder.get(), &root, rows);
+      }
+      ALKAID_RETURN_NOT_OK(fresh());
+    }
     if (fast_) {
       int64_t rows = 0;
       FastResult r = ParseOnDemand(b->data(), b->raw.size, b->lines, &root, &rows, false);
@@ -1255,6 +1164,7 @@ class JsonlReader final : public RecordBatchReader {
   std::mutex hints_mutex_;
   std::vector<SizeHint> hints_;  // see SizeHint
   bool fast_ = false;  // the schema is read by the On-Demand path first
+  bool scan_ = false;  // and by the line scanner before that
   Loader loader_;
   int threads_ = 1;
   SchemaPtr schema_;

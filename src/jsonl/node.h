@@ -1,0 +1,151 @@
+// The JSON Lines reader's per-block tree of column builders (internal): one
+// Node per type in the schema, shared by the converters in reader.cc and the
+// line scanner (line_scanner.cc), with the appends they have in common.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "alkaid/builder.h"
+#include "alkaid/type.h"
+#include "../csv/fast_values.h"
+
+namespace alkaid::jsonl::internal {
+
+struct Node {
+  const DataType* type = nullptr;
+  TypeId id = TypeId::kNull;  // type->id(), one load less per value
+  bool nullable = true;
+  ArrayBuilder* builder = nullptr;
+  std::vector<Node> children;
+  // Position in a depth-first walk from the root (the size hints' index).
+  int index = 0;
+  // String columns on the scanner and On-Demand paths: value bytes reserved
+  // and not yet used, so appends within it need no capacity check.
+  int64_t room = 0;
+  // Structs (and the top level): field names, and which were set in the
+  // object being read (stamp == gen).
+  std::vector<std::string> names;
+  std::unordered_map<std::string_view, int> by_name;  // for wide structs
+  std::vector<uint64_t> stamp;
+  uint64_t gen = 0;
+  int guess = 0;
+  std::string scratch;
+  // The key test of the scanner and the On-Demand path (KeyIs): per field,
+  // the name and its closing quote as one little-endian word with a mask of
+  // its bytes (names of up to 7 bytes; longer ones have mask 0 and are
+  // compared word by word).
+  std::vector<uint64_t> key_word, key_mask;
+
+  int Find(std::string_view key) {
+    int n = static_cast<int>(names.size());
+    if (guess < n && names[static_cast<size_t>(guess)] == key) return guess;
+    if (n > 16) {
+      auto it = by_name.find(key);
+      return it == by_name.end() ? -1 : it->second;
+    }
+    for (int i = 0; i < n; ++i) {
+      if (names[static_cast<size_t>(i)] == key) return i;
+    }
+    return -1;
+  }
+  // Whether the key text at `key` (just after its opening quote) is field
+  // k's name followed by the closing quote; `head` holds its first 8 bytes
+  // (the block's padding makes them readable).
+  __attribute__((always_inline)) bool KeyIs(size_t k, const char* key, uint64_t head) const {
+    const uint64_t mask = key_mask[k];
+    if (mask != 0) return (head & mask) == key_word[k];
+    // Word by word, stopping at the first difference: the key's closing
+    // quote (never in a name here) differs by the word that holds it, so
+    // the reads stay within the key and the padding after it.
+    const std::string& name = names[k];
+    size_t i = 0;
+    for (; i + 8 <= name.size(); i += 8) {
+      if (text::fast::Load8(key + i) != text::fast::Load8(name.data() + i)) return false;
+    }
+    for (; i < name.size(); ++i) {
+      if (key[i] != name[i]) return false;
+    }
+    return key[i] == '"';
+  }
+  void SetFields(const DataType& struct_type) {
+    for (const auto& f : struct_type.fields()) names.push_back(f->name());
+    stamp.assign(names.size(), 0);
+    for (const std::string& name : names) {
+      uint64_t word = 0, mask = 0;
+      if (name.size() < 8) {
+        std::string quoted = name + '"';
+        std::memcpy(&word, quoted.data(), quoted.size());
+        mask = quoted.size() == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * quoted.size())) - 1;
+      }
+      key_word.push_back(word);
+      key_mask.push_back(mask);
+    }
+    if (names.size() > 16) {
+      for (size_t i = 0; i < names.size(); ++i) by_name.emplace(names[i], static_cast<int>(i));
+    }
+  }
+};
+
+
+// The tree of nodes for `type` over `builder` and its children.
+inline Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable = true) {
+  Node n;
+  n.type = &type;
+  n.id = type.id();
+  n.nullable = nullable;
+  n.builder = builder;
+  if (type.id() == TypeId::kExtension) {
+    n.children.push_back(BuildNode(*checked_cast<ExtensionType>(type).storage_type(),
+                                   builder->child(0)));
+    return n;
+  }
+  if (type.id() == TypeId::kDictionary || type.id() == TypeId::kRunEndEncoded) return n;
+  for (int i = 0; i < type.num_fields(); ++i) {
+    n.children.push_back(
+        BuildNode(*type.field(i)->type(), builder->child(i), type.field(i)->nullable()));
+  }
+  if (type.id() == TypeId::kStruct) n.SetFields(type);
+  return n;
+}
+
+// A fixed-width value appended without a call when there is room (the
+// top-level columns are reserved for every line of the block).
+template <typename B, typename V>
+__attribute__((always_inline)) inline bool Put(ArrayBuilder* builder, V x) {
+  auto* b = static_cast<B*>(builder);
+  if (b->length() < b->capacity()) {
+    b->UnsafeAppend(x);
+    return true;
+  }
+  return b->Append(x).ok();
+}
+
+// A string appended to a utf8 / large_utf8 column within the value bytes
+// reserved (Node::room) without checks; past them, more is reserved first.
+template <typename B>
+__attribute__((always_inline)) inline bool PutString(Node* n, std::string_view s) {
+  auto* b = static_cast<B*>(n->builder);
+  const auto size = static_cast<int64_t>(s.size());
+  if (b->length() >= b->capacity() && !b->Reserve(1).ok()) return false;
+  if (size > n->room) {
+    const int64_t more = std::max<int64_t>(size, 1 << 14);
+    if (!b->ReserveData(more).ok()) {
+      // Near the offsets' limit: exactly what is needed, or the error.
+      if (!b->ReserveData(size).ok()) return false;
+      n->room = size;
+    } else {
+      n->room = more;
+    }
+  }
+  b->UnsafeAppend(s);
+  n->room -= size;
+  return true;
+}
+
+}  // namespace alkaid::jsonl::internal
