@@ -1,4 +1,5 @@
 #include <gmock/gmock.h>
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include "alkaid/ipc/reader.h"
@@ -283,6 +284,24 @@ TEST(JsonlReader, WholeBlockParseGivesWayToLineByLine) {
       EXPECT_THAT(ReadError(plain + "{\"a\": \"no\", \"s\": \"x\"}\n", o).message(),
                   HasSubstr("JSON Lines line 301: field a"));
     }
+  }
+}
+
+// The integer literal -0 in a float column reads as +0.0 whichever path
+// reads its block (the DOM path holds it as the integer 0); "-0.0" and
+// "-0e0" keep their sign. A "nan" string sends a block to the DOM path.
+TEST(JsonlReader, MinusZeroLiteralReadsTheSameOnEveryPath) {
+  ReadOptions o;
+  o.schema = alkaid::schema({field("x", float64())});
+  for (const char* extra : {"", "{\"x\": \"nan\"}\n"}) {
+    auto t = Read(std::string("{\"x\": -0}\n{\"x\": -0.0}\n{\"x\": -0e0}\n{\"x\":-0}\n") + extra, o);
+    ASSERT_NE(t, nullptr);
+    auto col = t->column(0)->chunk(0)->data();
+    const double* v = col->buffers[1]->data_as<double>() + col->offset;
+    EXPECT_FALSE(std::signbit(v[0])) << "extra line: " << extra;
+    EXPECT_TRUE(std::signbit(v[1])) << "extra line: " << extra;
+    EXPECT_TRUE(std::signbit(v[2])) << "extra line: " << extra;
+    EXPECT_FALSE(std::signbit(v[3])) << "extra line: " << extra;
   }
 }
 

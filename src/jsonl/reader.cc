@@ -745,6 +745,12 @@ class FastConverter {
       // integer literal this large to it.
       std::string_view raw = v.raw_json_token();
       if (raw.find_first_of(".eE") == std::string_view::npos) return false;
+    } else if (x == 0 && std::signbit(x)) {
+      // The DOM path holds the integer literal -0 as the integer 0, so it
+      // reads +0.0; give the same value whichever path reads the block
+      // ("-0.0" and "-0e0" stay -0.0 on both).
+      std::string_view raw = v.raw_json_token();
+      if (raw.find_first_of(".eE") == std::string_view::npos) x = 0.0;
     }
     return Put<B>(n->builder, static_cast<C>(x));
   }
