@@ -465,13 +465,8 @@ const char* ScanMembers(Slot* s, const char* p) {
       auto is = [&](size_t k) __attribute__((always_inline)) {
         return keys[k].mask != 0 ? (head & keys[k].mask) == keys[k].word : n->KeyIs(k, p, head);
       };
-      size_t idx = guess;
-      if (idx >= nf || !is(idx)) {
-        for (idx = 0; idx < nf; ++idx) {
-          if (is(idx)) break;
-        }
-        if (idx == nf) return nullptr;
-      }
+      const size_t idx = n->FindField(guess, is);
+      if (idx == nf) return nullptr;
       guess = idx + 1;
       if constexpr (kWide) {
         if (n->stamp[idx] == gen) return nullptr;

@@ -54,6 +54,19 @@ struct Node {
     }
     return -1;
   }
+  // The field a key names, tried first at `guess` (the field after the last
+  // one found, as keys usually come in schema order), then from the start:
+  // `is(k)` tests field k; names.size() when no field matches.
+  template <typename Is>
+  __attribute__((always_inline)) size_t FindField(size_t guess, Is&& is) const {
+    const size_t nf = names.size();
+    if (guess < nf && is(guess)) return guess;
+    for (size_t k = 0; k < nf; ++k) {
+      if (is(k)) return k;
+    }
+    return nf;
+  }
+
   // Whether the key text at `key` (just after its opening quote) is field
   // k's name followed by the closing quote; `head` holds its first 8 bytes
   // (the block's padding makes them readable).

@@ -691,13 +691,8 @@ class FastConverter {
       uint64_t head;
       std::memcpy(&head, key, 8);
       auto is = [&](size_t k) { return n->KeyIs(k, key, head); };
-      size_t idx = guess;
-      if (idx >= nf || !is(idx)) {
-        for (idx = 0; idx < nf; ++idx) {
-          if (is(idx)) break;
-        }
-        if (idx == nf) return false;
-      }
+      const size_t idx = n->FindField(guess, is);
+      if (idx == nf) return false;
       guess = idx + 1;
       uint64_t& st = n->stamp[idx];
       if (st == gen) return false;
