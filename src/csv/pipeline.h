@@ -2,6 +2,7 @@
 // and JSON Lines readers (internal).
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -58,7 +59,11 @@ class BlockPipeline {
   Result<RecordBatchPtr> Next(const Loader& loader, int threads, Load&& load, Parse&& parse,
                               Take&& take) {
     if (!error_.ok()) return error_;
-    if (threads <= 1) return NextSerial(loader, load, parse, take);
+    // Helpers only pay off with two blocks or more: a small input, all of it
+    // loaded in one block, is parsed here without starting a thread.
+    if (threads <= 1 || (!started_ && loader.done() && blocks_.size() <= 1)) {
+      return NextSerial(loader, load, parse, take);
+    }
     std::unique_lock<std::mutex> lock(mutex_);
     if (!started_) {
       started_ = true;
@@ -238,7 +243,14 @@ Result<TablePtr> ReadTextTable(std::shared_ptr<io::InputStream> input, const Opt
 template <typename ReaderT, typename Options>
 Result<TablePtr> ReadTextString(std::string_view text, const Options& options) {
   auto buffer = Buffer::FromString(std::string(text));
-  return ReadTextTable<ReaderT>(std::make_shared<io::BufferReader>(buffer), options);
+  // A text shorter than a block is one block whatever the block size: the
+  // buffers reserved for it need not be bigger than the text.
+  Options sized = options;
+  const int64_t whole = static_cast<int64_t>(text.size()) + 1;
+  if (whole < sized.block_size) {
+    sized.block_size = std::max<int64_t>(whole, std::min<int64_t>(sized.block_size, 4096));
+  }
+  return ReadTextTable<ReaderT>(std::make_shared<io::BufferReader>(buffer), sized);
 }
 
 }  // namespace alkaid::csv::internal

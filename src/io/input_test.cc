@@ -150,7 +150,9 @@ TEST(MemoryMappedFile, LargeReadsPopulateTheRangeAfterThem) {
   TempFile file(std::string(size_t{24} << 20, 'x'));
   for (int mode = 0; mode < 3; ++mode) {
     auto m = MemoryMappedFile::Open(file.path()).ValueOrDie();
-    if (mode == 1) ASSERT_TRUE(m->Advise(AccessPattern::kRandom).ok());
+    if (mode == 1) {
+      ASSERT_TRUE(m->Advise(AccessPattern::kRandom).ok());
+    }
     if (mode == 2) m->set_populate_ahead(false);
     const uint8_t* base = m->buffer()->data();
     ASSERT_EQ(MappedRssKb(base), 0) << "mode " << mode;

@@ -6,8 +6,7 @@
 // As a seed generator: with ALKAID_WRITE_FUZZ_SEEDS=<dir> set, the seeds are
 // also written there (*.stream for fuzz_ipc_stream / fuzz_ipc_decoder,
 // *.arrow_file for fuzz_ipc_file):
-//   ALKAID_WRITE_FUZZ_SEEDS=/tmp/seeds build/release/alkaid_ipc_test \
-//       --gtest_filter='FuzzSeeds.*'
+//   ALKAID_WRITE_FUZZ_SEEDS=/tmp/seeds build/release/alkaid_ipc_test --gtest_filter='FuzzSeeds.*'
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>

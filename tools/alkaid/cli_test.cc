@@ -31,6 +31,16 @@ namespace {
 namespace fs = std::filesystem;
 using alkaid::testing::ArrayFromJSON;
 
+// The alkaid executable, built beside this test.
+const std::string& CliPath() {
+  static const std::string path = [] {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string("alkaid") : (self.parent_path() / "alkaid").string();
+  }();
+  return path;
+}
+
 struct RunResult {
   int exit_code;
   std::string output;  // stdout and stderr together
@@ -50,7 +60,7 @@ RunResult RunShell(const std::string& pipeline) {
 }
 
 RunResult RunCli(const std::string& args, const std::string& stdin_file = "") {
-  std::string cmd = std::string(ALKAID_CLI_PATH) + " " + args;
+  std::string cmd = CliPath() + " " + args;
   if (!stdin_file.empty()) cmd += " < " + stdin_file;
   return RunShell(cmd);
 }
@@ -69,6 +79,7 @@ Measured RunMeasured(const std::vector<std::string>& args, const std::map<std::s
   Measured m;
   fs::path out_file = fs::temp_directory_path() / ("alkaid_out_" + std::to_string(::getpid()));
   fs::path err_file = fs::temp_directory_path() / ("alkaid_err_" + std::to_string(::getpid()));
+  std::string exe = CliPath();
   auto start = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -80,7 +91,6 @@ Measured RunMeasured(const std::vector<std::string>& args, const std::map<std::s
     ::dup2(err, 2);
     for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
     std::vector<char*> argv;
-    std::string exe = ALKAID_CLI_PATH;
     argv.push_back(exe.data());
     std::vector<std::string> copy = args;
     for (auto& a : copy) argv.push_back(a.data());
@@ -530,7 +540,7 @@ std::string CatWhileInputIsOpen(const std::string& dir, const std::vector<std::s
   int in_pipe[2], out_pipe[2];
   EXPECT_EQ(::pipe(in_pipe), 0);
   EXPECT_EQ(::pipe(out_pipe), 0);
-  std::vector<std::string> args = {ALKAID_CLI_PATH, "cat", "-"};
+  std::vector<std::string> args = {CliPath(), "cat", "-"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -541,7 +551,7 @@ std::string CatWhileInputIsOpen(const std::string& dir, const std::vector<std::s
     ::dup2(out_pipe[1], 1);
     ::close(in_pipe[1]);
     ::close(out_pipe[0]);
-    ::execv(ALKAID_CLI_PATH, argv.data());
+    ::execv(argv[0], argv.data());
     ::_exit(127);
   }
   ::close(in_pipe[0]);
@@ -715,11 +725,12 @@ TEST_F(CliTest, ColourOnlyOnATerminalWithoutNoColor) {
   EXPECT_EQ(plain.out.find("\x1b["), std::string::npos);
   auto on_tty = [&](bool no_color) {
     int master = -1;
+    const char* cli = CliPath().c_str();
     pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
     if (pid == 0) {
       if (no_color) ::setenv("NO_COLOR", "1", 1);
       else ::unsetenv("NO_COLOR");
-      ::execl(ALKAID_CLI_PATH, ALKAID_CLI_PATH, "cat", file.c_str(), static_cast<char*>(nullptr));
+      ::execl(cli, cli, "cat", file.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
     std::string out;
@@ -961,20 +972,20 @@ TEST_F(CliTest, FromJsonlRoundTrips) {
 
 TEST_F(CliTest, TextFromStandardInputThroughAPipe) {
   std::string out = Path("stdin.arrow");
-  auto r = RunShell("cat " + SampleCsv() + " | " + ALKAID_CLI_PATH + " from-csv - " + out);
+  auto r = RunShell("cat " + SampleCsv() + " | " + CliPath() + " from-csv - " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(RunMeasured({"cat", out, "--format", "csv"}).out, ReadBytes(SampleCsv()));
 
   std::string jl = Path("in.jsonl");
   std::ofstream(jl) << "{\"a\":1,\"b\":\"x\"}\n{\"a\":2,\"b\":\"y\"}\n";
   std::string out2 = Path("stdin2.arrow");
-  auto j = RunShell("cat " + jl + " | " + ALKAID_CLI_PATH + " from-jsonl - " + out2 + " --format stream");
+  auto j = RunShell("cat " + jl + " | " + CliPath() + " from-jsonl - " + out2 + " --format stream");
   ASSERT_EQ(j.exit_code, 0) << j.output;
   EXPECT_EQ(RunMeasured({"cat", out2, "--format", "jsonl"}).out, ReadBytes(jl));
 
   // convert recognises text on standard input too; to stdout as a stream.
-  auto c = RunShell("cat " + SampleCsv() + " | " + ALKAID_CLI_PATH + " convert - - --format stream | " +
-                    ALKAID_CLI_PATH + " count -");
+  auto c = RunShell("cat " + SampleCsv() + " | " + CliPath() + " convert - - --format stream | " +
+                    CliPath() + " count -");
   EXPECT_EQ(c.exit_code, 0) << c.output;
   EXPECT_EQ(c.output, "12\n");
 }
