@@ -93,4 +93,36 @@ class ALKAID_EXPORT RacingTask {
 ALKAID_EXPORT void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads,
                              bool second_attempts = true);
 
+/// RunRacing in two halves, for a caller with other work to do while pool
+/// threads start on a task: Start hands the task to at most `max_threads - 1`
+/// pool threads and returns at once; Finish then does the rest of RunRacing on
+/// the calling thread (claims the items nobody started, races the ones still
+/// in progress, waits). Start(task, k) followed by Finish() is RunRacing(task,
+/// k). One run is used by one thread at a time (Start and Finish may be called
+/// from different threads, one after the other).
+class ALKAID_EXPORT RacingRun {
+ public:
+  /// A run with no task.
+  RacingRun() = default;
+  /// Not copyable: it stands for work in progress.
+  RacingRun(const RacingRun&) = delete;
+  /// Not assignable.
+  RacingRun& operator=(const RacingRun&) = delete;
+  /// Finishes a started run (the task may use memory of the run's owner).
+  ~RacingRun();
+
+  /// Starts `task`; a run already started is finished first.
+  void Start(std::shared_ptr<RacingTask> task, int max_threads);
+  /// Runs what is left of the task on this thread and returns when every
+  /// item has a result and every attempt has returned. Does nothing when
+  /// the run was not started; afterwards it is not.
+  void Finish(bool second_attempts = true);
+  /// True between Start and Finish.
+  bool started() const { return task_ != nullptr; }
+
+ private:
+  std::shared_ptr<RacingTask> task_;
+  std::shared_ptr<void> job_;  // the pool's job for the helpers, if any
+};
+
 }  // namespace alkaid

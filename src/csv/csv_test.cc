@@ -523,7 +523,9 @@ TEST(TextValues, TimestampFastPathAgreesWithGeneralParser) {
         bool ok_a = text::ParseTimestampAs(s, unit, zoned, &a);
         bool ok_b = ok_slow && slow.has_zone == zoned && text::TimestampToUnit(slow, unit, &b);
         ASSERT_EQ(ok_a, ok_b) << s << " unit " << static_cast<int>(unit) << " zoned " << zoned;
-        if (ok_a) ASSERT_EQ(a, b) << s;
+        if (ok_a) {
+          ASSERT_EQ(a, b) << s;
+        }
       }
     }
   }
@@ -578,7 +580,9 @@ TEST(TextValues, Int64FastPathAgreesWithReference) {
     int64_t got = 0;
     bool ok_got = text::ParseInt64(s, &got);
     ASSERT_EQ(ok_got, ok_want) << s;
-    if (ok_got) ASSERT_EQ(got, want) << s;
+    if (ok_got) {
+      ASSERT_EQ(got, want) << s;
+    }
   }
   int64_t v;
   ASSERT_TRUE(text::ParseInt64("-9223372036854775808", &v));
@@ -850,7 +854,9 @@ TEST(TextValues, FixedTimestampEdgesAgreeWithGeneralParser) {
                 }
                 int64_t c = 0;
                 ASSERT_EQ(text::ParseTimestampAs(s, unit, zoned, &c), ok_b) << s;
-                if (ok_b) ASSERT_EQ(c, b) << s;
+                if (ok_b) {
+                  ASSERT_EQ(c, b) << s;
+                }
               }
             }
           }

@@ -662,50 +662,85 @@ CostMemory& CompressionCosts() {
 
 }  // namespace
 
-Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
-                           std::vector<std::shared_ptr<ResizableBuffer>>* out,
-                           const ParallelOptions& parallel, MemoryPool* pool) {
+struct BodyCompression::State {
+  const Codec* codec = nullptr;
+  std::span<const ByteRange> inputs;
+  std::vector<std::shared_ptr<ResizableBuffer>>* out = nullptr;
+  ParallelOptions parallel;
+  std::vector<int64_t> costs;
+  std::shared_ptr<CompressRace> race;  // null: Finish compresses on its thread
+  RacingRun run;                       // last: finished before the rest goes away
+};
+
+BodyCompression::BodyCompression() = default;
+BodyCompression::~BodyCompression() = default;  // State's RacingRun finishes the race
+
+Status BodyCompression::Start(const Codec& codec, std::span<const ByteRange> inputs,
+                              std::vector<std::shared_ptr<ResizableBuffer>>* out,
+                              const ParallelOptions& parallel, MemoryPool* pool) {
+  if (started()) return Status::Invalid("BodyCompression::Start called twice without Finish");
+  auto state = std::make_unique<State>();
+  state->codec = &codec;
+  state->inputs = inputs;
+  state->out = out;
+  state->parallel = parallel;
   out->resize(inputs.size());
-  std::vector<int64_t> costs(inputs.size());
+  state->costs.resize(inputs.size());
+  int64_t total = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    costs[i] = inputs[i].size;
+    state->costs[i] = inputs[i].size;
+    total += inputs[i].size;
     // A buffer still referenced elsewhere is left to its holder.
     std::shared_ptr<ResizableBuffer>& slot = (*out)[i];
     if (slot == nullptr || slot.use_count() > 1 || slot->pool() != pool) {
       slot = std::make_shared<ResizableBuffer>(pool);
     }
   }
-  auto compress = [&](int64_t i) {
-    const auto at = static_cast<size_t>(i);
-    return CompressBodyBufferInto(codec, inputs[at], (*out)[at].get());
-  };
-  const int64_t n = static_cast<int64_t>(inputs.size());
-  const int64_t threads = ThreadsFor(parallel, n);
-  int64_t total = 0;
-  for (int64_t c : costs) total += c;
+  const int64_t threads = ThreadsFor(parallel, static_cast<int64_t>(inputs.size()));
   const auto* lz4 = codec.type() == CompressionType::kLz4Frame
                         ? dynamic_cast<const Lz4FrameCodec*>(&codec) : nullptr;
   const auto* zstd = codec.type() == CompressionType::kZstd
                          ? dynamic_cast<const ZstdCodec*>(&codec) : nullptr;
-  if (!parallel.use_threads || threads <= 1 || total < parallel.min_parallel_bytes ||
-      (lz4 == nullptr && zstd == nullptr)) {
-    return ParallelFor(costs, parallel, compress);
+  if (parallel.use_threads && threads > 1 && total >= parallel.min_parallel_bytes &&
+      (lz4 != nullptr || zstd != nullptr)) {
+    // Pool threads claim buffers now; the caller joins in Finish, then
+    // compresses again, into a buffer of its own, each one still in progress
+    // on a pool thread (a thread the system may have preempted while a core
+    // is busy elsewhere), so it never waits for more than the work it could
+    // do alone. The slower attempt sees Finished between steps and gives up;
+    // Finish returns after it did, so the inputs and `pool` are not touched
+    // afterwards. Costliest first by the previous call's times when there is
+    // one (so that the threads finish together), else by size.
+    const std::vector<int64_t> nanos = CompressionCosts().Get(out, inputs.size());
+    state->race = std::make_shared<CompressRace>(
+        lz4, zstd, inputs, out,
+        CostliestFirst(nanos.empty() ? std::span<const int64_t>(state->costs) : nanos), pool);
+    state->run.Start(state->race, static_cast<int>(threads));
   }
-  // The caller claims buffers like any pool thread, then compresses again,
-  // into a buffer of its own, each one still in progress on a pool thread (a
-  // thread the system may have preempted while a core is busy elsewhere), so
-  // it never waits for more than the work it could do alone. The slower
-  // attempt sees Finished between steps and gives up; RunRacing returns after
-  // it did, so the inputs and `pool` are not touched after this returns.
-  // Costliest first by the previous call's times when there is one (so that
-  // the threads finish together), else by size.
-  const std::vector<int64_t> nanos = CompressionCosts().Get(out, inputs.size());
-  auto race = std::make_shared<CompressRace>(
-      lz4, zstd, inputs, out, CostliestFirst(nanos.empty() ? std::span<const int64_t>(costs) : nanos),
-      pool);
-  RunRacing(race, static_cast<int>(threads));
-  CompressionCosts().Put(out, race->Nanos());
-  return race->Collect();
+  state_ = std::move(state);
+  return Status::OK();
+}
+
+Status BodyCompression::Finish() {
+  if (!started()) return Status::OK();
+  std::unique_ptr<State> state = std::move(state_);
+  if (state->race == nullptr) {
+    return ParallelFor(state->costs, state->parallel, [&](int64_t i) {
+      const auto at = static_cast<size_t>(i);
+      return CompressBodyBufferInto(*state->codec, state->inputs[at], (*state->out)[at].get());
+    });
+  }
+  state->run.Finish();
+  CompressionCosts().Put(state->out, state->race->Nanos());
+  return state->race->Collect();
+}
+
+Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
+                           std::vector<std::shared_ptr<ResizableBuffer>>* out,
+                           const ParallelOptions& parallel, MemoryPool* pool) {
+  BodyCompression compression;
+  ALKAID_RETURN_NOT_OK(compression.Start(codec, inputs, out, parallel, pool));
+  return compression.Finish();
 }
 
 Result<int64_t> ReadBodyBufferPrefix(ByteRange encoded) {

@@ -460,8 +460,10 @@ class IpcWriter final : public RecordBatchWriter {
 
   Status WriteRecordBatch(const RecordBatch& batch) override {
     if (closed_) return Status::Invalid("cannot write a record batch: the writer is closed");
+    if (!behind_error_.ok()) return behind_error_;
     ALKAID_RETURN_NOT_OK(CheckBatch(batch));
     if (!dictionary_fields_.empty()) ALKAID_RETURN_NOT_OK(WriteDictionaries(batch));
+    if (WritesBehind()) return WriteBehind(batch);
 
     body_.Reset();
     for (int i = 0; i < batch.num_columns(); ++i) {
@@ -481,6 +483,8 @@ class IpcWriter final : public RecordBatchWriter {
   Status Close() override {
     if (closed_) return Status::OK();
     closed_ = true;
+    if (!behind_error_.ok()) return behind_error_;
+    ALKAID_RETURN_NOT_OK(FlushBehind());
     if (file_format_) {
       ALKAID_RETURN_NOT_OK(WriteEndOfStream());
       // The legacy 4-byte EOS would leave the footer misaligned for readers
@@ -618,6 +622,8 @@ class IpcWriter final : public RecordBatchWriter {
   // Writes values [from, length) of `dictionary` as a dictionary batch.
   Status WriteDictionaryBatch(int64_t id, const ArrayData& dictionary, int64_t from,
                               bool is_delta) {
+    // The batch written behind used the dictionary as it was: it goes first.
+    ALKAID_RETURN_NOT_OK(FlushBehind());
     body_.Reset();
     ALKAID_RETURN_NOT_OK(body_.AppendColumn(dictionary, from, dictionary.length - from, 0)
                              .WithContext("dictionary " + std::to_string(id)));
@@ -638,19 +644,103 @@ class IpcWriter final : public RecordBatchWriter {
   // Compresses (if asked) and lays out the body: buffer offsets, padding,
   // total length. Leaves the gather list in ranges_scratch_.
   Status FinishBody() {
-    std::vector<ByteRange>* ranges = &body_.ranges();
-    RecordBatchMeta& meta = body_.meta();
-    if (codec_ != nullptr) {
-      ParallelOptions parallel;
-      parallel.use_threads = options_.use_threads;
-      parallel.num_threads = options_.num_threads;
-      ALKAID_RETURN_NOT_OK(
-          CompressBodyBuffers(*codec_, *ranges, &compressed_, parallel, options_.pool));
-      compressed_ranges_.clear();
-      for (const auto& b : compressed_) compressed_ranges_.push_back({b->data(), b->size()});
-      ranges = &compressed_ranges_;
-      meta.compression = options_.compression;
+    if (codec_ == nullptr) {
+      LayOutBody(body_.ranges(), &body_.meta());
+      return Status::OK();
     }
+    ALKAID_RETURN_NOT_OK(CompressBodyBuffers(*codec_, body_.ranges(), &compressed_,
+                                             Parallel(), options_.pool));
+    LayOutCompressedBody(compressed_, &body_.meta());
+    return Status::OK();
+  }
+
+  ParallelOptions Parallel() const {
+    ParallelOptions parallel;
+    parallel.use_threads = options_.use_threads;
+    parallel.num_threads = options_.num_threads;
+    return parallel;
+  }
+
+  void LayOutCompressedBody(const std::vector<std::shared_ptr<ResizableBuffer>>& compressed,
+                            RecordBatchMeta* meta) {
+    compressed_ranges_.clear();
+    for (const auto& b : compressed) compressed_ranges_.push_back({b->data(), b->size()});
+    meta->compression = options_.compression;
+    LayOutBody(compressed_ranges_, meta);
+  }
+
+  // Write-behind (IpcWriteOptions::write_behind): a batch laid out, its
+  // compression started, and the arrays it points into kept alive until it
+  // is written. Two alternate: one being compressed while the other is
+  // written.
+  struct Behind {
+    Behind(MemoryPool* pool, int max_depth) : body(pool, max_depth) {}
+    BodyBuilder body;
+    std::vector<std::shared_ptr<ResizableBuffer>> compressed;
+    std::vector<ArrayDataPtr> columns;
+    int64_t index = 0;  // batch number, for error messages
+    bool pending = false;
+    BodyCompression compression;  // last member: finished before the rest goes away
+  };
+
+  bool WritesBehind() const {
+    return options_.write_behind && options_.use_threads && codec_ != nullptr;
+  }
+
+  Status WriteBehind(const RecordBatch& batch) {
+    std::unique_ptr<Behind>& slot = behind_[next_behind_];
+    if (slot == nullptr) slot = std::make_unique<Behind>(options_.pool, options_.max_recursion_depth);
+    Behind& b = *slot;
+    b.body.Reset();
+    b.columns.clear();
+    for (int i = 0; i < batch.num_columns(); ++i) {
+      const ArrayDataPtr& column = batch.column_data(i);
+      ALKAID_RETURN_NOT_OK(b.body.AppendColumn(*column, 0, column->length, i));
+      b.columns.push_back(column);
+    }
+    b.body.meta().length = batch.num_rows();
+    b.index = batches_started_++;
+    ALKAID_RETURN_NOT_OK(
+        b.compression.Start(*codec_, b.body.ranges(), &b.compressed, Parallel(), options_.pool));
+    b.pending = true;
+    next_behind_ ^= 1;
+    // The other slot holds the previous batch: written now, while pool
+    // threads compress this one.
+    return WriteBehindSlot(behind_[next_behind_].get());
+  }
+
+  // Writes every batch still behind, oldest first.
+  Status FlushBehind() {
+    for (int k = 0; k < 2; ++k) {
+      ALKAID_RETURN_NOT_OK(WriteBehindSlot(behind_[(next_behind_ + k) % 2].get()));
+    }
+    return Status::OK();
+  }
+
+  Status WriteBehindSlot(Behind* b) {
+    if (b == nullptr || !b->pending) return Status::OK();
+    b->pending = false;
+    Status st = b->compression.Finish();
+    if (st.ok()) {
+      LayOutCompressedBody(b->compressed, &b->body.meta());
+      internal::BuildRecordBatchMessage(&fbb_, b->body.meta(), body_length_);
+      FileBlock block;
+      st = WriteMessage(&block);
+      if (st.ok()) {
+        if (file_format_) record_blocks_.push_back(block);
+        ++stats_.num_record_batches;
+      }
+    }
+    b->columns.clear();
+    if (!st.ok()) behind_error_ = st.WithContext("record batch " + std::to_string(b->index));
+    return behind_error_;
+  }
+
+  // Buffer offsets, padding and total length of a body made of `ranges`;
+  // leaves the gather list in ranges_scratch_.
+  void LayOutBody(const std::vector<ByteRange>& in, RecordBatchMeta* out_meta) {
+    const std::vector<ByteRange>* ranges = &in;
+    RecordBatchMeta& meta = *out_meta;
     const int64_t alignment = options_.alignment;
     meta.buffers.resize(ranges->size());
     ranges_scratch_.clear();
@@ -664,7 +754,6 @@ class IpcWriter final : public RecordBatchWriter {
       position += r.size + padding;
     }
     body_length_ = position;
-    return Status::OK();
   }
 
   // Frames the message in fbb_ and writes it with the body in
@@ -732,6 +821,13 @@ class IpcWriter final : public RecordBatchWriter {
   std::vector<io::IoSlice> ranges_scratch_;
   std::vector<io::IoSlice> slices_;
   int64_t body_length_ = 0;
+
+  // Write-behind state (see Behind); the slots are destroyed first, which
+  // waits for compression still running on the pool.
+  std::unique_ptr<Behind> behind_[2];
+  int next_behind_ = 0;
+  int64_t batches_started_ = 0;
+  Status behind_error_;
 
   int64_t position_ = 0;  // bytes written since the writer started
   std::vector<FileBlock> dictionary_blocks_;

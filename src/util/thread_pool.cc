@@ -230,26 +230,44 @@ struct RacingJob final : Job {
 }  // namespace
 
 void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads, bool second_attempts) {
-  const int64_t n = task->size();
+  RacingRun run;
+  run.Start(task, max_threads);
+  run.Finish(second_attempts);
+}
+
+RacingRun::~RacingRun() { Finish(); }
+
+void RacingRun::Start(std::shared_ptr<RacingTask> task, int max_threads) {
+  Finish();
+  const int64_t n = task == nullptr ? 0 : task->size();
   if (n <= 0) return;
   RacingRunner::SetCaller(*task);  // before any pool thread sees the task
   const int helpers =
       static_cast<int>(std::min<int64_t>({static_cast<int64_t>(max_threads) - 1, n - 1, kMaxHelpers}));
-  std::shared_ptr<RacingJob> job;
   if (helpers > 0) {
-    job = std::make_shared<RacingJob>();
-    job->task = task;
+    auto racing = std::make_shared<RacingJob>();
+    racing->task = task;
+    std::shared_ptr<Job> job = std::move(racing);
     GlobalPool().Submit(job, helpers);
+    job_ = std::move(job);  // stored as the Job it is, so the cast back is exact
   }
-  RacingRunner::ClaimAll(*task);
-  if (second_attempts) RacingRunner::SecondAttempts(*task);
-  RacingRunner::WaitUntilFinished(*task);
-  if (job) {
-    GlobalPool().Withdraw(job);
+  task_ = std::move(task);
+}
+
+void RacingRun::Finish(bool second_attempts) {
+  if (task_ == nullptr) return;
+  RacingTask& task = *task_;
+  RacingRunner::ClaimAll(task);
+  if (second_attempts) RacingRunner::SecondAttempts(task);
+  RacingRunner::WaitUntilFinished(task);
+  if (job_ != nullptr) {
+    GlobalPool().Withdraw(std::static_pointer_cast<Job>(job_));
     // Losing attempts give up at their next check of Finished; none may
     // outlive the call (they may use the caller's memory and its pool).
-    RacingRunner::WaitUntilNoHelper(*task);
+    RacingRunner::WaitUntilNoHelper(task);
   }
+  job_.reset();
+  task_.reset();
 }
 
 }  // namespace alkaid

@@ -690,7 +690,9 @@ TEST_F(CliTest, TableFitsTheTerminalWidth) {
   // --max-width overrides COLUMNS; --max-cell cuts cells.
   auto narrow = RunMeasured({"cat", file, "--max-width", "30", "--max-cell", "5"}, {{"COLUMNS", "200"}});
   for (const auto& line : Lines(narrow.out))
-    if (!line.empty() && (line[0] == '|' || line[0] == '+')) EXPECT_LE(TestWidth(line), 30) << line;
+    if (!line.empty() && (line[0] == '|' || line[0] == '+')) {
+      EXPECT_LE(TestWidth(line), 30) << line;
+    }
   EXPECT_NE(narrow.out.find("colu\xE2\x80\xA6"), std::string::npos) << narrow.out;
 }
 

@@ -244,6 +244,10 @@ Result<std::unique_ptr<ipc::RecordBatchWriter>> MakeIpcWriter(io::OutputStream* 
                                                               const WriteSettings& settings) {
   ipc::IpcWriteOptions options;
   ALKAID_ASSIGN_OR_RAISE(options.compression, ParseCompression(settings.compression));
+  // Compressed output: batches are compressed on every core, each while the
+  // one before it is written.
+  options.use_threads = options.compression != ipc::CompressionType::kNone;
+  options.write_behind = options.use_threads;
   if (settings.dialect == "alkaid") {
     options.dialect = ipc::IpcDialect::kAlkaid;
   } else if (settings.dialect != "arrow") {

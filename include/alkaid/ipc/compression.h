@@ -117,6 +117,40 @@ ALKAID_EXPORT Status CompressBodyBuffers(const Codec& codec, std::span<const Byt
                            const ParallelOptions& parallel = {},
                            MemoryPool* pool = default_memory_pool());
 
+/// CompressBodyBuffers in two halves, so that a writer can write one message
+/// while pool threads compress the next: Start hands the buffers to pool
+/// threads (when CompressBodyBuffers would use threads) and returns at once;
+/// Finish has the calling thread compress what nobody started, race what a
+/// pool thread has in progress, wait, and return what CompressBodyBuffers
+/// would have. The inputs, `*out` and the pool must stay valid and unchanged
+/// until Finish returned; destroying a started object waits like Finish.
+/// One object is used by one thread at a time.
+class ALKAID_EXPORT BodyCompression {
+ public:
+  /// Nothing started.
+  BodyCompression();
+  /// Waits for a started compression (its result is dropped).
+  ~BodyCompression();
+  /// Not copyable: pool threads may be working for it.
+  BodyCompression(const BodyCompression&) = delete;
+  /// Not assignable.
+  BodyCompression& operator=(const BodyCompression&) = delete;
+
+  /// Starts encoding every input into (*out)[i] (arguments as for
+  /// CompressBodyBuffers). Invalid when already started.
+  Status Start(const Codec& codec, std::span<const ByteRange> inputs,
+               std::vector<std::shared_ptr<ResizableBuffer>>* out,
+               const ParallelOptions& parallel = {}, MemoryPool* pool = default_memory_pool());
+  /// Completes the encoding; OK and nothing done when not started.
+  Status Finish();
+  /// True between Start and Finish.
+  bool started() const { return state_ != nullptr; }
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 /// Reads the prefix of an encoded buffer: 0 for an empty buffer, -1 for a raw
 /// one, else the declared uncompressed length. Fails for a buffer shorter than
 /// the prefix or a prefix below -1.

@@ -43,6 +43,16 @@ struct ALKAID_EXPORT IpcWriteOptions {
   bool use_threads = false;
   /// Threads used when use_threads is true; 0 means the hardware concurrency.
   int num_threads = 0;  ///< 0: hardware concurrency
+  /// With use_threads and compression: WriteRecordBatch lays the batch out,
+  /// starts compressing it on pool threads and returns; the batch reaches the
+  /// sink during the next WriteRecordBatch (or Close), which writes it while
+  /// the pool compresses the new one. Compression then overlaps the caller's
+  /// own work and the writing of the previous batch. Until then the writer
+  /// holds references to the batch's arrays, whose bytes must not change; an
+  /// error compressing a batch is returned by the next call; stats() and the
+  /// sink are one batch behind. Off: each batch is in the sink when
+  /// WriteRecordBatch returns.
+  bool write_behind = false;
 
   /// Stream writer: write the end-of-stream marker on Close(). The file writer
   /// always writes it before the footer.

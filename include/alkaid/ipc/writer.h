@@ -28,7 +28,9 @@ struct ALKAID_EXPORT WriteStats {
 
 /// Writes record batches in one of the IPC formats to an io::OutputStream; made
 /// by MakeStreamWriter or MakeFileWriter. Calls on one writer must not overlap;
-/// separate writers are independent.
+/// separate writers are independent. With IpcWriteOptions::write_behind a
+/// batch reaches the sink during the next call (see there), and destroying
+/// the writer without Close() waits for the compression in progress.
 class ALKAID_EXPORT RecordBatchWriter {
  public:
   virtual ~RecordBatchWriter() = default;
