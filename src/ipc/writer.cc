@@ -465,19 +465,9 @@ class IpcWriter final : public RecordBatchWriter {
     if (!dictionary_fields_.empty()) ALKAID_RETURN_NOT_OK(WriteDictionaries(batch));
     if (WritesBehind()) return WriteBehind(batch);
 
-    body_.Reset();
-    for (int i = 0; i < batch.num_columns(); ++i) {
-      const ArrayData& column = *batch.column_data(i);
-      ALKAID_RETURN_NOT_OK(body_.AppendColumn(column, 0, column.length, i));
-    }
-    body_.meta().length = batch.num_rows();
+    ALKAID_RETURN_NOT_OK(LayOutColumns(batch, &body_));
     ALKAID_RETURN_NOT_OK(FinishBody());
-    internal::BuildRecordBatchMessage(&fbb_, body_.meta(), body_length_);
-    FileBlock block;
-    ALKAID_RETURN_NOT_OK(WriteMessage(&block));
-    if (file_format_) record_blocks_.push_back(block);
-    ++stats_.num_record_batches;
-    return Status::OK();
+    return WriteRecordBatchMessage(body_.meta());
   }
 
   Status Close() override {
@@ -654,6 +644,27 @@ class IpcWriter final : public RecordBatchWriter {
     return Status::OK();
   }
 
+  // The batch's columns into `body` (reset first), and its length.
+  static Status LayOutColumns(const RecordBatch& batch, BodyBuilder* body) {
+    body->Reset();
+    for (int i = 0; i < batch.num_columns(); ++i) {
+      const ArrayData& column = *batch.column_data(i);
+      ALKAID_RETURN_NOT_OK(body->AppendColumn(column, 0, column.length, i));
+    }
+    body->meta().length = batch.num_rows();
+    return Status::OK();
+  }
+
+  // The record batch message for `meta` with the body laid out last.
+  Status WriteRecordBatchMessage(const RecordBatchMeta& meta) {
+    internal::BuildRecordBatchMessage(&fbb_, meta, body_length_);
+    FileBlock block;
+    ALKAID_RETURN_NOT_OK(WriteMessage(&block));
+    if (file_format_) record_blocks_.push_back(block);
+    ++stats_.num_record_batches;
+    return Status::OK();
+  }
+
   ParallelOptions Parallel() const {
     ParallelOptions parallel;
     parallel.use_threads = options_.use_threads;
@@ -677,7 +688,7 @@ class IpcWriter final : public RecordBatchWriter {
     Behind(MemoryPool* pool, int max_depth) : body(pool, max_depth) {}
     BodyBuilder body;
     std::vector<std::shared_ptr<ResizableBuffer>> compressed;
-    std::vector<ArrayDataPtr> columns;
+    ArrayDataVector columns;
     int64_t index = 0;  // batch number, for error messages
     bool pending = false;
     BodyCompression compression;  // last member: finished before the rest goes away
@@ -691,14 +702,8 @@ class IpcWriter final : public RecordBatchWriter {
     std::unique_ptr<Behind>& slot = behind_[next_behind_];
     if (slot == nullptr) slot = std::make_unique<Behind>(options_.pool, options_.max_recursion_depth);
     Behind& b = *slot;
-    b.body.Reset();
-    b.columns.clear();
-    for (int i = 0; i < batch.num_columns(); ++i) {
-      const ArrayDataPtr& column = batch.column_data(i);
-      ALKAID_RETURN_NOT_OK(b.body.AppendColumn(*column, 0, column->length, i));
-      b.columns.push_back(column);
-    }
-    b.body.meta().length = batch.num_rows();
+    ALKAID_RETURN_NOT_OK(LayOutColumns(batch, &b.body));
+    b.columns = batch.columns();  // their buffers stay alive until written
     b.index = batches_started_++;
     ALKAID_RETURN_NOT_OK(
         b.compression.Start(*codec_, b.body.ranges(), &b.compressed, Parallel(), options_.pool));
@@ -723,13 +728,7 @@ class IpcWriter final : public RecordBatchWriter {
     Status st = b->compression.Finish();
     if (st.ok()) {
       LayOutCompressedBody(b->compressed, &b->body.meta());
-      internal::BuildRecordBatchMessage(&fbb_, b->body.meta(), body_length_);
-      FileBlock block;
-      st = WriteMessage(&block);
-      if (st.ok()) {
-        if (file_format_) record_blocks_.push_back(block);
-        ++stats_.num_record_batches;
-      }
+      st = WriteRecordBatchMessage(b->body.meta());
     }
     b->columns.clear();
     if (!st.ok()) behind_error_ = st.WithContext("record batch " + std::to_string(b->index));
@@ -738,16 +737,14 @@ class IpcWriter final : public RecordBatchWriter {
 
   // Buffer offsets, padding and total length of a body made of `ranges`;
   // leaves the gather list in ranges_scratch_.
-  void LayOutBody(const std::vector<ByteRange>& in, RecordBatchMeta* out_meta) {
-    const std::vector<ByteRange>* ranges = &in;
-    RecordBatchMeta& meta = *out_meta;
+  void LayOutBody(const std::vector<ByteRange>& ranges, RecordBatchMeta* meta) {
     const int64_t alignment = options_.alignment;
-    meta.buffers.resize(ranges->size());
+    meta->buffers.resize(ranges.size());
     ranges_scratch_.clear();
     int64_t position = 0;
-    for (size_t i = 0; i < ranges->size(); ++i) {
-      const ByteRange& r = (*ranges)[i];
-      meta.buffers[i] = BufferMeta{position, r.size};
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      const ByteRange& r = ranges[i];
+      meta->buffers[i] = BufferMeta{position, r.size};
       const int64_t padding = (alignment - r.size % alignment) % alignment;
       if (r.size > 0) ranges_scratch_.push_back(io::IoSlice{r.data, r.size});
       if (padding > 0) ranges_scratch_.push_back(io::IoSlice{kZeroBytes, padding});
