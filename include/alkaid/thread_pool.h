@@ -28,6 +28,13 @@ ALKAID_EXPORT void RunInBackground(std::function<void()> task);
 /// Helper threads started so far (they are never stopped).
 ALKAID_EXPORT int ThreadPoolSize();
 
+/// The machine's hardware threads (std::thread::hardware_concurrency(), at
+/// least 1), found on the first call and remembered for the life of the
+/// process: on Linux the library call opens and reads a file in /sys, about
+/// 9 us on the VMs CI runs on, which is too much to pay per record batch.
+/// Later changes (CPU hotplug) are not seen. Safe to call from any thread.
+ALKAID_EXPORT int HardwareThreads();
+
 /// `size()` independent items for RunRacing. An item is started once by
 /// whichever thread claims it first; the calling thread of RunRacing may start
 /// a second attempt of an item that a pool thread is still working on, and the
@@ -111,18 +118,32 @@ class ALKAID_EXPORT RacingRun {
   /// Finishes a started run (the task may use memory of the run's owner).
   ~RacingRun();
 
-  /// Starts `task`; a run already started is finished first.
+  /// Starts `task`; a run already started is finished first (Finish).
   void Start(std::shared_ptr<RacingTask> task, int max_threads);
   /// Runs what is left of the task on this thread and returns when every
-  /// item has a result and every attempt has returned. Does nothing when
-  /// the run was not started; afterwards it is not.
+  /// item has a result and every attempt has returned: FinishResults, then
+  /// Release. Does nothing when the run was not started; afterwards it is not.
   void Finish(bool second_attempts = true);
-  /// True between Start and Finish.
-  bool started() const { return task_ != nullptr; }
+  /// The first half of Finish: returns when every item has a result, without
+  /// waiting for attempts that lost their race and are still returning on
+  /// pool threads. Such an attempt stops at its next check of Finished, but
+  /// a pool thread that the system preempted makes that check only when it
+  /// runs again, and waiting for it is what a loaded machine makes slow.
+  /// Until Release, those attempts may still read whatever the task reads.
+  void FinishResults(bool second_attempts = true);
+  /// True after FinishResults while an attempt that lost may still be
+  /// running (Release would wait for it).
+  bool lingering() const;
+  /// Waits until no attempt of the run is left and drops the task. Nothing
+  /// to do after Finish, or before Start.
+  void Release();
+  /// True between Start and FinishResults (or Finish).
+  bool started() const { return task_ != nullptr && !results_; }
 
  private:
   std::shared_ptr<RacingTask> task_;
   std::shared_ptr<void> job_;  // the pool's job for the helpers, if any
+  bool results_ = false;       // FinishResults has returned; Release is left
 };
 
 }  // namespace alkaid

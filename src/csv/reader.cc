@@ -6,7 +6,6 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <thread>
 
 #include "alkaid/builder.h"
 #include "alkaid/csv.h"
@@ -665,9 +664,7 @@ class CsvReader final : public RecordBatchReader {
     tok_.quote = options.quote;
     tok_.ignore_empty_lines = options.ignore_empty_lines;
     tok_.fill_missing = options.ragged_rows == RaggedRows::kFillNull;
-    threads_ = options.num_threads > 0
-                   ? options.num_threads
-                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    threads_ = options.num_threads > 0 ? options.num_threads : HardwareThreads();
   }
 
   const SchemaPtr& schema() const override { return schema_; }

@@ -13,7 +13,6 @@
 #include <numeric>
 #include <cstring>
 #include <mutex>
-#include <thread>
 
 #include "alkaid/thread_pool.h"
 
@@ -400,9 +399,7 @@ Result<std::shared_ptr<ResizableBuffer>> OutputBuffer(int64_t size, MemoryPool* 
 }
 
 int64_t ThreadsFor(const ParallelOptions& parallel, int64_t n) {
-  const int64_t threads = parallel.num_threads > 0
-                              ? parallel.num_threads
-                              : static_cast<int64_t>(std::thread::hardware_concurrency());
+  const int64_t threads = parallel.num_threads > 0 ? parallel.num_threads : HardwareThreads();
   return std::min(threads, n);
 }
 
@@ -542,13 +539,19 @@ class CompressRace final : public RacingTask {
         out_(out),
         order_(std::move(order)),
         pool_(pool),
+        first_(out->begin(), out->end()),
         second_(inputs.size()),
         errors_(2 * inputs.size()) {}
 
   void Attempt(int64_t k, int attempt) override {
     const auto i = static_cast<size_t>(order_[static_cast<size_t>(k)]);
+    // First attempts never read *out_: a pool thread may begin one (having
+    // claimed the item, then been preempted) after the caller's second
+    // attempt won and Collect rewrote the slot. The one first attempt of an
+    // item takes the slot's buffer out of first_, so that a losing one frees
+    // it as it returns rather than with the task.
     std::shared_ptr<ResizableBuffer> mine =
-        attempt == 0 ? (*out_)[i] : std::make_shared<ResizableBuffer>(pool_);
+        attempt == 0 ? std::move(first_[i]) : std::make_shared<ResizableBuffer>(pool_);
     const std::function<bool()> stop = [this, k] { return Finished(k); };
     const Codec& codec = lz4_ != nullptr ? static_cast<const Codec&>(*lz4_) : *zstd_;
     // An attempt nobody races compresses in one library call, as the
@@ -603,6 +606,7 @@ class CompressRace final : public RacingTask {
   std::vector<std::shared_ptr<ResizableBuffer>>* const out_;
   const std::vector<int64_t> order_;
   MemoryPool* const pool_;
+  std::vector<std::shared_ptr<ResizableBuffer>> first_;  // the slots of *out_, until taken
   std::vector<std::shared_ptr<ResizableBuffer>> second_;  // winning second attempts
   std::vector<Status> errors_;                            // [2 * i + attempt]
   std::vector<int64_t> nanos_ = std::vector<int64_t>(errors_.size());  // [2 * i + attempt]
@@ -673,12 +677,13 @@ struct BodyCompression::State {
 };
 
 BodyCompression::BodyCompression() = default;
-BodyCompression::~BodyCompression() = default;  // State's RacingRun finishes the race
+BodyCompression::~BodyCompression() = default;  // each State's RacingRun finishes its race
 
 Status BodyCompression::Start(const Codec& codec, std::span<const ByteRange> inputs,
                               std::vector<std::shared_ptr<ResizableBuffer>>* out,
                               const ParallelOptions& parallel, MemoryPool* pool) {
   if (started()) return Status::Invalid("BodyCompression::Start called twice without Finish");
+  Release();
   auto state = std::make_unique<State>();
   state->codec = &codec;
   state->inputs = inputs;
@@ -722,6 +727,12 @@ Status BodyCompression::Start(const Codec& codec, std::span<const ByteRange> inp
 }
 
 Status BodyCompression::Finish() {
+  Status st = FinishResults();
+  Release();
+  return st;
+}
+
+Status BodyCompression::FinishResults() {
   if (!started()) return Status::OK();
   std::unique_ptr<State> state = std::move(state_);
   if (state->race == nullptr) {
@@ -730,10 +741,17 @@ Status BodyCompression::Finish() {
       return CompressBodyBufferInto(*state->codec, state->inputs[at], (*state->out)[at].get());
     });
   }
-  state->run.Finish();
+  state->run.FinishResults();
   CompressionCosts().Put(state->out, state->race->Nanos());
-  return state->race->Collect();
+  Status st = state->race->Collect();
+  // A losing attempt keeps its own output buffer, never a slot of *out.
+  if (state->run.lingering()) lingering_ = std::move(state);
+  return st;
 }
+
+bool BodyCompression::lingering() const { return lingering_ != nullptr && lingering_->run.lingering(); }
+
+void BodyCompression::Release() { lingering_.reset(); }  // the State's RacingRun waits
 
 Status CompressBodyBuffers(const Codec& codec, std::span<const ByteRange> inputs,
                            std::vector<std::shared_ptr<ResizableBuffer>>* out,

@@ -6,8 +6,8 @@
 #include <map>
 #include <tuple>
 #include <mutex>
-#include <thread>
 
+#include "alkaid/thread_pool.h"
 #include "message_framer.h"
 #include "reader_internal.h"
 #include "reader_pipeline.h"
@@ -249,9 +249,7 @@ constexpr int64_t kPipelineMinBody = 64 * 1024;
 // threads were still waking up (2 threads: 55 of 153 batches on the pool
 // thread, ZSTD 1.57x; with one more, 76 of 153 and 1.89x).
 int PipelineWindow(const IpcReadOptions& options) {
-  const int threads = options.num_threads > 0
-                          ? options.num_threads
-                          : static_cast<int>(std::thread::hardware_concurrency());
+  const int threads = options.num_threads > 0 ? options.num_threads : HardwareThreads();
   return threads < 2 ? 1 : std::min(threads + 1, 9);
 }
 

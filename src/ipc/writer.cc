@@ -473,8 +473,9 @@ class IpcWriter final : public RecordBatchWriter {
   Status Close() override {
     if (closed_) return Status::OK();
     closed_ = true;
-    if (!behind_error_.ok()) return behind_error_;
-    ALKAID_RETURN_NOT_OK(FlushBehind());
+    Status flushed = behind_error_.ok() ? FlushBehind() : behind_error_;
+    ReleaseBehind();  // nothing of the batches is read after Close
+    ALKAID_RETURN_NOT_OK(flushed);
     if (file_format_) {
       ALKAID_RETURN_NOT_OK(WriteEndOfStream());
       // The legacy 4-byte EOS would leave the footer misaligned for readers
@@ -702,6 +703,10 @@ class IpcWriter final : public RecordBatchWriter {
     std::unique_ptr<Behind>& slot = behind_[next_behind_];
     if (slot == nullptr) slot = std::make_unique<Behind>(options_.pool, options_.max_recursion_depth);
     Behind& b = *slot;
+    // A pool thread that lost its race on this slot's last batch may still
+    // be reading that batch's arrays through the layout about to be reused.
+    b.compression.Release();
+    b.columns.clear();
     ALKAID_RETURN_NOT_OK(LayOutColumns(batch, &b.body));
     b.columns = batch.columns();  // their buffers stay alive until written
     b.index = batches_started_++;
@@ -722,15 +727,29 @@ class IpcWriter final : public RecordBatchWriter {
     return Status::OK();
   }
 
+  // Waits for pool threads still reading batches already written (see
+  // WriteBehindSlot) and lets go of those batches.
+  void ReleaseBehind() {
+    for (auto& b : behind_) {
+      if (b == nullptr) continue;
+      b->compression.Release();
+      if (!b->pending) b->columns.clear();
+    }
+  }
+
   Status WriteBehindSlot(Behind* b) {
     if (b == nullptr || !b->pending) return Status::OK();
     b->pending = false;
-    Status st = b->compression.Finish();
+    // Results only: waiting here for a pool thread that lost a race and was
+    // preempted before noticing would stall the writer on a busy machine.
+    Status st = b->compression.FinishResults();
     if (st.ok()) {
       LayOutCompressedBody(b->compressed, &b->body.meta());
       st = WriteRecordBatchMessage(b->body.meta());
     }
-    b->columns.clear();
+    // The arrays stay referenced while such a thread may still read them
+    // (until this slot is used again, or Close).
+    if (!b->compression.lingering()) b->columns.clear();
     if (!st.ok()) behind_error_ = st.WithContext("record batch " + std::to_string(b->index));
     return behind_error_;
   }

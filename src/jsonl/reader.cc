@@ -14,7 +14,6 @@
 #include <cmath>
 #include <deque>
 #include <mutex>
-#include <thread>
 #include <unordered_map>
 
 #include "../csv/fast_values.h"
@@ -847,9 +846,7 @@ class JsonlReader final : public RecordBatchReader {
  public:
   JsonlReader(std::shared_ptr<io::InputStream> input, const ReadOptions& options)
       : options_(options), loader_(std::move(input), ToLoaderOptions(options)) {
-    threads_ = options.num_threads > 0
-                   ? options.num_threads
-                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    threads_ = options.num_threads > 0 ? options.num_threads : HardwareThreads();
   }
 
   static csv::internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {

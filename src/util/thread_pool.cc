@@ -146,6 +146,11 @@ void RunParallel(int64_t n, int max_threads, const std::function<void(int64_t)>&
 
 int ThreadPoolSize() { return GlobalPool().size(); }
 
+int HardwareThreads() {
+  static const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return threads;
+}
+
 RacingTask::RacingTask(int64_t n)
     : n_(n < 0 ? 0 : n),
       claim_(new std::atomic<uint8_t>[static_cast<size_t>(n_)]),
@@ -197,6 +202,10 @@ class RacingRunner {
          seen = task.active_.load(std::memory_order_seq_cst)) {
       task.active_.wait(seen, std::memory_order_seq_cst);
     }
+  }
+
+  static int HelpersInside(const RacingTask& task) {
+    return task.active_.load(std::memory_order_seq_cst);
   }
 
   static void SetCaller(RacingTask& task) { task.caller_ = std::this_thread::get_id(); }
@@ -255,19 +264,35 @@ void RacingRun::Start(std::shared_ptr<RacingTask> task, int max_threads) {
 }
 
 void RacingRun::Finish(bool second_attempts) {
-  if (task_ == nullptr) return;
+  FinishResults(second_attempts);
+  Release();
+}
+
+void RacingRun::FinishResults(bool second_attempts) {
+  if (task_ == nullptr || results_) return;
   RacingTask& task = *task_;
   RacingRunner::ClaimAll(task);
   if (second_attempts) RacingRunner::SecondAttempts(task);
   RacingRunner::WaitUntilFinished(task);
-  if (job_ != nullptr) {
-    GlobalPool().Withdraw(std::static_pointer_cast<Job>(job_));
-    // Losing attempts give up at their next check of Finished; none may
-    // outlive the call (they may use the caller's memory and its pool).
-    RacingRunner::WaitUntilNoHelper(task);
-  }
+  // No helper enters the task after this; the ones inside leave at their
+  // next check of Finished.
+  if (job_ != nullptr) GlobalPool().Withdraw(std::static_pointer_cast<Job>(job_));
+  results_ = true;
+}
+
+bool RacingRun::lingering() const {
+  return results_ && job_ != nullptr && RacingRunner::HelpersInside(*task_) != 0;
+}
+
+void RacingRun::Release() {
+  if (task_ == nullptr) return;
+  FinishResults();
+  // Losing attempts may use the caller's memory and its pool: none may
+  // outlive this call.
+  if (job_ != nullptr) RacingRunner::WaitUntilNoHelper(*task_);
   job_.reset();
   task_.reset();
+  results_ = false;
 }
 
 }  // namespace alkaid

@@ -90,7 +90,7 @@ inline constexpr int64_t kBodyBufferUncompressed = -1;
 /// starting threads would cost more than it saves.
 struct ALKAID_EXPORT ParallelOptions {
   bool use_threads = false;  ///< false: everything runs on the calling thread
-  int num_threads = 0;       ///< 0: std::thread::hardware_concurrency()
+  int num_threads = 0;       ///< 0: HardwareThreads() (thread_pool.h)
   /// Total bytes of work below which everything stays on the calling thread.
   int64_t min_parallel_bytes = int64_t{1} << 20;
 };
@@ -124,6 +124,8 @@ ALKAID_EXPORT Status CompressBodyBuffers(const Codec& codec, std::span<const Byt
 /// pool thread has in progress, wait, and return what CompressBodyBuffers
 /// would have. The inputs, `*out` and the pool must stay valid and unchanged
 /// until Finish returned; destroying a started object waits like Finish.
+/// FinishResults and Release split Finish once more, for a writer that keeps
+/// the inputs alive anyway and should not wait for a preempted pool thread.
 /// One object is used by one thread at a time.
 class ALKAID_EXPORT BodyCompression {
  public:
@@ -142,13 +144,27 @@ class ALKAID_EXPORT BodyCompression {
                std::vector<std::shared_ptr<ResizableBuffer>>* out,
                const ParallelOptions& parallel = {}, MemoryPool* pool = default_memory_pool());
   /// Completes the encoding; OK and nothing done when not started.
+  /// FinishResults, then Release.
   Status Finish();
-  /// True between Start and Finish.
+  /// The first half of Finish: `*out` holds every result when it returns,
+  /// but a pool thread whose attempt at a buffer lost the race to the
+  /// caller's may still be reading that buffer's input (it stops at its next
+  /// check, which a preempted thread makes only when it runs again). The
+  /// inputs and the pool must then stay valid until Release, the next Start
+  /// or destruction, whichever comes first; `*out` is free at once.
+  Status FinishResults();
+  /// True after FinishResults while such an attempt may still be running.
+  bool lingering() const;
+  /// Waits for attempts left running by FinishResults; nothing to do when
+  /// there are none.
+  void Release();
+  /// True between Start and Finish (or FinishResults).
   bool started() const { return state_ != nullptr; }
 
  private:
   struct State;
   std::unique_ptr<State> state_;
+  std::unique_ptr<State> lingering_;  // finished, with a losing attempt still out
 };
 
 /// Reads the prefix of an encoded buffer: 0 for an empty buffer, -1 for a raw

@@ -48,10 +48,12 @@ struct ALKAID_EXPORT IpcWriteOptions {
   /// sink during the next WriteRecordBatch (or Close), which writes it while
   /// the pool compresses the new one. Compression then overlaps the caller's
   /// own work and the writing of the previous batch. Until then the writer
-  /// holds references to the batch's arrays, whose bytes must not change; an
-  /// error compressing a batch is returned by the next call; stats() and the
-  /// sink are one batch behind. Off: each batch is in the sink when
-  /// WriteRecordBatch returns.
+  /// holds references to the batch's arrays, whose bytes must not change (a
+  /// batch whose compression a preempted pool thread lost to the caller stays
+  /// referenced one batch longer, until that thread has let go, at the latest
+  /// until Close); an error compressing a batch is returned by the next call;
+  /// stats() and the sink are one batch behind. Off: each batch is in the
+  /// sink when WriteRecordBatch returns.
   bool write_behind = false;
 
   /// Stream writer: write the end-of-stream marker on Close(). The file writer
