@@ -1,5 +1,7 @@
 // UTF-8 validation, which full validation runs over every utf8 column, on
-// ASCII, on Chinese text (three bytes per character) and on a mix.
+// ASCII, on Chinese text (three bytes per character) and on a mix; over
+// 16 MiB (from memory) and over 256 KiB (from the core's cache, which is
+// where a reader validates what it has just decompressed).
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -10,7 +12,6 @@
 
 namespace {
 
-constexpr size_t kBytes = size_t{16} << 20;
 
 void AppendCodePoint(std::string* out, uint32_t cp) {
   if (cp < 0x80) {
@@ -27,11 +28,11 @@ void AppendCodePoint(std::string* out, uint32_t cp) {
 
 // kind 0: ASCII letters; 1: CJK ideographs; 2: one CJK ideograph in four
 // characters, the rest ASCII (e.g. mixed-language identifiers).
-std::string MakeText(int kind) {
+std::string MakeText(int kind, size_t bytes) {
   std::mt19937 rng(11);
   std::string out;
-  out.reserve(kBytes + 4);
-  while (out.size() < kBytes) {
+  out.reserve(bytes + 4);
+  while (out.size() < bytes) {
     const bool cjk = kind == 1 || (kind == 2 && rng() % 4 == 0);
     AppendCodePoint(&out, cjk ? 0x4E00 + rng() % 0x5000 : 'a' + rng() % 26);
   }
@@ -39,16 +40,19 @@ std::string MakeText(int kind) {
 }
 
 void BM_ValidateUtf8(benchmark::State& state) {
-  const std::string text = MakeText(static_cast<int>(state.range(0)));
+  const std::string text =
+      MakeText(static_cast<int>(state.range(0)), static_cast<size_t>(state.range(1)) << 10);
   const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
   for (auto _ : state) {
     benchmark::DoNotOptimize(alkaid::FindInvalidUtf8(bytes, static_cast<int64_t>(text.size())));
   }
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(text.size()));
   const char* labels[] = {"ascii", "chinese", "mixed"};
-  state.SetLabel(labels[state.range(0)]);
+  state.SetLabel(std::string(labels[state.range(0)]) + ", " + std::to_string(state.range(1)) +
+                 " KiB");
 }
-BENCHMARK(BM_ValidateUtf8)->Arg(0)->Arg(1)->Arg(2);
+// Args: kind, KiB.
+BENCHMARK(BM_ValidateUtf8)->ArgsProduct({{0, 1, 2}, {16 << 10, 256}});
 
 }  // namespace
 

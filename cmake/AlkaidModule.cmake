@@ -117,11 +117,12 @@ function(alkaid_module_tests name)
     list(APPEND sources ${found})
   endforeach()
   # The ThreadSanitizer build exists for the threaded tests (suites named *Concurrency*,
-  # *Threads*, *Pipeline* or *ThreadPool*): only the files that hold one are compiled into it.
+  # *Threads*, *Pipeline*, *ThreadPool* or *ReaderScan*, whose cases also decode on two
+  # threads): only the files that hold one are compiled into it.
   if(ALKAID_TSAN)
     set(threaded)
     foreach(src ${sources})
-      file(STRINGS ${src} hits REGEX "^TEST(_F|_P)?\\(.*(Concurrency|Threads|Pipeline|ThreadPool)")
+      file(STRINGS ${src} hits REGEX "^TEST(_F|_P)?\\(.*(Concurrency|Threads|Pipeline|ThreadPool|ReaderScan)")
       if(hits)
         list(APPEND threaded ${src})
       endif()

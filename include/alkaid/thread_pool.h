@@ -85,7 +85,6 @@ class ALKAID_EXPORT RacingTask {
   std::unique_ptr<std::atomic<uint8_t>[]> claim_;   // 0 free, 1 started, 2 started twice
   std::unique_ptr<std::atomic<uint8_t>[]> winner_;  // 0 none, else winning attempt + 1
   std::atomic<int64_t> finished_{0};
-  std::atomic<int> active_{0};  // pool threads inside the task (claiming or attempting)
 };
 
 /// Runs every item of `task` on the calling thread and at most
@@ -96,7 +95,8 @@ class ALKAID_EXPORT RacingTask {
 /// delays the caller only until it next runs and sees (Finished) that its
 /// item is done. With `second_attempts` false the caller waits for items in
 /// progress. Returns when every item has a result and every attempt has
-/// returned: nothing of the task runs after the call.
+/// returned: nothing of the task runs after the call, and no pool thread
+/// keeps a reference to it.
 ALKAID_EXPORT void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads,
                              bool second_attempts = true);
 
@@ -134,8 +134,11 @@ class ALKAID_EXPORT RacingRun {
   /// True after FinishResults while an attempt that lost may still be
   /// running (Release would wait for it).
   bool lingering() const;
-  /// Waits until no attempt of the run is left and drops the task. Nothing
-  /// to do after Finish, or before Start.
+  /// Waits until no attempt of the run is left and drops the task. No pool
+  /// thread holds the task afterwards, so it is destroyed on the thread that
+  /// drops the last reference its owner keeps (never on a pool thread, after
+  /// the memory it holds may have gone). Nothing to do after Finish, or
+  /// before Start.
   void Release();
   /// True between Start and FinishResults (or Finish).
   bool started() const { return task_ != nullptr && !results_; }

@@ -199,6 +199,62 @@ TEST(Utf8Test, RandomTextAndMutations) {
   }
 }
 
+// The wide path clears ASCII 128 bytes (four blocks) at a time and checks
+// the four blocks one by one otherwise: sequences, valid or not, placed at
+// and around the edges of those groups, inside longer ASCII runs.
+TEST(Utf8Test, SequencesAroundFourBlockGroups) {
+  const std::vector<std::vector<uint8_t>> sequences = {
+      {0xC3, 0xA9},              // valid, 2 bytes
+      {0xE2, 0x82, 0xAC},        // valid, 3 bytes
+      {0xF0, 0x9F, 0x98, 0x80},  // valid, 4 bytes
+      {0xC3},                    // cut short
+      {0xE2, 0x82},
+      {0xF0, 0x9F, 0x98},
+      {0x80},                    // lone continuation
+      {0xC0, 0x80},              // overlong
+      {0xED, 0xA0, 0x80},        // surrogate
+      {0xF4, 0x90, 0x80, 0x80},  // above U+10FFFF
+      {0xFF}};
+  const size_t placements[] = {0,   1,   31,  32,  95,  96,  124, 125, 126, 127, 128, 129,
+                               159, 160, 252, 253, 254, 255, 256, 257, 383, 384, 508, 511};
+  for (const auto& seq : sequences) {
+    for (size_t at : placements) {
+      for (size_t total : {size_t{512}, size_t{640}, at + seq.size()}) {
+        ExpectAgreesWithOracle(Embed(seq, at, total));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// Long, mostly ASCII text (about one character in 150 is not), mutated.
+TEST(Utf8Test, MostlyAsciiTextAndMutations) {
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<uint8_t> text;
+    const size_t chars = rng() % 2000;
+    for (size_t i = 0; i < chars; ++i) {
+      if (rng() % 150 == 0) {
+        auto one = RandomText(rng, 1);
+        text.insert(text.end(), one.begin(), one.end());
+      } else {
+        text.push_back(static_cast<uint8_t>('a' + rng() % 26));
+      }
+    }
+    ExpectAgreesWithOracle(text);
+    if (text.empty()) continue;
+    auto mutated = text;
+    const size_t at = rng() % mutated.size();
+    switch (rng() % 3) {
+      case 0: mutated[at] = static_cast<uint8_t>(0x80 | rng()); break;
+      case 1: mutated.erase(mutated.begin() + static_cast<std::ptrdiff_t>(at)); break;
+      default: mutated.resize(at); break;
+    }
+    ExpectAgreesWithOracle(mutated);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 TEST(Utf8Test, WidePathIsUsedWhereAvailable) {
   if (!WidePathAvailable()) GTEST_SKIP() << "no AVX2 on this CPU: only the scalar path is tested";
   // A long valid text and the same text with a surrogate in the middle.

@@ -197,6 +197,16 @@ class Validator {
         max_depth_(max_depth),
         dictionaries_validated_(dictionaries_validated) {}
 
+  // Facts a reader found while decompressing (validate_internal.h).
+  void set_scanned(const internal::ScannedBuffers* scanned) {
+    scanned_ = scanned != nullptr && !scanned->empty() ? scanned : nullptr;
+  }
+  // The facts known about a buffer holding [data, data + size), and where
+  // the scanned bytes start (0 when none are known).
+  uint8_t ScannedFacts(const uint8_t* data, int64_t size, const uint8_t** base) const {
+    return scanned_ != nullptr ? scanned_->Find(data, size, base) : 0;
+  }
+
   bool types_validated() const { return types_validated_; }
   // True: dictionaries were validated elsewhere (ValidateOptions); both
   // passes leave them alone.
@@ -214,6 +224,7 @@ class Validator {
   bool types_validated_;
   int max_depth_;
   bool dictionaries_validated_;
+  const internal::ScannedBuffers* scanned_ = nullptr;
 };
 
 // Base of the per-node checks: the node, its storage type and error helpers.
@@ -650,7 +661,7 @@ class DataCheck : public NodeCheck {
     const O first = LoadAt<O>(offsets, 0);
     if (first < 0)
       return Fail("offset[0] = ", first, Physical(0), " is negative (offsets must be >= 0)");
-    if (AnyOutOfOrder<O, false>(offsets, count)) {
+    if (!KnownOrdered<O>(offsets, count) && AnyOutOfOrder<O, false>(offsets, count)) {
       for (int64_t i = 1; i < count; ++i) {
         O prev = LoadAt<O>(offsets, i - 1), cur = LoadAt<O>(offsets, i);
         if (cur < prev)
@@ -665,16 +676,47 @@ class DataCheck : public NodeCheck {
     return Status::OK();
   }
 
+  // Whether the reader scanned these `count` offsets, as part of a buffer
+  // whose values it found ordered from its first (>= 0) on.
+  template <typename O>
+  bool KnownOrdered(const uint8_t* offsets, int64_t count) const {
+    const uint8_t* base = nullptr;
+    const uint8_t facts = validator_->ScannedFacts(offsets, count * int64_t{sizeof(O)}, &base);
+    const uint8_t ordered = sizeof(O) == 4 ? internal::kFactOrdered32 : internal::kFactOrdered64;
+    return (facts & ordered) != 0 && (offsets - base) % int64_t{sizeof(O)} == 0;
+  }
+
+  // What the reader found about the whole character buffer, when it scanned
+  // it (kFactAscii, kFactUtf8), else 0.
+  uint8_t KnownCharFacts() const {
+    const uint8_t* chars = BufferBytes(data_, 2);
+    const uint8_t* base = nullptr;
+    const uint8_t facts = validator_->ScannedFacts(chars, BufferSize(data_, 2), &base);
+    return base == chars ? facts : 0;
+  }
+
   // Whether slots [a, b) hold valid UTF-8. Checking the whole byte range at
   // once is only sound if no character straddles two slots, hence the check
-  // that each inner offset lands on the first byte of a character.
+  // that each inner offset lands on the first byte of a character. With
+  // `chars_valid` (the whole buffer of `chars_size` bytes is known to be
+  // valid UTF-8), a range is valid exactly when it starts and ends on
+  // character boundaries, so only those need looking at.
   template <typename O>
-  static bool SlotRangeIsUtf8(const uint8_t* offsets, const uint8_t* chars, int64_t a, int64_t b) {
+  static bool SlotRangeIsUtf8(const uint8_t* offsets, const uint8_t* chars, int64_t a, int64_t b,
+                              bool chars_valid = false, int64_t chars_size = 0) {
     const int64_t begin = LoadAt<O>(offsets, a);
     const int64_t end = LoadAt<O>(offsets, b);
-    bool ascii_only = false;
-    if (FindInvalidUtf8(chars + begin, end - begin, &ascii_only) >= 0) return false;
-    if (ascii_only) return true;  // no continuation bytes, so nothing to split
+    if (chars_valid) {
+      if (begin == end) return true;
+      auto inside = [&](int64_t pos) {
+        return pos < chars_size && IsUtf8ContinuationByte(chars[pos]);
+      };
+      if (inside(begin) || inside(end)) return false;
+    } else {
+      bool ascii_only = false;
+      if (FindInvalidUtf8(chars + begin, end - begin, &ascii_only) >= 0) return false;
+      if (ascii_only) return true;  // no continuation bytes, so nothing to split
+    }
     uint8_t splits_character = 0;
     for (int64_t k = a + 1; k < b; ++k) {
       const int64_t pos = LoadAt<O>(offsets, k);
@@ -687,13 +729,17 @@ class DataCheck : public NodeCheck {
   template <typename O>
   Status CheckUtf8Slots() const {
     if (data_.length == 0) return Status::OK();
+    const uint8_t known = KnownCharFacts();
+    if ((known & internal::kFactAscii) != 0) return Status::OK();  // every range is ASCII
+    const bool chars_valid = (known & internal::kFactUtf8) != 0;
+    const int64_t chars_size = BufferSize(data_, 2);
     const uint8_t* offsets = BufferBytes(data_, 1) + data_.offset * static_cast<int64_t>(sizeof(O));
     const uint8_t* chars = BufferBytes(data_, 2);
     // First try every slot at once, null ones included: when the whole range
     // decodes and no offset splits a character, each slot is valid UTF-8
     // whatever it holds. Only when that fails do null slots need excluding
     // (they may hold any bytes), which costs a call per run of valid slots.
-    bool ok = SlotRangeIsUtf8<O>(offsets, chars, 0, data_.length);
+    bool ok = SlotRangeIsUtf8<O>(offsets, chars, 0, data_.length, chars_valid, chars_size);
     if (!ok && nulls_ != nullptr) {
       ok = true;
       // Runs of 64 valid slots take the fast path; mixed words go slot by slot.
@@ -702,11 +748,11 @@ class DataCheck : public NodeCheck {
         if (ok) {
           const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
           if (word == all) {
-            ok = SlotRangeIsUtf8<O>(offsets, chars, base, base + n);
+            ok = SlotRangeIsUtf8<O>(offsets, chars, base, base + n, chars_valid, chars_size);
           } else {
             for (; word != 0 && ok; word &= word - 1) {
               int64_t i = base + __builtin_ctzll(word);
-              ok = SlotRangeIsUtf8<O>(offsets, chars, i, i + 1);
+              ok = SlotRangeIsUtf8<O>(offsets, chars, i, i + 1, chars_valid, chars_size);
             }
           }
         }
@@ -1190,10 +1236,62 @@ Status ValidateType(const DataType& type, int max_recursion_depth) {
 
 namespace internal {
 
-Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOptions& options) {
+uint8_t ScanBuffer(BufferScan scan, const uint8_t* data, int64_t size) {
+  switch (scan) {
+    case BufferScan::kNone:
+      return 0;
+    case BufferScan::kUtf8: {
+      bool ascii_only = false;
+      if (FindInvalidUtf8(data, size, &ascii_only) >= 0) return 0;
+      return ascii_only ? kFactAscii | kFactUtf8 : kFactUtf8;
+    }
+    case BufferScan::kOffsets32:
+    case BufferScan::kOffsets64: {
+      const bool wide = scan == BufferScan::kOffsets64;
+      const int64_t n = size / (wide ? 8 : 4);
+      if (n == 0) return 0;
+      if (wide) {
+        if (LoadAt<int64_t>(data, 0) < 0 || AnyOutOfOrder<int64_t, false>(data, n)) return 0;
+        return kFactOrdered64;
+      }
+      if (LoadAt<int32_t>(data, 0) < 0 || AnyOutOfOrder<int32_t, false>(data, n)) return 0;
+      return kFactOrdered32;
+    }
+  }
+  return 0;
+}
+
+void ScannedBuffers::Add(const uint8_t* data, int64_t size, uint8_t facts) {
+  if (facts != 0 && data != nullptr && size > 0) entries_.push_back({data, size, facts});
+}
+
+void ScannedBuffers::Seal() {
+  std::sort(entries_.begin(), entries_.end(),
+            [](const Entry& a, const Entry& b) {
+              return std::less<const uint8_t*>()(a.data, b.data);
+            });
+}
+
+uint8_t ScannedBuffers::Find(const uint8_t* data, int64_t size, const uint8_t** base) const {
+  // The last entry starting at or before `data` is the only one that can
+  // hold it: the listed buffers are live at once, so they do not overlap.
+  auto it = std::upper_bound(entries_.begin(), entries_.end(), data,
+                             [](const uint8_t* p, const Entry& e) {
+                               return std::less<const uint8_t*>()(p, e.data);
+                             });
+  if (it == entries_.begin()) return 0;
+  --it;
+  if (size < 0 || data - it->data > it->size - size) return 0;
+  *base = it->data;
+  return it->facts;
+}
+
+Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOptions& options,
+                                         const ScannedBuffers* scanned) {
   try {
     Validator validator(options.root_name, /*types_validated=*/true, options.max_recursion_depth,
                         /*dictionaries_validated=*/true);
+    validator.set_scanned(scanned);
     return validator.ValidateData(data);
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("out of memory while validating an array");
@@ -1202,11 +1300,12 @@ Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOp
 
 Status ValidateColumnsDataOfValidStructure(const ArrayDataPtr* columns, size_t num_columns,
                                            const uint8_t* plain, const ValidateOptions& options,
-                                           size_t* failed) {
+                                           size_t* failed, const ScannedBuffers* scanned) {
   try {
     // Paths return to the root after each column, so one validator serves all.
     Validator validator(options.root_name, /*types_validated=*/true, options.max_recursion_depth,
                         /*dictionaries_validated=*/true);
+    validator.set_scanned(scanned);
     for (size_t i = 0; i < num_columns; ++i) {
       if (plain != nullptr && plain[i] != 0 && columns[i]->null_count == 0) continue;
       Status st = validator.ValidateData(*columns[i]);

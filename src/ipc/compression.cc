@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "alkaid/thread_pool.h"
+#include "compression_internal.h"
 
 namespace alkaid::ipc {
 
@@ -796,6 +797,14 @@ Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const BufferPtr& enco
 
 namespace {
 
+// The facts scans[i] finds in a buffer just decoded (a fresh allocation,
+// which only decompression makes here: raw buffers are slices of the body).
+uint8_t ScanDecoded(const std::vector<alkaid::internal::BufferScan>& scans, size_t i,
+                    const BufferPtr& decoded) {
+  if (scans.empty() || decoded == nullptr || !decoded->is_mutable()) return 0;
+  return alkaid::internal::ScanBuffer(scans[i], decoded->data(), decoded->size());
+}
+
 // Decompressors of the racing path (DecodeRace), one per codec type for the
 // whole process: decompression does not depend on the level.
 const Lz4FrameCodec& ProcessLz4Decoder() {
@@ -813,17 +822,20 @@ const ZstdCodec& ProcessZstdDecoder() {
 // RunRacing returns only after it did.
 class DecodeRace final : public RacingTask {
  public:
-  DecodeRace(CompressionType type, std::vector<BufferPtr> encoded, std::vector<int64_t> order,
+  DecodeRace(CompressionType type, std::vector<BufferPtr> encoded,
+             std::vector<alkaid::internal::BufferScan> scans, std::vector<int64_t> order,
              int64_t max_size, MemoryPool* pool, int64_t index_base)
       : RacingTask(static_cast<int64_t>(encoded.size())),
         type_(type),
         encoded_(std::move(encoded)),
+        scans_(std::move(scans)),
         order_(std::move(order)),
         max_size_(max_size),
         pool_(pool),
         index_base_(index_base),
         values_(2 * encoded_.size()),
-        errors_(2 * encoded_.size()) {}
+        errors_(2 * encoded_.size()),
+        facts_(2 * encoded_.size(), 0) {}
 
   void Attempt(int64_t k, int attempt) override {
     const auto i = static_cast<size_t>(order_[static_cast<size_t>(k)]);
@@ -838,12 +850,19 @@ class DecodeRace final : public RacingTask {
     } else {
       errors_[slot] = decoded.status();
     }
-    if (!TryFinish(k, attempt)) values_[slot] = nullptr;  // the other attempt was first
+    if (!TryFinish(k, attempt)) {
+      values_[slot] = nullptr;  // the other attempt was first
+      return;
+    }
+    // Read only by Take, after RunRacing returned (and so after this).
+    facts_[slot] = ScanDecoded(scans_, i, values_[slot]);
   }
 
-  // The standing result of buffer i (call once, after RunRacing returned).
-  Result<BufferPtr> Take(size_t i, int64_t k) {
+  // The standing result of buffer i and its scan's facts (call once, after
+  // RunRacing returned).
+  Result<BufferPtr> Take(size_t i, int64_t k, uint8_t* facts) {
     const size_t slot = 2 * i + static_cast<size_t>(Winner(k));
+    *facts = facts_[slot];
     if (!errors_[slot].ok()) return errors_[slot];
     return std::move(values_[slot]);
   }
@@ -889,6 +908,7 @@ class DecodeRace final : public RacingTask {
 
   const CompressionType type_;
   const std::vector<BufferPtr> encoded_;
+  const std::vector<alkaid::internal::BufferScan> scans_;  // empty: scan nothing
   const std::vector<int64_t> order_;
   const int64_t max_size_;
   MemoryPool* const pool_;
@@ -896,6 +916,7 @@ class DecodeRace final : public RacingTask {
   // Two per buffer, [2 * i + attempt]: the buffer, or the error.
   std::vector<BufferPtr> values_;
   std::vector<Status> errors_;
+  std::vector<uint8_t> facts_;  // [2 * i + attempt], as values_
 };
 
 }  // namespace
@@ -904,6 +925,20 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
                              std::vector<BufferPtr>* out, int64_t max_total_decompressed_size,
                              const ParallelOptions& parallel, MemoryPool* pool,
                              int64_t buffer_index_base) {
+  std::vector<uint8_t> facts;
+  return internal::DecompressAndScanBodyBuffers(codec, encoded, {}, out, &facts,
+                                                max_total_decompressed_size, parallel, pool,
+                                                buffer_index_base);
+}
+
+Status internal::DecompressAndScanBodyBuffers(
+    const Codec& codec, const std::vector<BufferPtr>& encoded,
+    const std::vector<alkaid::internal::BufferScan>& scans, std::vector<BufferPtr>* out,
+    std::vector<uint8_t>* facts, int64_t max_total_decompressed_size,
+    const ParallelOptions& parallel, MemoryPool* pool, int64_t buffer_index_base) {
+  if (!scans.empty() && scans.size() != encoded.size()) {
+    return Status::Invalid("one scan per body buffer expected");
+  }
   // Check every declared size first so corrupt input never allocates.
   int64_t total = 0;
   std::vector<int64_t> costs(encoded.size(), 0);
@@ -926,6 +961,7 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
     }
   }
   out->assign(encoded.size(), nullptr);
+  facts->assign(encoded.size(), 0);
   const auto n = static_cast<int64_t>(encoded.size());
   const int64_t threads = ThreadsFor(parallel, n);
   const bool ours = (codec.type() == CompressionType::kLz4Frame &&
@@ -934,7 +970,7 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
                      dynamic_cast<const ZstdCodec*>(&codec) != nullptr);
   if (parallel.use_threads && threads > 1 && total >= parallel.min_parallel_bytes && ours) {
     const std::vector<int64_t> order = CostliestFirst(costs);
-    auto race = std::make_shared<DecodeRace>(codec.type(), encoded, order,
+    auto race = std::make_shared<DecodeRace>(codec.type(), encoded, scans, order,
                                              max_total_decompressed_size, pool, buffer_index_base);
     // The caller claims unstarted buffers like any pool thread, then decodes
     // a second time each buffer still in progress on a pool thread (one the
@@ -946,7 +982,7 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
     for (int64_t k = 0; k < n; ++k) position[static_cast<size_t>(order[static_cast<size_t>(k)])] = k;
     Status first_error;
     for (size_t i = 0; i < encoded.size(); ++i) {
-      Result<BufferPtr> r = race->Take(i, position[i]);
+      Result<BufferPtr> r = race->Take(i, position[i], &(*facts)[i]);
       if (!r.ok()) {
         if (first_error.ok()) first_error = r.status();
         continue;
@@ -962,6 +998,7 @@ Status DecompressBodyBuffers(const Codec& codec, const std::vector<BufferPtr>& e
     if (!decoded.ok()) {
       return decoded.status().WithContext("body buffer " + std::to_string(buffer_index_base + i));
     }
+    (*facts)[static_cast<size_t>(i)] = ScanDecoded(scans, static_cast<size_t>(i), *decoded);
     (*out)[static_cast<size_t>(i)] = std::move(*decoded);
     return Status::OK();
   });

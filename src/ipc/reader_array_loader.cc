@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "alkaid/visit_type.h"
+#include "compression_internal.h"
 #include "reader_internal.h"
 #include "reader_pipeline.h"
 
@@ -97,8 +98,23 @@ BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t of
 namespace {
 
 // What the loader needs of one buffer: the layout's statement of it.
-BufferRule RuleFor(const BufferSpec& spec) {
+// What full validation would read of the buffer, which the reader checks
+// right after decompressing it (BufferRule::scan).
+alkaid::internal::BufferScan ScanFor(const BufferSpec& spec, TypeId storage) {
+  if (spec.kind == BufferSpec::kOffsets && spec.offsets_plus_one) {
+    if (spec.byte_width == 4) return alkaid::internal::BufferScan::kOffsets32;
+    if (spec.byte_width == 8) return alkaid::internal::BufferScan::kOffsets64;
+  }
+  if (spec.kind == BufferSpec::kData &&
+      (storage == TypeId::kString || storage == TypeId::kLargeString)) {
+    return alkaid::internal::BufferScan::kUtf8;
+  }
+  return alkaid::internal::BufferScan::kNone;
+}
+
+BufferRule RuleFor(const BufferSpec& spec, TypeId storage) {
   BufferRule r;
+  r.scan = ScanFor(spec, storage);
   r.kind = spec.kind;
   r.width = spec.byte_width;
   r.one_more = spec.offsets_plus_one;
@@ -166,7 +182,7 @@ class PlanBuilder {
       }
       node.num_buffers = static_cast<uint8_t>(layout.buffers.size());
       for (size_t b = 0; b < layout.buffers.size(); ++b) {
-        node.buffers[b] = RuleFor(layout.buffers[b]);
+        node.buffers[b] = RuleFor(layout.buffers[b], storage->id());
       }
       if (storage->id() == TypeId::kFixedSizeList) {
         node.list_size = static_cast<const FixedSizeListType*>(storage)->list_size();
@@ -228,6 +244,7 @@ void ArrayLoader::Reset(const LoaderParams& params) {
   buffer_index_ = 0;
   variadic_index_ = 0;
   deferred_.clear();
+  scanned_.Clear();
 }
 
 Status ArrayLoader::Load(int32_t root, ArrayDataPtr* out) {
@@ -622,8 +639,12 @@ Status ArrayLoader::FinishDeferred() {
   // What the decompressed buffers of this message will hold, taken from the
   // budget before anything is allocated and handed to the buffers one by one.
   Charge decompressed;
+  // Full validation's reads of a buffer are done right after it is
+  // decompressed (unless its bytes are swapped afterwards).
+  const bool scan = params_.options->validate_full && !params_.swap_endian;
   if (params_.codec != nullptr) {
     encoded_scratch_.clear();
+    scans_scratch_.clear();
     int64_t total = 0;
     for (const Deferred& d : deferred_) {
       const BufferPtr& encoded = d.target->buffers[static_cast<size_t>(d.slot)];
@@ -647,6 +668,7 @@ Status ArrayLoader::FinishDeferred() {
         total += *declared;
       }
       encoded_scratch_.push_back(encoded);
+      scans_scratch_.push_back(scan ? d.rule->scan : alkaid::internal::BufferScan::kNone);
     }
     ALKAID_ASSIGN_OR_RAISE(decompressed,
                            Charge::Take(budget, total, "decompressing a message body"));
@@ -656,8 +678,9 @@ Status ArrayLoader::FinishDeferred() {
     parallel.use_threads = params_.options->use_threads && CodecThreadsAllowedHere();
     parallel.num_threads = params_.options->num_threads;
     decoded_scratch_.clear();
-    ALKAID_RETURN_NOT_OK(DecompressBodyBuffers(*params_.codec, encoded_scratch_, &decoded_scratch_,
-                                               params_.max_decompressed_bytes, parallel, pool));
+    ALKAID_RETURN_NOT_OK(DecompressAndScanBodyBuffers(
+        *params_.codec, encoded_scratch_, scans_scratch_, &decoded_scratch_, &facts_scratch_,
+        params_.max_decompressed_bytes, parallel, pool, 0));
     for (size_t i = 0; i < deferred_.size(); ++i) {
       BufferPtr& target = deferred_[i].target->buffers[static_cast<size_t>(deferred_[i].slot)];
       // Buffers stored raw come back as slices of the body: not charged.
@@ -667,7 +690,8 @@ Status ArrayLoader::FinishDeferred() {
     }
     encoded_scratch_.clear();
   }
-  for (Deferred& d : deferred_) {
+  for (size_t i = 0; i < deferred_.size(); ++i) {
+    Deferred& d = deferred_[i];
     BufferPtr& buffer = d.target->buffers[static_cast<size_t>(d.slot)];
     if (buffer->size() < d.needed) {
       return BufferTooSmall(d.node, *d.rule, d.target->length, static_cast<size_t>(d.buffer_index),
@@ -686,7 +710,12 @@ Status ArrayLoader::FinishDeferred() {
     }
     if (swap) SwapBytesInPlace(buffer->mutable_data(), buffer->size(), d.swap);
     buffer = AttachCharge(std::move(buffer), std::move(charge));
+    // A copy holds the scanned bytes too; swapped bytes are not the same.
+    if (params_.codec != nullptr && !swap) {
+      scanned_.Add(buffer->data(), buffer->size(), facts_scratch_[i]);
+    }
   }
+  scanned_.Seal();
   deferred_.clear();
   return Status::OK();
 }

@@ -263,13 +263,14 @@ Status ReaderCore::PrepareLoader(ArrayLoader* loader, const LoadPlan* plan,
   return Status::OK();
 }
 
-Status ReaderCore::ValidateLoaded(const ArrayData& data) const {
+Status ReaderCore::ValidateLoaded(const ArrayData& data,
+                                  const alkaid::internal::ScannedBuffers& scanned) const {
   // The loader checked every structural rule as it built `data`; only the
   // data pass is left, and only when asked for.
   if (!options_.validate_full) return Status::OK();
   ValidateOptions validate;
   validate.max_recursion_depth = options_.max_recursion_depth;
-  return alkaid::internal::ValidateArrayDataOfValidStructure(data, validate);
+  return alkaid::internal::ValidateArrayDataOfValidStructure(data, validate, &scanned);
 }
 
 Status ReaderCore::ColumnLengthMismatch(size_t index, int64_t length, int64_t declared) const {
@@ -422,7 +423,8 @@ Status ReaderCore::ReadRecordBatchInto(const fb::Message& message, const Message
     validate.max_recursion_depth = options_.max_recursion_depth;
     size_t failed = 0;
     Status st = alkaid::internal::ValidateColumnsDataOfValidStructure(
-        columns.data(), columns.size(), plain_columns_.data(), validate, &failed);
+        columns.data(), columns.size(), plain_columns_.data(), validate, &failed,
+        &loader.scanned());
     if (!st.ok()) [[unlikely]] return AtLocation(ColumnFailed(st, failed), where);
   }
   stats_.num_record_batches.fetch_add(1, std::memory_order_relaxed);
@@ -472,7 +474,7 @@ Result<DecodedDictionary> ReaderCore::DecodeDictionaryBatch(const fb::Message& m
                                       " values but its batch declares ", dict_meta_.data.length),
                       where);
   }
-  st = ValidateLoaded(*out.values);
+  st = ValidateLoaded(*out.values, dict_loader_.scanned());
   ALKAID_RETURN_NOT_OK(
       AtLocation(st.WithContext("dictionary id " + std::to_string(id) + " failed validation"), where));
   return out;

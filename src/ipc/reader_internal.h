@@ -18,6 +18,7 @@
 #include "alkaid/ipc/reader.h"
 #include "alkaid/table.h"
 #include "alkaid/visit_type.h"
+#include "../array/validate_internal.h"
 #include "message_framer.h"
 #include "metadata.h"
 
@@ -327,6 +328,9 @@ struct BufferRule {
   bool one_more = false;
   int alignment = 1;  // typed access needs this; misaligned slices are copied
   ByteSwap swap;
+  // What full validation reads of it: done right after decompression, while
+  // the bytes are in cache (the data pass then takes the answer).
+  alkaid::internal::BufferScan scan = alkaid::internal::BufferScan::kNone;
 };
 
 // What loading one field node needs, settled when the reader gets its
@@ -421,6 +425,10 @@ class ArrayLoader {
   // decompresses, aligns and byte-swaps the buffers that need it (checking
   // decompressed sizes against the layout).
   Status Finish();
+  // What was learned about decompressed buffers of this message while they
+  // were in cache (for the data pass of full validation); sealed, valid
+  // until the next Reset, and only while the loaded buffers are unchanged.
+  const alkaid::internal::ScannedBuffers& scanned() const { return scanned_; }
 
  private:
   // A buffer whose bytes still need decompression, alignment or swapping.
@@ -469,6 +477,9 @@ class ArrayLoader {
   std::vector<Deferred> deferred_;
   std::vector<BufferPtr> encoded_scratch_;
   std::vector<BufferPtr> decoded_scratch_;
+  std::vector<alkaid::internal::BufferScan> scans_scratch_;
+  std::vector<uint8_t> facts_scratch_;
+  alkaid::internal::ScannedBuffers scanned_;
 };
 
 // Counters behind ReadStats; atomic because a FileReader may be read from
@@ -588,8 +599,10 @@ class ReaderCore {
   Result<const LoadPlan*> DictionaryPlan(int64_t id, const DictionaryMemo::Entry& entry);
   [[gnu::cold]] Status ColumnFailed(const Status& st, size_t index) const;
   [[gnu::cold]] Status ColumnLengthMismatch(size_t index, int64_t length, int64_t declared) const;
-  // The data pass of full validation (the loader checked the structure).
-  Status ValidateLoaded(const ArrayData& data) const;
+  // The data pass of full validation (the loader checked the structure),
+  // taking what the loader's scans found.
+  Status ValidateLoaded(const ArrayData& data,
+                        const alkaid::internal::ScannedBuffers& scanned) const;
 
   IpcReadOptions options_;
   bool is_file_ = false;

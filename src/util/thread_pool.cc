@@ -187,27 +187,6 @@ class RacingRunner {
     }
   }
 
-  // A pool thread's share: counted as active before it may claim anything,
-  // so that a caller that sees no active pool thread after every item has
-  // finished knows no attempt is left running (one that enters later finds
-  // every item claimed and starts none).
-  static void HelperClaimAll(RacingTask& task) {
-    task.active_.fetch_add(1, std::memory_order_seq_cst);
-    ClaimAll(task);
-    if (task.active_.fetch_sub(1, std::memory_order_seq_cst) == 1) task.active_.notify_all();
-  }
-
-  static void WaitUntilNoHelper(RacingTask& task) {
-    for (int seen = task.active_.load(std::memory_order_seq_cst); seen != 0;
-         seen = task.active_.load(std::memory_order_seq_cst)) {
-      task.active_.wait(seen, std::memory_order_seq_cst);
-    }
-  }
-
-  static int HelpersInside(const RacingTask& task) {
-    return task.active_.load(std::memory_order_seq_cst);
-  }
-
   static void SetCaller(RacingTask& task) { task.caller_ = std::this_thread::get_id(); }
 
   // The caller's second attempt of every item still in progress elsewhere.
@@ -232,10 +211,45 @@ class RacingRunner {
 };
 
 namespace {
+// The pool's side of a RacingRun. It does not own the task: a pool thread
+// may hold the job (a copy taken from the queue) long after the run was
+// released, and were that copy the task's last owner, the task (with the
+// buffers of losing attempts, allocated from the caller's memory pool) would
+// be destroyed on the pool thread, perhaps after the pool or the process's
+// static objects are gone. The run keeps the task instead, and Release
+// closes the job: a pool thread enters only while it is open, and Release
+// waits for the ones inside.
 struct RacingJob final : Job {
-  std::shared_ptr<RacingTask> task;
-  void HelperWork() override { RacingRunner::HelperClaimAll(*task); }
+  RacingTask* task = nullptr;
+  // Pool threads past the check of `closed` (counted before it, so that a
+  // Release that sees none after closing knows none will touch the task:
+  // one that comes later sees the job closed). Both seq_cst.
+  std::atomic<int> active{0};
+  std::atomic<bool> closed{false};
+
+  void HelperWork() override {
+    active.fetch_add(1, std::memory_order_seq_cst);
+    // Once every item is claimed (as it is after FinishResults) an entering
+    // thread starts nothing.
+    if (!closed.load(std::memory_order_seq_cst)) RacingRunner::ClaimAll(*task);
+    // The job outlives this call (the caller of HelperWork holds it).
+    if (active.fetch_sub(1, std::memory_order_seq_cst) == 1) active.notify_all();
+  }
+
+  // Lets no pool thread enter any more; returns once none is inside.
+  void Close() {
+    closed.store(true, std::memory_order_seq_cst);
+    for (int seen = active.load(std::memory_order_seq_cst); seen != 0;
+         seen = active.load(std::memory_order_seq_cst)) {
+      active.wait(seen, std::memory_order_seq_cst);
+    }
+  }
 };
+
+RacingJob& AsRacingJob(const std::shared_ptr<void>& job) {
+  // Stored as the Job it was made as, so the casts back are exact.
+  return static_cast<RacingJob&>(*std::static_pointer_cast<Job>(job));
+}
 }  // namespace
 
 void RunRacing(const std::shared_ptr<RacingTask>& task, int max_threads, bool second_attempts) {
@@ -255,10 +269,10 @@ void RacingRun::Start(std::shared_ptr<RacingTask> task, int max_threads) {
       static_cast<int>(std::min<int64_t>({static_cast<int64_t>(max_threads) - 1, n - 1, kMaxHelpers}));
   if (helpers > 0) {
     auto racing = std::make_shared<RacingJob>();
-    racing->task = task;
+    racing->task = task.get();  // task_ keeps it until Release closed the job
     std::shared_ptr<Job> job = std::move(racing);
     GlobalPool().Submit(job, helpers);
-    job_ = std::move(job);  // stored as the Job it is, so the cast back is exact
+    job_ = std::move(job);
   }
   task_ = std::move(task);
 }
@@ -274,22 +288,24 @@ void RacingRun::FinishResults(bool second_attempts) {
   RacingRunner::ClaimAll(task);
   if (second_attempts) RacingRunner::SecondAttempts(task);
   RacingRunner::WaitUntilFinished(task);
-  // No helper enters the task after this; the ones inside leave at their
-  // next check of Finished.
+  // Off the queue: no more pool threads take the job. Those inside leave at
+  // their next check of Finished; one that took it earlier and enters late
+  // finds every item claimed.
   if (job_ != nullptr) GlobalPool().Withdraw(std::static_pointer_cast<Job>(job_));
   results_ = true;
 }
 
 bool RacingRun::lingering() const {
-  return results_ && job_ != nullptr && RacingRunner::HelpersInside(*task_) != 0;
+  return results_ && job_ != nullptr &&
+         AsRacingJob(job_).active.load(std::memory_order_seq_cst) != 0;
 }
 
 void RacingRun::Release() {
   if (task_ == nullptr) return;
   FinishResults();
   // Losing attempts may use the caller's memory and its pool: none may
-  // outlive this call.
-  if (job_ != nullptr) RacingRunner::WaitUntilNoHelper(*task_);
+  // outlive this call, and no pool thread may keep the task.
+  if (job_ != nullptr) AsRacingJob(job_).Close();
   job_.reset();
   task_.reset();
   results_ = false;

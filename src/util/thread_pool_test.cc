@@ -225,6 +225,43 @@ TEST(ThreadPoolTest, RacingFinishResultsLeavesTheLoserAndReleaseWaitsForIt) {
   EXPECT_FALSE(again.started());
 }
 
+// Records whether it was destroyed on the thread that made it.
+class OwnedTask final : public RacingTask {
+ public:
+  explicit OwnedTask(std::atomic<int>* elsewhere)
+      : RacingTask(4), elsewhere_(elsewhere), owner_(std::this_thread::get_id()) {}
+  ~OwnedTask() override {
+    if (std::this_thread::get_id() != owner_) elsewhere_->fetch_add(1);
+  }
+  void Attempt(int64_t i, int attempt) override { TryFinish(i, attempt); }
+
+ private:
+  std::atomic<int>* elsewhere_;
+  std::thread::id owner_;
+};
+
+// After RunRacing (and Release) no pool thread holds the task: its owner's
+// reference is the last, and the task is destroyed where the owner drops
+// it. (The buffers of losing attempts come from the caller's memory pool: a
+// pool thread letting go of the task later could free them into a pool, or
+// a process, that has gone; TSan once saw that at exit.)
+TEST(ThreadPoolTest, RacingTasksAreNotKeptByPoolThreads) {
+  std::atomic<int> elsewhere{0};
+  for (int round = 0; round < 3000; ++round) {
+    auto task = std::make_shared<OwnedTask>(&elsewhere);
+    if (round % 2 == 0) {
+      RunRacing(task, 3);
+    } else {
+      RacingRun run;
+      run.Start(task, 3);
+      run.FinishResults();
+      run.Release();
+    }
+    ASSERT_EQ(task.use_count(), 1) << "round " << round << ": a pool thread still holds the task";
+  }
+  EXPECT_EQ(elsewhere.load(), 0);
+}
+
 TEST(ThreadPoolTest, RacingWithoutSecondAttemptsWaitsForTheHelper) {
   auto task = std::make_shared<StallingTask>();
   std::thread releaser([&] {
