@@ -198,9 +198,8 @@ class Validator {
         dictionaries_validated_(dictionaries_validated) {}
 
   // Facts a reader found while decompressing (validate_internal.h).
-  void set_scanned(const internal::ScannedBuffers* scanned) {
-    scanned_ = scanned != nullptr && !scanned->empty() ? scanned : nullptr;
-  }
+  bool has_scanned() const { return scanned_ != nullptr && !scanned_->empty(); }
+  void set_scanned(const internal::ScannedBuffers* scanned) { scanned_ = scanned; }
   // The facts known about a buffer holding [data, data + size), and where
   // the scanned bytes start (0 when none are known).
   uint8_t ScannedFacts(const uint8_t* data, int64_t size, const uint8_t** base) const {
@@ -661,7 +660,8 @@ class DataCheck : public NodeCheck {
     const O first = LoadAt<O>(offsets, 0);
     if (first < 0)
       return Fail("offset[0] = ", first, Physical(0), " is negative (offsets must be >= 0)");
-    if (!KnownOrdered<O>(offsets, count) && AnyOutOfOrder<O, false>(offsets, count)) {
+    if (!(FactsWorthLookingUp() && KnownOrdered<O>(offsets, count)) &&
+        AnyOutOfOrder<O, false>(offsets, count)) {
       for (int64_t i = 1; i < count; ++i) {
         O prev = LoadAt<O>(offsets, i - 1), cur = LoadAt<O>(offsets, i);
         if (cur < prev)
@@ -674,6 +674,14 @@ class DataCheck : public NodeCheck {
       return Fail("offset[", data_.length, "] = ", last, Physical(data_.length),
                   " is past the end of ", limit_name, " (", limit, " ", unit, ")");
     return Status::OK();
+  }
+
+  // Whether to ask for facts the reader found (validate_internal.h): only
+  // when it found some, and for arrays long enough that reading their bytes
+  // costs more than the lookup.
+  bool FactsWorthLookingUp() const {
+    constexpr int64_t kMinLength = 64;
+    return data_.length >= kMinLength && validator_->has_scanned();
   }
 
   // Whether the reader scanned these `count` offsets, as part of a buffer
@@ -695,28 +703,11 @@ class DataCheck : public NodeCheck {
     return base == chars ? facts : 0;
   }
 
-  // Whether slots [a, b) hold valid UTF-8. Checking the whole byte range at
-  // once is only sound if no character straddles two slots, hence the check
-  // that each inner offset lands on the first byte of a character. With
-  // `chars_valid` (the whole buffer of `chars_size` bytes is known to be
-  // valid UTF-8), a range is valid exactly when it starts and ends on
-  // character boundaries, so only those need looking at.
+  // Whether no offset of slots (a, b) lands inside a character of chars
+  // [.., end): each must be the first byte of one.
   template <typename O>
-  static bool SlotRangeIsUtf8(const uint8_t* offsets, const uint8_t* chars, int64_t a, int64_t b,
-                              bool chars_valid = false, int64_t chars_size = 0) {
-    const int64_t begin = LoadAt<O>(offsets, a);
-    const int64_t end = LoadAt<O>(offsets, b);
-    if (chars_valid) {
-      if (begin == end) return true;
-      auto inside = [&](int64_t pos) {
-        return pos < chars_size && IsUtf8ContinuationByte(chars[pos]);
-      };
-      if (inside(begin) || inside(end)) return false;
-    } else {
-      bool ascii_only = false;
-      if (FindInvalidUtf8(chars + begin, end - begin, &ascii_only) >= 0) return false;
-      if (ascii_only) return true;  // no continuation bytes, so nothing to split
-    }
+  static bool NoOffsetSplitsACharacter(const uint8_t* offsets, const uint8_t* chars, int64_t a,
+                                       int64_t b, int64_t end) {
     uint8_t splits_character = 0;
     for (int64_t k = a + 1; k < b; ++k) {
       const int64_t pos = LoadAt<O>(offsets, k);
@@ -726,20 +717,61 @@ class DataCheck : public NodeCheck {
     return splits_character == 0;
   }
 
+  // Whether slots [a, b) hold valid UTF-8. Checking the whole byte range at
+  // once is only sound if no character straddles two slots, hence the check
+  // that each inner offset lands on the first byte of a character.
+  template <typename O>
+  static bool SlotRangeIsUtf8(const uint8_t* offsets, const uint8_t* chars, int64_t a, int64_t b) {
+    const int64_t begin = LoadAt<O>(offsets, a);
+    const int64_t end = LoadAt<O>(offsets, b);
+    bool ascii_only = false;
+    if (FindInvalidUtf8(chars + begin, end - begin, &ascii_only) >= 0) return false;
+    if (ascii_only) return true;  // no continuation bytes, so nothing to split
+    return NoOffsetSplitsACharacter<O>(offsets, chars, a, b, end);
+  }
+
+  // The same when all `chars_size` bytes of chars are known to be valid
+  // UTF-8 (scanned): a range of them is valid exactly when it starts and
+  // ends on character boundaries, so only the offsets need looking at.
+  template <typename O>
+  static bool SlotRangeOfValidTextIsUtf8(const uint8_t* offsets, const uint8_t* chars,
+                                         int64_t chars_size, int64_t a, int64_t b) {
+    const int64_t begin = LoadAt<O>(offsets, a);
+    const int64_t end = LoadAt<O>(offsets, b);
+    if (begin == end) return true;
+    auto inside = [&](int64_t pos) { return pos < chars_size && IsUtf8ContinuationByte(chars[pos]); };
+    if (inside(begin) || inside(end)) return false;
+    return NoOffsetSplitsACharacter<O>(offsets, chars, a, b, end);
+  }
+
   template <typename O>
   Status CheckUtf8Slots() const {
     if (data_.length == 0) return Status::OK();
-    const uint8_t known = KnownCharFacts();
-    if ((known & internal::kFactAscii) != 0) return Status::OK();  // every range is ASCII
-    const bool chars_valid = (known & internal::kFactUtf8) != 0;
-    const int64_t chars_size = BufferSize(data_, 2);
+    if (FactsWorthLookingUp()) {
+      const uint8_t known = KnownCharFacts();
+      if ((known & internal::kFactAscii) != 0) return Status::OK();  // every range is ASCII
+      if ((known & internal::kFactUtf8) != 0) return CheckUtf8SlotsOf<O, true>();
+    }
+    return CheckUtf8SlotsOf<O, false>();
+  }
+
+  // kValidText: all bytes of the data buffer are known to be valid UTF-8.
+  template <typename O, bool kValidText>
+  Status CheckUtf8SlotsOf() const {
     const uint8_t* offsets = BufferBytes(data_, 1) + data_.offset * static_cast<int64_t>(sizeof(O));
     const uint8_t* chars = BufferBytes(data_, 2);
+    auto range_is_utf8 = [&](int64_t a, int64_t b) {
+      if constexpr (kValidText) {
+        return SlotRangeOfValidTextIsUtf8<O>(offsets, chars, BufferSize(data_, 2), a, b);
+      } else {
+        return SlotRangeIsUtf8<O>(offsets, chars, a, b);
+      }
+    };
     // First try every slot at once, null ones included: when the whole range
     // decodes and no offset splits a character, each slot is valid UTF-8
     // whatever it holds. Only when that fails do null slots need excluding
     // (they may hold any bytes), which costs a call per run of valid slots.
-    bool ok = SlotRangeIsUtf8<O>(offsets, chars, 0, data_.length, chars_valid, chars_size);
+    bool ok = range_is_utf8(0, data_.length);
     if (!ok && nulls_ != nullptr) {
       ok = true;
       // Runs of 64 valid slots take the fast path; mixed words go slot by slot.
@@ -748,11 +780,11 @@ class DataCheck : public NodeCheck {
         if (ok) {
           const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
           if (word == all) {
-            ok = SlotRangeIsUtf8<O>(offsets, chars, base, base + n, chars_valid, chars_size);
+            ok = range_is_utf8(base, base + n);
           } else {
             for (; word != 0 && ok; word &= word - 1) {
               int64_t i = base + __builtin_ctzll(word);
-              ok = SlotRangeIsUtf8<O>(offsets, chars, i, i + 1, chars_valid, chars_size);
+              ok = range_is_utf8(i, i + 1);
             }
           }
         }
@@ -1298,15 +1330,16 @@ Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOp
   }
 }
 
-Status ValidateColumnsDataOfValidStructure(const ArrayDataPtr* columns, size_t num_columns,
-                                           const uint8_t* plain, const ValidateOptions& options,
-                                           size_t* failed, const ScannedBuffers* scanned) {
+Status ValidateColumnsDataOfValidStructure(const BatchColumns& batch,
+                                           const ValidateOptions& options, size_t* failed) {
   try {
     // Paths return to the root after each column, so one validator serves all.
     Validator validator(options.root_name, /*types_validated=*/true, options.max_recursion_depth,
                         /*dictionaries_validated=*/true);
-    validator.set_scanned(scanned);
-    for (size_t i = 0; i < num_columns; ++i) {
+    validator.set_scanned(batch.scanned);
+    const ArrayDataPtr* columns = batch.columns;
+    const uint8_t* plain = batch.plain;
+    for (size_t i = 0; i < batch.num_columns; ++i) {
       if (plain != nullptr && plain[i] != 0 && columns[i]->null_count == 0) continue;
       Status st = validator.ValidateData(*columns[i]);
       if (!st.ok()) [[unlikely]] {

@@ -41,7 +41,7 @@ uint8_t ScanBuffer(BufferScan scan, const uint8_t* data, int64_t size);
 // freed buffer's address may come back for different bytes). One thread.
 class ScannedBuffers {
  public:
-  void Clear() { entries_.clear(); }
+  void Clear() { entries_.clear(); }  // keeps the capacity
   // Records `facts` (if any) about [data, data + size).
   void Add(const uint8_t* data, int64_t size, uint8_t facts);
   // Call once after the last Add and before Find.
@@ -73,18 +73,24 @@ class ScannedBuffers {
 Status ValidateArrayDataOfValidStructure(const ArrayData& data, const ValidateOptions& options,
                                          const ScannedBuffers* scanned = nullptr);
 
-// The same for each of `columns` in turn, with one validator for all (a
-// batch of small columns costs little more than one). Column i is skipped
-// when it has no nulls and `plain` (if not null) has plain[i] != 0: the
-// caller knows its layout has nothing the data pass reads (fixed-width
-// values, no children, no dictionary). On failure, *failed is the index of
-// the column that failed.
-// `scanned` (optional, sealed) lists facts about some of the columns'
-// buffers, which then need not be read again.
-Status ValidateColumnsDataOfValidStructure(const ArrayDataPtr* columns, size_t num_columns,
-                                           const uint8_t* plain, const ValidateOptions& options,
-                                           size_t* failed,
-                                           const ScannedBuffers* scanned = nullptr);
+// The columns of one batch for ValidateColumnsDataOfValidStructure.
+struct BatchColumns {
+  const ArrayDataPtr* columns = nullptr;
+  size_t num_columns = 0;
+  // Column i is skipped when it has no nulls and plain[i] != 0 (plain may be
+  // null): the caller knows its layout has nothing the data pass reads
+  // (fixed-width values, no children, no dictionary).
+  const uint8_t* plain = nullptr;
+  // Facts about some of the columns' buffers (sealed; may be null or
+  // empty), which then need not be read again.
+  const ScannedBuffers* scanned = nullptr;
+};
+
+// The same for each column of `batch` in turn, with one validator for all (a
+// batch of small columns costs little more than one). On failure, *failed is
+// the index of the column that failed.
+Status ValidateColumnsDataOfValidStructure(const BatchColumns& batch,
+                                           const ValidateOptions& options, size_t* failed);
 
 #pragma GCC visibility pop
 

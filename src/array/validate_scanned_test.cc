@@ -107,32 +107,66 @@ ScannedBuffers Facts(const BufferPtr& offsets, uint8_t offset_facts, const Buffe
 
 Status ValidateWith(const ArrayDataPtr& column, const ScannedBuffers* scanned) {
   size_t failed = 0;
-  return ValidateColumnsDataOfValidStructure(&column, 1, nullptr, ValidateOptions{}, &failed,
-                                             scanned);
+  BatchColumns batch;
+  batch.columns = &column;
+  batch.num_columns = 1;
+  batch.scanned = scanned;
+  return ValidateColumnsDataOfValidStructure(batch, ValidateOptions{}, &failed);
 }
+
+// Facts are only looked up for arrays of at least this many slots (shorter
+// ones cost less to check than to look up).
+constexpr int64_t kSlots = 100;
+
+// kSlots string slots of 2 bytes each: "ab" in every slot but the last,
+// which holds two bytes that are not UTF-8; offsets[3] is 3 where 6 belongs
+// (decreasing).
+struct BrokenColumn {
+  BufferPtr offsets, data;
+  ArrayDataPtr column;
+  BrokenColumn() {
+    std::vector<int32_t> o;
+    std::string d;
+    for (int64_t i = 0; i <= kSlots; ++i) o.push_back(static_cast<int32_t>(2 * i));
+    for (int64_t i = 0; i + 1 < kSlots; ++i) d += "ab";
+    d += "\xFF\xFF";
+    o[3] = 3;
+    offsets = Owned(o);
+    data = Owned(d);
+    column = ArrayData::Make(utf8(), kSlots, {nullptr, offsets, data}, 0);
+  }
+};
 
 // Facts are taken on trust: this shows they are consulted at all (the IPC
 // tests show the reader only records true ones).
 TEST(ScannedBuffersTest, ValidationTakesTheFacts) {
-  auto offsets = Owned(std::vector<int32_t>{0, 2, 5, 4});
-  auto data = Owned(std::string("ab\xFF\xFF\xFF"));
-  auto column = ArrayData::Make(utf8(), 3, {nullptr, offsets, data}, 0);
-  EXPECT_FALSE(ValidateWith(column, nullptr).ok());
+  BrokenColumn c;
+  EXPECT_FALSE(ValidateWith(c.column, nullptr).ok());
+  ScannedBuffers none;
+  none.Seal();
+  EXPECT_FALSE(ValidateWith(c.column, &none).ok());
 
-  ScannedBuffers facts = Facts(offsets, kFactOrdered32, data, kFactAscii);
-  EXPECT_TRUE(ValidateWith(column, &facts).ok());
+  ScannedBuffers facts = Facts(c.offsets, kFactOrdered32, c.data, kFactAscii);
+  EXPECT_TRUE(ValidateWith(c.column, &facts).ok());
 
   // A fact for the other offset width does not apply.
-  ScannedBuffers wrong_width = Facts(offsets, kFactOrdered64, data, kFactAscii);
-  Status st = ValidateWith(column, &wrong_width);
+  ScannedBuffers wrong_width = Facts(c.offsets, kFactOrdered64, c.data, kFactAscii);
+  Status st = ValidateWith(c.column, &wrong_width);
   EXPECT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("offset[3] = 4 is less than"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("offset[3] = 3 is less than"), std::string::npos) << st.ToString();
+
+  // Nor are facts looked up for short arrays.
+  auto short_column = ArrayData::Make(utf8(), 4, {nullptr, c.offsets, c.data}, 0);
+  EXPECT_FALSE(ValidateWith(short_column, &facts).ok());
 }
 
 TEST(ScannedBuffersTest, OrderedOffsetsStillNeedToEndInsideTheData) {
-  auto offsets = Owned(std::vector<int32_t>{0, 2, 9});
-  auto data = Owned(std::string("abcd"));
-  auto column = ArrayData::Make(utf8(), 2, {nullptr, offsets, data}, 0);
+  std::vector<int32_t> o;
+  for (int64_t i = 0; i <= kSlots; ++i) o.push_back(static_cast<int32_t>(i));
+  o[kSlots] = kSlots + 5;
+  auto offsets = Owned(o);
+  auto data = Owned(std::string(kSlots, 'a'));
+  auto column = ArrayData::Make(utf8(), kSlots, {nullptr, offsets, data}, 0);
   ScannedBuffers facts = Facts(offsets, kFactOrdered32, data, kFactAscii);
   Status st = ValidateWith(column, &facts);
   EXPECT_FALSE(st.ok());
@@ -140,8 +174,9 @@ TEST(ScannedBuffersTest, OrderedOffsetsStillNeedToEndInsideTheData) {
       << st.ToString();
 }
 
-// Text of 1- to 4-byte characters; the offsets of `slots` slots cut it at
-// random places, some inside characters; about one slot in five is null.
+// Text of 1- to 4-byte characters cut into `slots` slots (starting at
+// `offset`): most cuts on character boundaries, about one in 150 anywhere;
+// about one slot in five is null.
 struct RandomColumn {
   ArrayDataPtr column;
   BufferPtr offsets, data;
@@ -149,11 +184,18 @@ struct RandomColumn {
 
 RandomColumn MakeRandomColumn(std::mt19937_64& rng, int64_t slots, int64_t offset) {
   std::string text;
+  std::vector<int32_t> boundaries = {0};
   const char* pieces[] = {"a", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80"};
-  const int64_t chars = 1 + static_cast<int64_t>(rng() % 80);
-  for (int64_t i = 0; i < chars; ++i) text += pieces[rng() % 4];
+  const int64_t chars = 1 + static_cast<int64_t>(rng() % 400);
+  for (int64_t i = 0; i < chars; ++i) {
+    text += pieces[rng() % 4];
+    boundaries.push_back(static_cast<int32_t>(text.size()));
+  }
   std::vector<int32_t> cuts(static_cast<size_t>(slots + offset + 1));
-  for (auto& c : cuts) c = static_cast<int32_t>(rng() % (text.size() + 1));
+  for (auto& c : cuts) {
+    c = rng() % 150 == 0 ? static_cast<int32_t>(rng() % (text.size() + 1))
+                         : boundaries[rng() % boundaries.size()];
+  }
   std::sort(cuts.begin(), cuts.end());
   std::vector<uint8_t> bits(static_cast<size_t>((slots + offset + 7) / 8), 0);
   int64_t nulls = 0;
@@ -175,7 +217,7 @@ TEST(ScannedBuffersTest, ValidUtf8FactDecidesAsAFullCheckDoes) {
   std::mt19937_64 rng(20261126);
   int refused = 0, accepted = 0;
   for (int round = 0; round < 20000; ++round) {
-    const int64_t slots = 1 + static_cast<int64_t>(rng() % 12);
+    const int64_t slots = kSlots + static_cast<int64_t>(rng() % 100);
     const int64_t offset = static_cast<int64_t>(rng() % 3);
     RandomColumn c = MakeRandomColumn(rng, slots, offset);
     const Status plain = ValidateWith(c.column, nullptr);

@@ -422,9 +422,12 @@ Status ReaderCore::ReadRecordBatchInto(const fb::Message& message, const Message
     ValidateOptions validate;
     validate.max_recursion_depth = options_.max_recursion_depth;
     size_t failed = 0;
-    Status st = alkaid::internal::ValidateColumnsDataOfValidStructure(
-        columns.data(), columns.size(), plain_columns_.data(), validate, &failed,
-        &loader.scanned());
+    alkaid::internal::BatchColumns batch;
+    batch.columns = columns.data();
+    batch.num_columns = columns.size();
+    batch.plain = plain_columns_.data();
+    batch.scanned = &loader.scanned();
+    Status st = alkaid::internal::ValidateColumnsDataOfValidStructure(batch, validate, &failed);
     if (!st.ok()) [[unlikely]] return AtLocation(ColumnFailed(st, failed), where);
   }
   stats_.num_record_batches.fetch_add(1, std::memory_order_relaxed);

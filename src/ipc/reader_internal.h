@@ -326,11 +326,11 @@ struct BufferRule {
   // Offsets: length + 1 of them (none needed when length is 0), except for
   // list views, which keep one per slot.
   bool one_more = false;
-  int alignment = 1;  // typed access needs this; misaligned slices are copied
-  ByteSwap swap;
   // What full validation reads of it: done right after decompression, while
   // the bytes are in cache (the data pass then takes the answer).
   alkaid::internal::BufferScan scan = alkaid::internal::BufferScan::kNone;
+  int alignment = 1;  // typed access needs this; misaligned slices are copied
+  ByteSwap swap;
 };
 
 // What loading one field node needs, settled when the reader gets its
