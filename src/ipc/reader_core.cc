@@ -125,6 +125,8 @@ ReadStats AtomicStats::Snapshot() const {
 
 Status ReaderCore::Init(const fb::Schema* schema, const IpcReadOptions& options, bool is_file) {
   options_ = options;
+  data_pass_options_ = ValidateOptions();
+  data_pass_options_.max_recursion_depth = options.max_recursion_depth;
   if (options_.pool == nullptr) options_.pool = default_memory_pool();
   is_file_ = is_file;
   budget_ = std::make_shared<ReadBudget>(options_);
@@ -268,9 +270,7 @@ Status ReaderCore::ValidateLoaded(const ArrayData& data,
   // The loader checked every structural rule as it built `data`; only the
   // data pass is left, and only when asked for.
   if (!options_.validate_full) return Status::OK();
-  ValidateOptions validate;
-  validate.max_recursion_depth = options_.max_recursion_depth;
-  return alkaid::internal::ValidateArrayDataOfValidStructure(data, validate, &scanned);
+  return alkaid::internal::ValidateArrayDataOfValidStructure(data, data_pass_options_, &scanned);
 }
 
 Status ReaderCore::ColumnLengthMismatch(size_t index, int64_t length, int64_t declared) const {
@@ -419,15 +419,14 @@ Status ReaderCore::ReadRecordBatchInto(const fb::Message& message, const Message
   }
   if (options_.validate_full) {
     // The loader checked the structure; the data pass is what is left.
-    ValidateOptions validate;
-    validate.max_recursion_depth = options_.max_recursion_depth;
     size_t failed = 0;
     alkaid::internal::BatchColumns batch;
     batch.columns = columns.data();
     batch.num_columns = columns.size();
     batch.plain = plain_columns_.data();
     batch.scanned = &loader.scanned();
-    Status st = alkaid::internal::ValidateColumnsDataOfValidStructure(batch, validate, &failed);
+    Status st =
+        alkaid::internal::ValidateColumnsDataOfValidStructure(batch, data_pass_options_, &failed);
     if (!st.ok()) [[unlikely]] return AtLocation(ColumnFailed(st, failed), where);
   }
   stats_.num_record_batches.fetch_add(1, std::memory_order_relaxed);

@@ -605,6 +605,7 @@ class ReaderCore {
                         const alkaid::internal::ScannedBuffers& scanned) const;
 
   IpcReadOptions options_;
+  ValidateOptions data_pass_options_;  // for full validation of loaded arrays, set by Init
   bool is_file_ = false;
   bool swap_endian_ = false;
   SchemaPtr full_schema_;
