@@ -739,7 +739,9 @@ class DataCheck : public NodeCheck {
     const int64_t begin = LoadAt<O>(offsets, a);
     const int64_t end = LoadAt<O>(offsets, b);
     if (begin == end) return true;
-    auto inside = [&](int64_t pos) { return pos < chars_size && IsUtf8ContinuationByte(chars[pos]); };
+    auto inside = [&](int64_t pos) {
+      return pos < chars_size && IsUtf8ContinuationByte(chars[pos]);
+    };
     if (inside(begin) || inside(end)) return false;
     return NoOffsetSplitsACharacter<O>(offsets, chars, a, b, end);
   }

@@ -750,7 +750,9 @@ Status BodyCompression::FinishResults() {
   return st;
 }
 
-bool BodyCompression::lingering() const { return lingering_ != nullptr && lingering_->run.lingering(); }
+bool BodyCompression::lingering() const {
+  return lingering_ != nullptr && lingering_->run.lingering();
+}
 
 void BodyCompression::Release() { lingering_.reset(); }  // the State's RacingRun waits
 
@@ -797,8 +799,10 @@ Result<BufferPtr> DecompressBodyBuffer(const Codec& codec, const BufferPtr& enco
 
 namespace {
 
-// The facts scans[i] finds in a buffer just decoded (a fresh allocation,
-// which only decompression makes here: raw buffers are slices of the body).
+// The facts scans[i] finds in buffer i, just decoded. Only writable buffers
+// are scanned: fresh decompression output, hot in this core's cache. Raw
+// buffers come back as slices of the body (read-only as a rule), which the
+// data pass reads from memory either way.
 uint8_t ScanDecoded(const std::vector<alkaid::internal::BufferScan>& scans, size_t i,
                     const BufferPtr& decoded) {
   if (scans.empty() || decoded == nullptr || !decoded->is_mutable()) return 0;
