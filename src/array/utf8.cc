@@ -4,6 +4,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+
+#include "../util/cpu_features.h"
 #endif
 
 namespace alkaid {
@@ -294,15 +296,6 @@ __attribute__((target("avx2"))) bool Validate(const uint8_t* bytes, int64_t leng
   return _mm256_testz_si256(s.error, s.error) != 0;
 }
 
-// A flag set on first use, not an ifunc or target_clones resolver: those run
-// during relocation, before sanitizer runtimes are up (see bitmap.cc).
-bool Supported() {
-  static const bool supported = [] {
-    __builtin_cpu_init();  // safe however early the first call comes
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return supported;
-}
 
 }  // namespace avx2
 #endif
@@ -325,7 +318,7 @@ int64_t FindInvalidUtf8(const uint8_t* bytes, int64_t length, bool* ascii_only) 
     return -1;
   }
 #ifdef ALKAID_HAVE_AVX2_UTF8
-  if (length >= kWidePathMinLength && avx2::Supported()) {
+  if (length >= kWidePathMinLength && alkaid::internal::CpuHasAvx2()) {
     if (avx2::Validate(bytes, length, ascii_only)) return -1;
     // Invalid: the scalar decoder says where.
   }
@@ -337,7 +330,7 @@ namespace internal {
 
 int WideUtf8VerdictForTesting(const uint8_t* bytes, int64_t length) {
 #ifdef ALKAID_HAVE_AVX2_UTF8
-  if (avx2::Supported()) {
+  if (alkaid::internal::CpuHasAvx2()) {
     bool ascii_only;
     return avx2::Validate(bytes, length, &ascii_only) ? 1 : 0;
   }

@@ -878,6 +878,62 @@ TEST(ValidateTest, ListOffsetsDecrease) {
   ExpectDataInvalid(*a, {"offset[2] = 1 is less than offset[1] = 2 (offsets must not decrease)"});
 }
 
+// The order checks of offsets and run ends take a wide path from 64 values
+// on (AVX2 where the CPU has it) and a narrow one below; each must find a
+// single value out of order wherever it sits, including the tails the wide
+// path leaves to scalar code.
+template <typename O>
+void ExpectEveryDecreaseFound(const DataTypePtr& type) {
+  for (int64_t n : {1, 2, 7, 8, 9, 62, 63, 64, 65, 66, 71, 72, 127, 128, 129, 200}) {
+    // Offsets 2, 4, ..., 2n + 2: every string two bytes, the first at byte 2.
+    std::vector<O> offsets(static_cast<size_t>(n + 1));
+    for (int64_t k = 0; k <= n; ++k) offsets[static_cast<size_t>(k)] = static_cast<O>(2 * k + 2);
+    const BufferPtr chars = Str(std::string(static_cast<size_t>(2 * n + 2), 'a'));
+    ExpectValid(*ArrayData::Make(type, n, {nullptr, Values(offsets), chars}, 0));
+    for (int64_t j = 1; j <= n; ++j) {
+      std::vector<O> bad = offsets;
+      bad[static_cast<size_t>(j)] = static_cast<O>(bad[static_cast<size_t>(j - 1)] - 1);
+      const std::string where = "offset[" + std::to_string(j) + "] = " + std::to_string(2 * j - 1);
+      ExpectDataInvalid(*ArrayData::Make(type, n, {nullptr, Values(bad), chars}, 0),
+                        {where, "(offsets must not decrease)"});
+      // An equal neighbour (an empty string) is in order.
+      std::vector<O> equal = offsets;
+      equal[static_cast<size_t>(j)] = equal[static_cast<size_t>(j - 1)];
+      ExpectValid(*ArrayData::Make(type, n, {nullptr, Values(equal), chars}, 0));
+    }
+  }
+}
+
+template <typename R>
+void ExpectEveryRepeatedRunEndFound(const DataTypePtr& run_end_type) {
+  auto type = run_end_encoded(run_end_type, int32());
+  for (int64_t m : {3, 8, 9, 63, 64, 65, 66, 100, 130}) {
+    // Runs of one slot, the last reaching past the array's m slots.
+    std::vector<R> ends(static_cast<size_t>(m));
+    for (int64_t k = 0; k < m; ++k) ends[static_cast<size_t>(k)] = static_cast<R>(k + 1);
+    ends.back() = static_cast<R>(m + 10);
+    const ArrayDataPtr values = Int32s(std::vector<int32_t>(static_cast<size_t>(m), 7));
+    ExpectValid(*ArrayData::Make(type, m, BufferVector{}, ArrayDataVector{Primitive<R>(run_end_type, ends), values}, 0));
+    for (int64_t j = 1; j + 1 < m; ++j) {
+      std::vector<R> bad = ends;
+      bad[static_cast<size_t>(j)] = bad[static_cast<size_t>(j - 1)];
+      ExpectDataInvalid(*ArrayData::Make(type, m, BufferVector{}, ArrayDataVector{Primitive<R>(run_end_type, bad), values}, 0),
+                        {"run_ends[" + std::to_string(j) + "] = " + std::to_string(j),
+                         "(run ends must strictly increase)"});
+    }
+  }
+}
+
+TEST(ValidateTest, OrderChecksFindEveryValueOutOfPlace) {
+  ExpectEveryDecreaseFound<int32_t>(utf8());
+  ExpectEveryDecreaseFound<int32_t>(binary());
+  ExpectEveryDecreaseFound<int64_t>(large_utf8());
+  ExpectEveryDecreaseFound<int64_t>(large_binary());
+  ExpectEveryRepeatedRunEndFound<int16_t>(int16());
+  ExpectEveryRepeatedRunEndFound<int32_t>(int32());
+  ExpectEveryRepeatedRunEndFound<int64_t>(int64());
+}
+
 TEST(ValidateTest, LargeListOffsets) {
   auto type = large_list(int32());
   auto a = ArrayData::Make(type, 2, {nullptr, Values(std::vector<int64_t>{0, 1, 3})},

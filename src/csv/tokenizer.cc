@@ -5,6 +5,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+
+#include "../util/cpu_features.h"
 #elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -309,31 +311,12 @@ __attribute__((target("avx512f,avx512bw,bmi,bmi2"), flatten)) int64_t FastRecord
   return FastRecordsBody(data, p, size, ncols, fields, nf, cap, rows, max_rows, Avx512Masks(delim, quote));
 }
 
-// Flags set on first use, not ifunc resolvers (those run before sanitizer
-// runtimes are up; see src/array/utf8.cc). The compiler's CPU checks for
-// AVX-512 include the operating system's saving of its registers.
-bool HasAvx2() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("bmi") != 0 &&
-           __builtin_cpu_supports("bmi2") != 0;
-  }();
-  return has;
-}
-bool HasAvx512() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return HasAvx2() && __builtin_cpu_supports("avx512f") != 0 &&
-           __builtin_cpu_supports("avx512bw") != 0;
-  }();
-  return has;
-}
 #endif
 
 FastRecordsFn FastRecordsFor(int level) {
 #if defined(ALKAID_CSV_AVX2)
-  if (level >= 3 && HasAvx512()) return FastRecordsAvx512;
-  if (level >= 2 && HasAvx2()) return FastRecordsAvx2;
+  if (level >= 3 && alkaid::internal::CpuHasAvx512Bw()) return FastRecordsAvx512;
+  if (level >= 2 && alkaid::internal::CpuHasAvx2Bmi2()) return FastRecordsAvx2;
 #endif
   (void)level;
   return FastRecordsBaseline;

@@ -89,6 +89,36 @@ std::vector<Seed> MakeSeeds() {
     }
   }
 
+  // Compressed text, binary and list columns long enough (80 slots) for the
+  // reader to check them as they are decompressed (ScanBuffer): one batch
+  // all ASCII, one with two- and three-byte characters and nulls.
+  {
+    auto s = schema({field("s", utf8()), field("ls", large_utf8()), field("b", binary()),
+                     field("l", list(int16()))});
+    std::vector<RecordBatchPtr> batches;
+    for (const bool ascii : {true, false}) {
+      std::string text = "[", lists = "[";
+      for (int i = 0; i < 80; ++i) {
+        const char* sep = i == 0 ? "" : ", ";
+        if (!ascii && i % 7 == 3) {
+          text += std::string(sep) + "null";
+        } else {
+          text += std::string(sep) + "\"" + std::string(static_cast<size_t>(i % 5), 'a') +
+                  (!ascii && i % 3 == 0 ? "\u00e9\u4e2d" : "") + std::to_string(i) + "\"";
+        }
+        lists += std::string(sep) + (i % 4 == 0 ? "[]" : "[" + std::to_string(i) + ", 1]");
+      }
+      text += "]";
+      lists += "]";
+      batches.push_back(Batch(s, {text, text, text, lists}));
+    }
+    for (CompressionType c : {CompressionType::kLz4Frame, CompressionType::kZstd}) {
+      IpcWriteOptions options;
+      options.compression = c;
+      AddWritten(&seeds, std::string("scanned_") + CompressionTypeName(c), s, batches, options);
+    }
+  }
+
   // Views (inline and out-of-line) and run-end encoding.
   {
     auto s = schema({field("v", utf8_view()), field("b", binary_view())});

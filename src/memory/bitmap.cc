@@ -1,5 +1,8 @@
 #include "alkaid/bitmap.h"
+
 #include <algorithm>
+
+#include "../util/cpu_features.h"
 
 namespace alkaid::bit_util {
 
@@ -39,26 +42,15 @@ template <typename Popcount>
 
 #if defined(__x86_64__)
 // The x86-64 baseline has no popcnt instruction, so a copy of the loop is
-// compiled for it and chosen at run time. The choice is a flag read on first
-// use rather than an ifunc or target_clones resolver: resolvers run while the
-// dynamic loader relocates the library, before a sanitizer runtime (TSan in
-// particular) is initialised, and crash there.
+// compiled for it and chosen at run time (src/util/cpu_features.h).
 __attribute__((target("popcnt"))) int64_t PopcountWordsHardware(const uint8_t* p, int64_t words) {
   return SumPopcounts(p, words, [](uint64_t w) { return __builtin_popcountll(w); });
-}
-
-bool HasPopcnt() {
-  static const bool has = [] {
-    __builtin_cpu_init();  // safe however early the first call comes
-    return __builtin_cpu_supports("popcnt") != 0;
-  }();
-  return has;
 }
 #endif
 
 int64_t PopcountWords(const uint8_t* p, int64_t words) {
 #if defined(__x86_64__)
-  if (HasPopcnt()) return PopcountWordsHardware(p, words);
+  if (alkaid::internal::CpuHasPopcnt()) return PopcountWordsHardware(p, words);
 #endif
   return SumPopcounts(p, words, [](uint64_t w) { return __builtin_popcountll(w); });
 }
