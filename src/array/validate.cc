@@ -63,13 +63,19 @@ __attribute__((target("avx2"))) bool AnyOutOfOrderAvx2(const uint8_t* values, in
 // Below this the AVX2 copy's set-up costs more than it saves.
 constexpr int64_t kWideOrderCheckMin = 64;
 
+// Long runs of values, out of line so that the short ones (small batches)
+// pay one compare for it.
 template <typename T, bool kStrict>
-bool AnyOutOfOrder(const uint8_t* values, int64_t count) {
+__attribute__((noinline)) bool AnyOutOfOrderLong(const uint8_t* values, int64_t count) {
 #if defined(__x86_64__)
-  if (count >= kWideOrderCheckMin && internal::CpuHasAvx2()) {
-    return AnyOutOfOrderAvx2<T, kStrict>(values, count);
-  }
+  if (internal::CpuHasAvx2()) return AnyOutOfOrderAvx2<T, kStrict>(values, count);
 #endif
+  return AnyOutOfOrderLoop<T, kStrict>(values, count);
+}
+
+template <typename T, bool kStrict>
+inline bool AnyOutOfOrder(const uint8_t* values, int64_t count) {
+  if (count >= kWideOrderCheckMin) return AnyOutOfOrderLong<T, kStrict>(values, count);
   return AnyOutOfOrderLoop<T, kStrict>(values, count);
 }
 
