@@ -296,7 +296,6 @@ __attribute__((target("avx2"))) bool Validate(const uint8_t* bytes, int64_t leng
   return _mm256_testz_si256(s.error, s.error) != 0;
 }
 
-
 }  // namespace avx2
 #endif
 
