@@ -1300,6 +1300,16 @@ Status ValidateType(const DataType& type, int max_recursion_depth) {
 
 namespace internal {
 
+namespace {
+// Whether the `size` bytes hold at least one O value, the first >= 0 and
+// none less than the one before.
+template <typename O>
+bool OrderedFromNonNegative(const uint8_t* data, int64_t size) {
+  const int64_t n = size / int64_t{sizeof(O)};
+  return n > 0 && LoadAt<O>(data, 0) >= 0 && !AnyOutOfOrder<O, false>(data, n);
+}
+}  // namespace
+
 uint8_t ScanBuffer(BufferScan scan, const uint8_t* data, int64_t size) {
   switch (scan) {
     case BufferScan::kNone:
@@ -1310,17 +1320,9 @@ uint8_t ScanBuffer(BufferScan scan, const uint8_t* data, int64_t size) {
       return ascii_only ? kFactAscii | kFactUtf8 : kFactUtf8;
     }
     case BufferScan::kOffsets32:
-    case BufferScan::kOffsets64: {
-      const bool wide = scan == BufferScan::kOffsets64;
-      const int64_t n = size / (wide ? 8 : 4);
-      if (n == 0) return 0;
-      if (wide) {
-        if (LoadAt<int64_t>(data, 0) < 0 || AnyOutOfOrder<int64_t, false>(data, n)) return 0;
-        return kFactOrdered64;
-      }
-      if (LoadAt<int32_t>(data, 0) < 0 || AnyOutOfOrder<int32_t, false>(data, n)) return 0;
-      return kFactOrdered32;
-    }
+      return OrderedFromNonNegative<int32_t>(data, size) ? kFactOrdered32 : 0;
+    case BufferScan::kOffsets64:
+      return OrderedFromNonNegative<int64_t>(data, size) ? kFactOrdered64 : 0;
   }
   return 0;
 }

@@ -97,7 +97,6 @@ BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t of
 
 namespace {
 
-// What the loader needs of one buffer: the layout's statement of it.
 // What full validation would read of the buffer, which the reader checks
 // right after decompressing it (BufferRule::scan).
 alkaid::internal::BufferScan ScanFor(const BufferSpec& spec, TypeId storage) {
@@ -112,6 +111,7 @@ alkaid::internal::BufferScan ScanFor(const BufferSpec& spec, TypeId storage) {
   return alkaid::internal::BufferScan::kNone;
 }
 
+// What the loader needs of one buffer: the layout's statement of it.
 BufferRule RuleFor(const BufferSpec& spec, TypeId storage) {
   BufferRule r;
   r.scan = ScanFor(spec, storage);
