@@ -211,13 +211,19 @@ class Lz4FrameCodec final : public Codec {
                                   int64_t output_size, const std::function<bool()>* stop) const {
     ALKAID_ASSIGN_OR_RAISE(LZ4F_dctx * ctx, ThreadLz4Dctx());
     const int64_t step = stop != nullptr ? kLz4Step : output_size;
+    // The output is one flat buffer that stays put between steps: the
+    // decoder can refer back into it instead of copying aside the last
+    // 64 KiB after every step.
+    LZ4F_decompressOptions_t options;
+    std::memset(&options, 0, sizeof(options));
+    options.stableDst = 1;
     int64_t in_pos = 0;
     int64_t out_pos = 0;
     while (true) {
       size_t out_avail = static_cast<size_t>(std::min(output_size - out_pos, step));
       size_t in_avail = static_cast<size_t>(input_size - in_pos);
       size_t hint = LZ4F_decompress(ctx, output + out_pos, &out_avail, input + in_pos, &in_avail,
-                                    nullptr);
+                                    &options);
       if (LZ4F_isError(hint)) {
         DropThreadLz4Dctx();
         return Status::SerializationError("corrupt LZ4 frame at input byte ", in_pos, ": ",

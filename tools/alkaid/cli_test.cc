@@ -283,6 +283,34 @@ TEST_F(CliTest, ReadsStandardInput) {
   EXPECT_NE(r.output.find("Shanghai"), std::string::npos);
 }
 
+// Whether a stream on standard input fails while it is opened or at a
+// later message, every subcommand names it the same way.
+TEST_F(CliTest, ErrorsNameStandardInputTheSameWay) {
+  std::string stream = Path("whole.arrows");
+  ASSERT_EQ(RunCli("convert " + SampleFile() + " " + stream + " --format stream").exit_code, 0);
+  const std::string bytes = ReadBytes(stream);
+  std::string later = Path("cut_late.arrows");  // the schema reads, a batch does not
+  std::ofstream(later, std::ios::binary) << bytes.substr(0, bytes.size() - 20);
+  std::string early = Path("cut_early.arrows");  // not even the schema
+  std::ofstream(early, std::ios::binary) << bytes.substr(0, 12);
+  for (const std::string& input : {later, early}) {
+    const std::vector<std::string> commands = {"cat -",      "tail -",    "count -",
+                                               "stats -",    "validate -", "to-json -",
+                                               "convert - " + Path("out.arrow")};
+    for (const std::string& command : commands) {
+      auto r = RunCli(command, input);
+      // The sample has dictionaries: to-json of a stream refuses stdin (a
+      // usage error) once it has read the schema.
+      const int expected = command == "to-json -" && input == later ? 2 : 1;
+      EXPECT_EQ(r.exit_code, expected) << command << " < " << input << ": " << r.output;
+      EXPECT_NE(r.output.find("alkaid: <stdin>: "), std::string::npos)
+          << command << " < " << input << ": " << r.output;
+      EXPECT_EQ(r.output.find("alkaid: -:"), std::string::npos)
+          << command << " < " << input << ": " << r.output;
+    }
+  }
+}
+
 TEST_F(CliTest, BadInputsGetClearErrors) {
   auto missing = RunCli("cat " + Path("nope.arrow"));
   EXPECT_EQ(missing.exit_code, 2) << missing.output;

@@ -63,6 +63,9 @@ int ExitCodeFor(const Status& st) {
   return st.IsIOError() || st.IsKeyError() ? kExitUsage : kExitInvalid;
 }
 
+// How messages name an input path: "-" is standard input.
+std::string InputName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
 // "alkaid: SUBJECT: message", without repeating the subject when the
 // message already starts with it.
 int Report(const std::string& subject, const Status& st, int code) {
@@ -224,7 +227,7 @@ Opened OpenOrReport(const std::string& path, const std::vector<std::string>& col
   auto input = Input::Open(path, columns, options, &kind, text);
   if (input.ok()) return {std::move(input).MoveValueUnsafe(), kExitOk};
   const Status& st = input.status();
-  const std::string subject = path == "-" ? "<stdin>" : path;
+  const std::string subject = InputName(path);
   // Text that was read as text failed in its reader: the reader's message
   // (with line and column) is the answer.
   const bool read_as_text = text != nullptr && text->format != InputFormat::kArrow &&
@@ -333,7 +336,7 @@ int RunCat(const std::string& path, const std::string& columns, const std::strin
       break;
     }
     auto batch = input->Next();
-    if (!batch.ok()) return Report(path, batch.status());
+    if (!batch.ok()) return Report(InputName(path), batch.status());
     if (*batch == nullptr) break;
     ++summary.batches_read;
     RecordBatchPtr rows = *batch;
@@ -342,14 +345,14 @@ int RunCat(const std::string& path, const std::string& columns, const std::strin
     st = (*printer)->PrintBatch(*rows);
     summary.rows_printed += rows->num_rows();
   }
-  if (!st.ok()) return Report(path, st);
+  if (!st.ok()) return Report(InputName(path), st);
   if (stopped) {
     summary.note = "--limit " + std::to_string(limit);
   } else {
     summary.total_rows = summary.rows_printed;
   }
   st = (*printer)->End(summary);
-  return st.ok() ? kExitOk : Report(path, st);
+  return st.ok() ? kExitOk : Report(InputName(path), st);
 }
 
 // The last `n` rows: a file is read backwards from its footer and only the
@@ -367,7 +370,7 @@ int RunTail(const std::string& path, const std::string& n_text, const DisplaySet
   if (input->is_file_format()) {
     for (int i = input->file()->num_record_batches() - 1; i >= 0 && kept_rows < *n; --i) {
       auto batch = input->ReadBatch(i);
-      if (!batch.ok()) return Report(path, batch.status());
+      if (!batch.ok()) return Report(InputName(path), batch.status());
       ++batches_read;
       kept_rows += (*batch)->num_rows();
       kept.push_front(std::move(*batch));
@@ -376,7 +379,7 @@ int RunTail(const std::string& path, const std::string& n_text, const DisplaySet
     total = 0;
     while (true) {
       auto batch = input->Next();
-      if (!batch.ok()) return Report(path, batch.status());
+      if (!batch.ok()) return Report(InputName(path), batch.status());
       if (*batch == nullptr) break;
       ++batches_read;
       total += (*batch)->num_rows();
@@ -409,7 +412,7 @@ int RunTail(const std::string& path, const std::string& n_text, const DisplaySet
     summary.note = "last " + std::to_string(*n);
     st = (*printer)->End(summary);
   }
-  return st.ok() ? kExitOk : Report(path, st);
+  return st.ok() ? kExitOk : Report(InputName(path), st);
 }
 
 // Rows in the input. A file's batches are read one by one with structural
@@ -422,7 +425,7 @@ int RunCount(const std::string& path) {
   // From the record batch headers: nothing is decompressed or validated
   // (`validate` checks the data).
   auto rows = input->CountRows();
-  if (!rows.ok()) return Report(path, rows.status());
+  if (!rows.ok()) return Report(InputName(path), rows.status());
   std::cout << *rows << "\n";
   return kExitOk;
 }
@@ -478,7 +481,7 @@ int RunStats(const std::string& path, const std::string& columns) {
   int64_t rows = 0, batches = 0;
   while (true) {
     auto batch = input->Next();
-    if (!batch.ok()) return Report(path, batch.status());
+    if (!batch.ok()) return Report(InputName(path), batch.status());
     if (*batch == nullptr) break;
     ++batches;
     rows += (*batch)->num_rows();
@@ -560,7 +563,7 @@ int RunValidate(const std::string& path, const std::string& json_path) {
   size_t batches = 0;
   while (true) {
     auto batch = input->Next();
-    if (!batch.ok()) return Report(path, batch.status());
+    if (!batch.ok()) return Report(InputName(path), batch.status());
     if (*batch == nullptr) break;
     if (expected) {
       if (batches >= expected->batches.size()) {
@@ -603,26 +606,28 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
   if (!input) return code;
   if (HasDictionaries(*input->schema())) {
     if (path == "-" && !input->is_file_format())
-      return Report(path, Status::NotImplemented(
-                              "to-json of a stream with dictionary-encoded fields needs two passes; "
-                              "save standard input to a file first"), kExitUsage);
+      return Report(InputName(path),
+                    Status::NotImplemented(
+                        "to-json of a stream with dictionary-encoded fields needs two passes; "
+                        "save standard input to a file first"),
+                    kExitUsage);
     json::IntegrationDictionaries collector(input->dictionary_ids());
     if (input->is_file_format()) {
       // The reader gives every batch of a file all of its dictionaries, so
       // the first batch has them; reading it by index leaves Next() alone.
       if (input->file()->num_record_batches() > 0) {
         auto batch = input->ReadBatch(0);
-        if (!batch.ok()) return Report(path, batch.status());
-        if (Status st = collector.Add(**batch); !st.ok()) return Report(path, st);
+        if (!batch.ok()) return Report(InputName(path), batch.status());
+        if (Status st = collector.Add(**batch); !st.ok()) return Report(InputName(path), st);
       }
     } else {
       auto [first_pass, first_code] = OpenOrReport(path, {});
       if (!first_pass) return first_code;
       while (true) {
         auto batch = first_pass->Next();
-        if (!batch.ok()) return Report(path, batch.status());
+        if (!batch.ok()) return Report(InputName(path), batch.status());
         if (*batch == nullptr) break;
-        if (Status st = collector.Add(**batch); !st.ok()) return Report(path, st);
+        if (Status st = collector.Add(**batch); !st.ok()) return Report(InputName(path), st);
       }
     }
     dictionaries = collector.Take();
@@ -632,28 +637,28 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
   options.max_column_bytes = limits.max_column_bytes;
   auto writer = json::IntegrationJsonWriter::Open(&std::cout, input->schema(), input->dictionary_ids(),
                                                   dictionaries, options);
-  if (!writer.ok()) return Report(path, writer.status());
+  if (!writer.ok()) return Report(InputName(path), writer.status());
   Progress progress("alkaid: to-json " + path);
   int64_t batches = 0, rows = 0;
   while (true) {
     auto batch = input->Next();
-    if (!batch.ok()) return Report(path, batch.status());
+    if (!batch.ok()) return Report(InputName(path), batch.status());
     if (*batch == nullptr) break;
     progress.Update(++batches, rows += (*batch)->num_rows(), input.get());
     Status st = (*writer)->WriteRecordBatch(**batch);
     if (!st.ok()) {
       std::cout << std::endl;
-      return Report(path, (st.code() == StatusCode::kCapacityError)
-                              ? Status::CapacityError(st.message(),
-                                                      " (raise --max-column-bytes or --max-output-bytes)")
-                              : st);
+      if (st.code() == StatusCode::kCapacityError)
+        st = Status::CapacityError(st.message(), " (raise --max-column-bytes or --max-output-bytes)");
+      return Report(InputName(path), st);
     }
   }
   progress.Finish();
   Status st = (*writer)->Close();
   std::cout << "\n" << std::flush;
-  if (!st.ok()) return Report(path, st);
-  return std::cout ? kExitOk : Report(path, Status::IOError("writing standard output failed"));
+  if (!st.ok()) return Report(InputName(path), st);
+  if (!std::cout) return Report(InputName(path), Status::IOError("writing standard output failed"));
+  return kExitOk;
 }
 
 Result<json::IntegrationFile> ReadJsonInput(const std::string& in) {
@@ -670,7 +675,7 @@ int RunFromJson(const std::string& in, const std::string& out, const WriteSettin
     if (Status st = CheckDistinctFiles(in, out); !st.ok()) return Report(out, st, kExitUsage);
   }
   auto file = ReadJsonInput(in);
-  if (!file.ok()) return Report(in == "-" ? "<stdin>" : in, file.status());
+  if (!file.ok()) return Report(InputName(in), file.status());
   size_t next = 0;
   Status st = WriteBatches(
       out, file->schema, file->dictionary_ids, settings,
@@ -866,7 +871,7 @@ int ConvertInput(const std::string& in, const std::string& out, const std::strin
     if (input->is_text() && st.message().find("inference_rows") != std::string::npos)
       st = Status::Invalid(st.message(),
                            "; the options for that are --inference-rows N and --types NAME:TYPE");
-    return Report(st.IsIOError() ? out : in == "-" ? "<stdin>" : in, st);
+    return Report(st.IsIOError() ? out : InputName(in), st);
   }
   return kExitOk;
 }
