@@ -19,6 +19,7 @@ namespace {
 
 using ::alkaid::testing::ArrayFromJSON;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // ---- plain C producer ------------------------------------------------------
 // Every node is malloc'd; the top-level private_data points at a release
@@ -507,6 +508,20 @@ TEST(CDataMalformed, Schemas) {
     struct ArrowSchema s = CSchema("i");
     s.n_children = 2;  // but no children array
     ExpectSchemaError(s, "n_children is 2 but children is null");
+  }
+  {
+    // A child handed over already released: refused by position, without
+    // reading its name (a released struct's pointers may be dangling; the
+    // fuzz target found the path being built from it).
+    struct ArrowSchema s = CSchema("+s");
+    AddChild(&s, CSchema("i", "a"));
+    AddChild(&s, CSchema("i", "stale_name"));
+    s.children[1]->release(s.children[1]);
+    auto type = ImportType(&s);
+    ASSERT_FALSE(type.ok());
+    EXPECT_THAT(type.status().message(), HasSubstr("ArrowSchema at <root>.[1]: struct is released"));
+    EXPECT_THAT(type.status().message(), Not(HasSubstr("stale_name")));
+    EXPECT_EQ(s.release, nullptr);
   }
   {
     struct ArrowSchema s = CSchema("i");

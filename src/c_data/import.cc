@@ -106,7 +106,10 @@ Result<ImportedNode> ImportSchemaNode(const ArrowSchema* schema, const std::stri
     children.reserve(static_cast<size_t>(std::min<int64_t>(schema->n_children, 1024)));
     for (int64_t i = 0; i < schema->n_children; ++i) {
       const ArrowSchema* c = schema->children[i];
-      std::string child_path = Child(path, c ? c->name : nullptr, i);
+      // A released child's fields may point at freed memory: its name is
+      // not read (the recursion then refuses it by position).
+      const bool live = c != nullptr && c->release != nullptr;
+      std::string child_path = Child(path, live ? c->name : nullptr, i);
       ALKAID_ASSIGN_OR_RAISE(ImportedNode child, ImportSchemaNode(c, child_path, depth + 1));
       children.push_back(std::make_shared<Field>(std::move(child.name), std::move(child.type),
                                                  child.nullable, std::move(child.metadata)));
