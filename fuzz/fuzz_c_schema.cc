@@ -17,67 +17,22 @@
 #include <vector>
 
 #include "alkaid/c_data/bridge.h"
+#include "fuzz_c_common.h"
 
 namespace {
 
-// The bytes, read front to back; zeros once they run out.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t Next() { return at_ < size_ ? data_[at_++] : 0; }
-  // Up to a NUL byte, the end, or 40 bytes.
-  std::string Text() {
-    std::string s;
-    while (at_ < size_ && s.size() < 40) {
-      const char c = static_cast<char>(data_[at_++]);
-      if (c == '\0') break;
-      s.push_back(c);
-    }
-    return s;
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t at_ = 0;
-};
-
-int live_nodes = 0;  // allocated ArrowSchema nodes not yet released
-
-// What one node owns; the parent's release releases the children and the
-// dictionary, as the specification asks.
-struct Owned {
+// What one node owns.
+struct Owned : OwnedLinks<ArrowSchema> {
   std::string format, name;
   std::vector<uint8_t> metadata;
-  std::vector<ArrowSchema*> children;
-  ArrowSchema* dictionary = nullptr;
 };
-
-void FreeNode(ArrowSchema* node);
-
-void Release(ArrowSchema* schema) {
-  auto* owned = static_cast<Owned*>(schema->private_data);
-  for (ArrowSchema* child : owned->children) FreeNode(child);
-  FreeNode(owned->dictionary);
-  delete owned;
-  schema->release = nullptr;
-  --live_nodes;
-}
-
-// A node the importer may or may not have released (a child it refused
-// before reaching it, say) goes away here.
-void FreeNode(ArrowSchema* node) {
-  if (node == nullptr) return;
-  if (node->release != nullptr) node->release(node);
-  delete node;
-}
 
 void PutInt32(std::vector<uint8_t>* out, int32_t v) {
   const auto* p = reinterpret_cast<const uint8_t*>(&v);
   out->insert(out->end(), p, p + 4);
 }
 
-std::vector<uint8_t> Metadata(Bytes& in, int mode) {
+std::vector<uint8_t> Metadata(FuzzBytes& in, int mode) {
   std::vector<uint8_t> out;
   if (mode == 2) {
     PutInt32(&out, -1 - static_cast<int32_t>(in.Next()));  // a negative pair count
@@ -97,10 +52,10 @@ std::vector<uint8_t> Metadata(Bytes& in, int mode) {
 }
 
 // One node and (budget allowing) its children and dictionary.
-ArrowSchema* Build(Bytes& in, int* budget) {
+ArrowSchema* Build(FuzzBytes& in, int* budget) {
   auto* node = new ArrowSchema{};
   auto* owned = new Owned;
-  ++live_nodes;
+  ++live_c_nodes;
   --*budget;
   owned->format = in.Text();
   owned->name = in.Text();
@@ -126,14 +81,14 @@ ArrowSchema* Build(Bytes& in, int* budget) {
   node->n_children = n_children;
   node->children = (faults & 1) != 0 && n_children > 0 ? nullptr : owned->children.data();
   node->dictionary = owned->dictionary;
-  node->release = Release;
+  node->release = ReleaseNode<Owned, ArrowSchema>;
   node->private_data = owned;
   return node;
 }
 
 void Consumed(ArrowSchema* root) {
   // Import releases what it is given, success or not; nothing is left.
-  if (root->release != nullptr || live_nodes != 0) std::abort();
+  if (root->release != nullptr || live_c_nodes != 0) std::abort();
   delete root;
 }
 
@@ -155,7 +110,7 @@ void RoundTrip(ArrowSchema* root, const Import& import, const Export& exporter) 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace alkaid::c_data;
   if (size == 0) return 0;
-  Bytes in(data + 1, size - 1);
+  FuzzBytes in(data + 1, size - 1);
   int budget = 100;  // nodes: enough to go past the depth limit in a chain
   ArrowSchema* root = Build(in, &budget);
   switch (data[0] % 3) {
