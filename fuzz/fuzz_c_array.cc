@@ -3,7 +3,8 @@
 // importer with full validation. The type comes from a fixed list covering
 // every layout (the first byte picks it); lengths, offsets, null counts,
 // buffer counts, children, dictionaries and every buffer's bytes come from
-// the input.
+// the input (children get the length their parent needs unless the input
+// says otherwise).
 //
 // The C ABI gives no buffer sizes: a consumer must trust the sizes that the
 // type, length and offset imply, and the last offset (or a view's variadic
@@ -30,6 +31,8 @@ using namespace alkaid;
 
 constexpr int64_t kBufferBytes = 4096;
 constexpr int64_t kMaxSlots = 60;  // length and offset each; 121 x 32 bytes fit a buffer
+// A child asked to be long enough for its parent may reach this (offset 0).
+constexpr int64_t kMaxChildSlots = 2 * kMaxSlots;
 
 const std::vector<DataTypePtr>& Types() {
   static const auto* types = new std::vector<DataTypePtr>{
@@ -65,9 +68,28 @@ void PutAt(std::vector<uint8_t>* block, int width, int64_t index, int64_t value)
   }
 }
 
+// The slots a child must have for its parent to be valid (-1: any).
+// Random lengths would almost never line up, and then struct, union,
+// fixed-size list and run-end inputs would stop at the first length check.
+int64_t ChildSlots(const DataType& parent, int64_t parent_end, int64_t first_child_length,
+                   int64_t child) {
+  switch (parent.id()) {
+    case TypeId::kStruct:
+    case TypeId::kSparseUnion:
+      return parent_end;
+    case TypeId::kFixedSizeList:
+      return parent_end * static_cast<const FixedSizeListType&>(parent).list_size();
+    case TypeId::kRunEndEncoded:
+      return child == 0 ? -1 : first_child_length;  // as many values as run ends
+    default:
+      return -1;
+  }
+}
+
 // One array of `type` and its children and dictionary. `depth` bounds the
-// harness's own recursion (the types above nest 4 deep at most).
-ArrowArray* Build(FuzzBytes& in, const DataTypePtr& type, int depth) {
+// harness's own recursion (the types above nest 4 deep at most). Unless the
+// input says otherwise, the array has `slots` slots when that is not -1.
+ArrowArray* Build(FuzzBytes& in, const DataTypePtr& type, int depth, int64_t slots = -1) {
   auto* node = new ArrowArray{};
   auto* owned = new Owned;
   ++live_c_nodes;
@@ -75,6 +97,10 @@ ArrowArray* Build(FuzzBytes& in, const DataTypePtr& type, int depth) {
   const uint8_t faults = in.Next();
   node->length = in.Next() % (kMaxSlots + 1);
   node->offset = (shape & 1) != 0 ? in.Next() % (kMaxSlots + 1) : 0;
+  if (slots >= 0 && (shape & 4) == 0) {
+    node->length = std::min(slots, kMaxChildSlots);
+    node->offset = 0;
+  }
   node->null_count = (shape & 2) != 0 ? -1 : in.Next() % (kMaxSlots + 2);
   const int64_t end = node->length + node->offset;
 
@@ -121,7 +147,12 @@ ArrowArray* Build(FuzzBytes& in, const DataTypePtr& type, int depth) {
     const bool missing = (faults & 32) != 0 && i == 0;
     const DataTypePtr child_type =
         i < storage.num_fields() ? storage.field(static_cast<int>(i))->type() : int32();
-    owned->children.push_back(missing || depth > 6 ? nullptr : Build(in, child_type, depth + 1));
+    const int64_t first_length = owned->children.empty() || owned->children[0] == nullptr
+                                     ? -1
+                                     : owned->children[0]->length;
+    const int64_t child_slots = ChildSlots(storage, end, first_length, i);
+    owned->children.push_back(missing || depth > 6 ? nullptr
+                                                   : Build(in, child_type, depth + 1, child_slots));
   }
   if (storage.id() == TypeId::kDictionary && (faults & 64) == 0 && depth <= 6) {
     owned->dictionary =
