@@ -127,7 +127,21 @@ Result<std::string> GzipCompress(std::string_view bytes, int level) {
   }
 }
 
-Result<std::string> ReadMaybeGzip(const std::string& path) {
+Result<std::string> MaybeGunzip(std::string bytes, const IntegrationReadOptions& options) {
+  if (!LooksGzipped(bytes)) return bytes;
+  const auto compressed = static_cast<int64_t>(bytes.size());
+  const int64_t cap = options.MaxGunzipBytes(compressed);
+  auto text = GzipDecompress(bytes, cap);
+  if (!text.ok() && text.status().code() == StatusCode::kCapacityError) {
+    return Status::CapacityError(text.status().message(), "; integration JSON may inflate to ",
+                                 options.gunzip_ratio, " times its compressed size (at least ",
+                                 options.gunzip_floor_bytes,
+                                 " bytes): gunzip it first to read it anyway");
+  }
+  return text;
+}
+
+Result<std::string> ReadMaybeGzip(const std::string& path, const IntegrationReadOptions& options) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr)
     return Status::IOError("cannot open '", path, "': ", std::strerror(errno));
@@ -138,8 +152,7 @@ Result<std::string> ReadMaybeGzip(const std::string& path) {
   bool failed = std::ferror(file) != 0;
   std::fclose(file);
   if (failed) return Status::IOError("error while reading '", path, "'");
-  if (!LooksGzipped(bytes)) return bytes;
-  auto text = GzipDecompress(bytes);
+  auto text = MaybeGunzip(std::move(bytes), options);
   if (!text.ok()) return text.status().WithContext(path);
   return text;
 }

@@ -1,6 +1,8 @@
 // Integration JSON on hostile input: nesting of any depth, values that pass
 // each array's own checks but break the layout (dictionary indices), and
 // output the streaming writer must refuse rather than try to build.
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -150,6 +152,52 @@ TEST(IntegrationJsonLimits, GzipOutputIsCapped) {
   // Exactly at the cap is fine.
   auto exact = GzipDecompress(*compressed, int64_t{8} << 20);
   EXPECT_TRUE(exact.ok()) << exact.status().message();
+}
+
+// A small gzip file may not inflate far beyond its size: parsing holds
+// about 17 bytes per byte of text, so 40 KB of zeros once cost 690 MB.
+TEST(IntegrationJsonLimits, GzipInputInflatesOnlySoFar) {
+  // A valid document padded with 8 MiB of spaces: about 8 KiB compressed.
+  const std::string text = std::string(R"({"schema": {"fields": []}, "batches": [)") +
+                           std::string(size_t{8} << 20, ' ') + "]}";
+  auto compressed = GzipCompress(text);
+  ASSERT_TRUE(compressed.ok());
+  ASSERT_LT(compressed->size(), size_t{64} << 10);
+  const std::string path = ::testing::TempDir() + "alkaid_gunzip_ratio.json.gz";
+  std::ofstream(path, std::ios::binary) << *compressed;
+
+  // The default floor (16 MiB) lets it through.
+  auto whole = ReadIntegrationFile(path);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  EXPECT_EQ(whole->batches.size(), 0u);
+
+  // With a 1 MiB floor, 64 x 8 KiB = 512 KiB: refused before parsing, and
+  // the message says what to do.
+  IntegrationReadOptions small;
+  small.gunzip_floor_bytes = int64_t{1} << 20;
+  EXPECT_EQ(small.MaxGunzipBytes(static_cast<int64_t>(compressed->size())), int64_t{1} << 20);
+  auto refused = ReadIntegrationFile(path, small);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kCapacityError);
+  EXPECT_THAT(refused.status().message(), HasSubstr("more than 1048576 bytes"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("gunzip it first"));
+  EXPECT_THAT(refused.status().message(), HasSubstr(path));
+
+  // The ratio governs above the floor: 2,000 times lets 8 MiB through.
+  small.gunzip_ratio = 2000;
+  EXPECT_TRUE(ReadIntegrationFile(path, small).ok());
+  // Plain text is not capped.
+  auto plain = MaybeGunzip(text, small);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->size(), text.size());
+  std::remove(path.c_str());
+
+  // The cap never passes 2 GiB, and huge compressed sizes do not overflow.
+  IntegrationReadOptions defaults;
+  EXPECT_EQ(defaults.MaxGunzipBytes(0), int64_t{16} << 20);
+  EXPECT_EQ(defaults.MaxGunzipBytes(int64_t{2} << 20), int64_t{128} << 20);
+  EXPECT_EQ(defaults.MaxGunzipBytes(int64_t{1} << 40), int64_t{2} << 30);
+  EXPECT_EQ(defaults.MaxGunzipBytes(INT64_MAX), int64_t{2} << 30);
 }
 
 }  // namespace

@@ -850,7 +850,7 @@ Result<IntegrationFile> ParseIntegrationJson(std::string_view text,
 
 Result<IntegrationFile> ReadIntegrationFile(const std::string& path,
                                             const IntegrationReadOptions& options) {
-  ALKAID_ASSIGN_OR_RAISE(std::string text, ReadMaybeGzip(path));
+  ALKAID_ASSIGN_OR_RAISE(std::string text, ReadMaybeGzip(path, options));
   auto file = ParseIntegrationJson(text, options);
   if (!file.ok()) return file.status().WithContext(path);
   return file;

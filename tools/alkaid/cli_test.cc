@@ -23,6 +23,7 @@
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
+#include "alkaid/json/integration.h"
 #include "test_util/array_from_json.h"
 #include "test_util/test_data.h"
 
@@ -386,6 +387,29 @@ TEST_F(CliTest, DeepJsonIsRefusedCleanly) {
     EXPECT_NE(r.err.find("nested deeper than"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(Path("deep.arrow")));
   }
+}
+
+// A gzip file far smaller than the text it inflates to is refused after a
+// bounded inflate, from a file and from standard input alike, instead of
+// being parsed (about 17 bytes of memory per byte of text).
+TEST_F(CliTest, GzipJsonBombIsRefused) {
+  const std::string text = std::string(R"({"schema": {"fields": []}, "batches": [)") +
+                           std::string(size_t{80} << 20, ' ') + "]}";
+  auto compressed = alkaid::json::GzipCompress(text, 1);
+  ASSERT_TRUE(compressed.ok());
+  ASSERT_LT(compressed->size(), size_t{1} << 20);
+  std::string bomb = Path("bomb.json.gz");
+  std::ofstream(bomb, std::ios::binary) << *compressed;
+  for (bool from_stdin : {false, true}) {
+    auto r = from_stdin ? RunMeasured({"from-json", "-", Path("bomb.arrow")}, {}, bomb)
+                        : RunMeasured({"from-json", bomb, Path("bomb.arrow")});
+    EXPECT_EQ(r.exit_code, 1) << from_stdin << ": " << r.err;
+    EXPECT_NE(r.err.find("gunzip it first"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(Path("bomb.arrow")));
+  }
+  auto v = RunMeasured({"validate", SampleFile(), "--json", bomb});
+  EXPECT_EQ(v.exit_code, 1) << v.err;
+  EXPECT_NE(v.err.find("bomb.json.gz"), std::string::npos) << v.err;
 }
 
 std::string BadDictionaryJson() {

@@ -664,9 +664,7 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
 Result<json::IntegrationFile> ReadJsonInput(const std::string& in) {
   if (in != "-") return json::ReadIntegrationFile(in);
   std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-  if (json::LooksGzipped(text)) {
-    ALKAID_ASSIGN_OR_RAISE(text, json::GzipDecompress(text));
-  }
+  ALKAID_ASSIGN_OR_RAISE(text, json::MaybeGunzip(std::move(text)));
   return json::ParseIntegrationJson(text);
 }
 

@@ -11,6 +11,7 @@
 /// indentation, 64-bit integers as strings, upper-case hex, ASCII escapes).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -47,6 +48,22 @@ struct IntegrationReadOptions {
   /// The JSON text itself may nest at most about twice as deep; deeper text is
   /// refused before it is parsed, so no input can exhaust the stack.
   int max_recursion_depth = kDefaultMaxRecursionDepth;
+  /// How far a gzip-compressed input may inflate: to at most
+  /// max(gunzip_floor_bytes, gunzip_ratio x its compressed size) bytes of
+  /// text, and never past 2 GiB. Deflate expands up to about 1000 times, and
+  /// parsing holds about 17 bytes per byte of text (measured: 40 MB of
+  /// numbers took 690 MB), so without a bound a 2 MB file could take tens
+  /// of gigabytes. Plain text has no such cap: its own size is what it costs.
+  int64_t gunzip_ratio = 64;
+  /// See gunzip_ratio.
+  int64_t gunzip_floor_bytes = int64_t{16} << 20;
+  /// The cap on the text of a gzip input of `compressed_size` bytes.
+  int64_t MaxGunzipBytes(int64_t compressed_size) const {
+    constexpr int64_t kCeiling = int64_t{2} << 30;
+    if (gunzip_ratio > 0 && compressed_size > kCeiling / gunzip_ratio) return kCeiling;
+    const int64_t by_ratio = gunzip_ratio > 0 ? gunzip_ratio * compressed_size : 0;
+    return std::min(kCeiling, std::max(gunzip_floor_bytes, by_ratio));
+  }
 };
 
 /// Reads a file holding integration JSON, gzip-compressed or not (decided by
@@ -156,8 +173,14 @@ ALKAID_EXPORT Result<std::string> WriteIntegrationSchemaJson(const Schema& schem
 // Whole-file helpers used by the reader (and handy in tools and tests).
 
 /// The bytes of the file at `path`, gunzipped when they start with the gzip
-/// magic (1f 8b), else as they are; IOError when it cannot be read.
-ALKAID_EXPORT Result<std::string> ReadMaybeGzip(const std::string& path);
+/// magic (1f 8b), else as they are; IOError when it cannot be read, and
+/// CapacityError when it inflates past options.MaxGunzipBytes.
+ALKAID_EXPORT Result<std::string> ReadMaybeGzip(const std::string& path,
+                                                const IntegrationReadOptions& options = {});
+/// `bytes` gunzipped when they start with the gzip magic, within
+/// options.MaxGunzipBytes, else as they are.
+ALKAID_EXPORT Result<std::string> MaybeGunzip(std::string bytes,
+                                              const IntegrationReadOptions& options = {});
 /// The default cap of GzipDecompress's output: 2 GiB.
 inline constexpr int64_t kDefaultMaxGunzipBytes = int64_t{2} << 30;
 /// Inflates gzip data (header and trailer included). Refuses
