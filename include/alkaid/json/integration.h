@@ -42,6 +42,9 @@ struct ALKAID_EXPORT IntegrationFile {
   std::vector<RecordBatchPtr> batches;
 };
 
+/// The default cap of GzipDecompress's output: 2 GiB.
+inline constexpr int64_t kDefaultMaxGunzipBytes = int64_t{2} << 30;
+
 /// Limits of ReadIntegrationFile and ParseIntegrationJson.
 struct IntegrationReadOptions {
   /// Deepest type nesting accepted (as IpcReadOptions::max_recursion_depth).
@@ -50,16 +53,17 @@ struct IntegrationReadOptions {
   int max_recursion_depth = kDefaultMaxRecursionDepth;
   /// How far a gzip-compressed input may inflate: to at most
   /// max(gunzip_floor_bytes, gunzip_ratio x its compressed size) bytes of
-  /// text, and never past 2 GiB. Deflate expands up to about 1000 times, and
-  /// parsing holds about 17 bytes per byte of text (measured: 40 MB of
-  /// numbers took 690 MB), so without a bound a 2 MB file could take tens
-  /// of gigabytes. Plain text has no such cap: its own size is what it costs.
+  /// text, and never past kDefaultMaxGunzipBytes. Deflate expands up to
+  /// about 1000 times, and parsing holds about 17 bytes per byte of text
+  /// (measured: 40 MB of numbers took 690 MB), so without a bound a 2 MB
+  /// file could take tens of gigabytes. Plain text has no such cap: its own
+  /// size is what it costs.
   int64_t gunzip_ratio = 64;
   /// See gunzip_ratio.
   int64_t gunzip_floor_bytes = int64_t{16} << 20;
   /// The cap on the text of a gzip input of `compressed_size` bytes.
   int64_t MaxGunzipBytes(int64_t compressed_size) const {
-    constexpr int64_t kCeiling = int64_t{2} << 30;
+    constexpr int64_t kCeiling = kDefaultMaxGunzipBytes;
     if (gunzip_ratio > 0 && compressed_size > kCeiling / gunzip_ratio) return kCeiling;
     const int64_t by_ratio = gunzip_ratio > 0 ? gunzip_ratio * compressed_size : 0;
     return std::min(kCeiling, std::max(gunzip_floor_bytes, by_ratio));
@@ -181,8 +185,6 @@ ALKAID_EXPORT Result<std::string> ReadMaybeGzip(const std::string& path,
 /// options.MaxGunzipBytes, else as they are.
 ALKAID_EXPORT Result<std::string> MaybeGunzip(std::string bytes,
                                               const IntegrationReadOptions& options = {});
-/// The default cap of GzipDecompress's output: 2 GiB.
-inline constexpr int64_t kDefaultMaxGunzipBytes = int64_t{2} << 30;
 /// Inflates gzip data (header and trailer included). Refuses
 /// (CapacityError) output beyond `max_size` bytes: deflate expands up to about
 /// 1000 times, so a small file could otherwise ask for terabytes. Corrupt or
