@@ -12,6 +12,7 @@
 #include "alkaid/c_data/bridge.h"
 #include "alkaid/compare.h"
 #include "alkaid/extension_registry.h"
+#include "alkaid/validate.h"
 #include "test_util/array_from_json.h"
 
 namespace alkaid::c_data {
@@ -368,6 +369,7 @@ void ExpectArrayError(struct ArrowArray a, const DataTypePtr& type, const std::s
   auto data = ImportArray(&a, type);
   ASSERT_FALSE(data.ok()) << "expected an error containing: " << what;
   EXPECT_THAT(data.status().message(), HasSubstr(what));
+  EXPECT_THAT(data.status().message(), Not(HasSubstr(": : ")));  // context added once
   EXPECT_EQ(released, 1);
   EXPECT_EQ(a.release, nullptr);
 }
@@ -376,6 +378,7 @@ void ExpectSchemaError(struct ArrowSchema s, const std::string& what) {
   auto type = ImportType(&s);
   ASSERT_FALSE(type.ok()) << "expected an error containing: " << what;
   EXPECT_THAT(type.status().message(), HasSubstr(what));
+  EXPECT_THAT(type.status().message(), Not(HasSubstr(": : ")));  // context added once
   EXPECT_EQ(s.release, nullptr);
 }
 
@@ -467,6 +470,13 @@ TEST(CDataMalformed, Arrays) {
     auto data = ImportDeviceArray(&d, int32());
     EXPECT_TRUE(data.status().IsNotImplemented());
     EXPECT_EQ(released, 1);
+  }
+  {
+    // The caller's type is checked before the struct is read, and the error
+    // says that it was the given type that failed.
+    DataTypePtr deep = int32();
+    for (int i = 0; i < kDefaultMaxRecursionDepth + 1; ++i) deep = list(deep);
+    ExpectArrayError(CArray(4, 0, 0, 2, NULL, ints), deep, "type given for import: ");
   }
 }
 

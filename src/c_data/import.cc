@@ -129,7 +129,7 @@ Result<ImportedNode> ImportRootNode(ArrowSchema* schema) {
   if (schema == nullptr) return Status::Invalid("ArrowSchema at <root>: null pointer");
   ALKAID_ASSIGN_OR_RAISE(ImportedNode node, ImportSchemaNode(schema, "<root>", 0));
   Status st = ValidateType(*node.type);
-  if (!st.ok()) return st.WithContext("ArrowSchema at <root>: ");
+  if (!st.ok()) return st.WithContext("ArrowSchema at <root>");
   return node;
 }
 
@@ -361,7 +361,7 @@ Result<ArrayDataPtr> ImportArrayChecked(ArrowArray* array, const DataTypePtr& ty
   return Guard([&]() -> Result<ArrayDataPtr> {
     if (!type_checked) {
       Status st = ValidateType(*type);
-      if (!st.ok()) return st.WithContext("type given for import: ");
+      if (!st.ok()) return st.WithContext("type given for import");
     }
     ArrayImporter importer(holder);
     ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr data, importer.Import(&holder->array, type, "<root>", 0));
@@ -457,7 +457,7 @@ Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, const SchemaPtr& sch
     Status st = ValidateType(*f->type());
     if (!st.ok()) {
       ReleaseArrayStruct(array);
-      return st.WithContext("field '" + f->name() + "' of the schema given for import: ");
+      return st.WithContext("field '" + f->name() + "' of the schema given for import");
     }
   }
   return ImportBatchChecked(array, schema, options);

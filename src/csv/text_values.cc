@@ -1132,7 +1132,7 @@ Status FormatBatchInChunks(
       col.clear();
       Status st = FormatColumn(*batch.column_data(c), start, n, escape, csv, null_text, &col);
       if (!st.ok()) {
-        return st.WithContext(std::string(what) + " column '" + batch.column_name(c) + "': ");
+        return st.WithContext(std::string(what) + " column '" + batch.column_name(c) + "'");
       }
     }
     ALKAID_RETURN_NOT_OK(emit(cols, n));

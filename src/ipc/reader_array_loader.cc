@@ -650,7 +650,7 @@ Status ArrayLoader::FinishDeferred() {
       const BufferPtr& encoded = d.target->buffers[static_cast<size_t>(d.slot)];
       Result<int64_t> declared = ReadBodyBufferPrefix({encoded->data(), encoded->size()});
       if (!declared.ok()) {
-        return declared.status().WithContext("compressed buffer " + std::to_string(d.buffer_index) + ": ");
+        return declared.status().WithContext("compressed buffer " + std::to_string(d.buffer_index));
       }
       if (d.max_size >= 0 && *declared > d.max_size) {
         return Status::Invalid("compressed buffer ", d.buffer_index, " declares ", *declared,

@@ -581,6 +581,18 @@ TEST_P(CompressionTest, HugeDeclaredLengthRefusedBeforeAllocating) {
   EXPECT_LT(pool.max_memory(), 1 << 20);
 }
 
+TEST_P(CompressionTest, NegativePrefixNamesTheBuffer) {
+  RecordBatchMeta meta;
+  // -1 means "stored raw"; anything lower is no length at all.
+  std::string body = CompressedInt32Body(GetParam(), {1, 2, 3}, -5, &meta);
+  IpcBuilder b(Int32Schema());
+  b.AddSchema();
+  b.AddRecordBatch(meta, body);
+  EXPECT_ERROR_CONTAINS(ReadStream(b.FinishStream()).status(),
+                        "compressed buffer 1: compressed body buffer declares a negative length "
+                        "(-5)");
+}
+
 TEST_P(CompressionTest, LengthMismatchFails) {
   RecordBatchMeta meta;
   // Says 16 bytes, the frame holds 12.

@@ -18,6 +18,8 @@
     auto _st = ::alkaid::internal::GenericToStatus(expr);                           \
     EXPECT_FALSE(_st.ok()) << "expected an error containing '" << (text) << "'";    \
     EXPECT_NE(_st.message().find(text), std::string::npos) << _st.ToString();       \
+    /* context joined twice (": : ") means a layer added its own separator */      \
+    EXPECT_EQ(_st.message().find(": : "), std::string::npos) << _st.ToString();     \
   } while (false)
 
 namespace alkaid::ipc::testing {
