@@ -145,6 +145,15 @@ struct ReadOptions {
   int64_t max_record_bytes = 64 << 20;
   /// What to do with a record whose field count differs from the header's.
   RaggedRows ragged_rows = RaggedRows::kError;
+  /// With RaggedRows::kFillNull a record of one byte is a row of every
+  /// column, mostly nulls. These two bound what such input may cost: the
+  /// short records of one block (block_size bytes) may leave out at most
+  /// max(missing_nulls_floor, missing_nulls_per_byte * the block's bytes)
+  /// fields; beyond that Next fails with Invalid, naming the line. 0 per
+  /// byte: no limit.
+  int64_t missing_nulls_per_byte = 16;
+  /// See missing_nulls_per_byte.
+  int64_t missing_nulls_floor = int64_t{4} << 20;
   /// Memory of the columns built; must outlive the batches.
   MemoryPool* pool = default_memory_pool();
 };

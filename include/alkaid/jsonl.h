@@ -116,6 +116,18 @@ struct ReadOptions {
   int max_depth = 64;
   /// Whether keys outside the schema are an error or dropped.
   UnexpectedFields unexpected_fields = UnexpectedFields::kError;
+  /// A key left out of an object is a null in its column and in every column
+  /// below it, so a line of two bytes (`{}`) is a row across the whole
+  /// schema. These two bound what such sparse input may cost: the objects of
+  /// one block (block_size bytes of text) may leave out keys worth at most
+  /// max(missing_nulls_floor, missing_nulls_per_byte * the block's bytes)
+  /// nulls; beyond that Next fails with Invalid, naming the line. A null
+  /// takes at most 8 bytes and a bit in an inferred column. Sparse lines
+  /// over a wide schema read best with a schema of the wanted fields and
+  /// UnexpectedFields::kIgnore. 0 per byte: no limit.
+  int64_t missing_nulls_per_byte = 16;
+  /// See missing_nulls_per_byte.
+  int64_t missing_nulls_floor = int64_t{4} << 20;
   /// Memory of the columns built; must outlive the batches.
   MemoryPool* pool = default_memory_pool();
 };

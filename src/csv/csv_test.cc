@@ -1,6 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <optional>
@@ -119,6 +120,53 @@ TEST(CsvReader, RaggedRows) {
   auto t = Read("a,b,c\n1,2,3\n4\n", fill);
   ExpectColumn(t, 2, int64(), "[3, null]");
   EXPECT_FALSE(ReadString("a,b\n1,2,3\n", fill).ok());
+}
+
+// With short records filled, a record of "1" is a row of 2,000 columns:
+// 200 KB of such records would be 1.6 GB of columns. The fields a block may
+// fill are bounded by its bytes (16 per byte, at least 4 Mi).
+TEST(CsvReader, FilledShortRecordsCostWithinTheAllowance) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += (i ? ",c" : "c") + std::to_string(i);
+  text += '\n';
+  const size_t header = text.size();
+  for (int i = 0; i < 100000; ++i) text += "1\n";
+  SystemMemoryPool pool;
+  ReadOptions fill;
+  fill.ragged_rows = RaggedRows::kFillNull;
+  fill.pool = &pool;
+  fill.num_threads = 1;
+  auto t = ReadString(text, fill);
+  ASSERT_FALSE(t.ok());
+  EXPECT_TRUE(t.status().IsInvalid());
+  // The block after the header holds the records; 1,999 fields a record.
+  const int64_t allowance =
+      std::max<int64_t>(4 << 20, 16 * static_cast<int64_t>(text.size() - header));
+  EXPECT_THAT(t.status().message(),
+              HasSubstr("CSV line " + std::to_string(2 + allowance / 1999) +
+                        ": short records need more than the " + std::to_string(allowance)));
+  EXPECT_LT(pool.max_memory(), 96 << 20);
+
+  // Within the allowance: each record leaves out 10 of 20 columns.
+  std::string sparse = "a0";
+  for (int i = 1; i < 20; ++i) sparse += ",a" + std::to_string(i);
+  sparse += '\n';
+  for (int i = 0; i < 20000; ++i) sparse += "1,2,3,4,5,6,7,8,9,10\n";
+  auto ok = ReadString(sparse, fill);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ((*ok)->column(19)->null_count(), 20000);
+
+  // The knob: a tight allowance refuses it, 0 lifts the limit.
+  std::string small = text.substr(0, header + 2 * 3000);
+  fill.missing_nulls_floor = 0;
+  fill.missing_nulls_per_byte = 1;
+  EXPECT_FALSE(ReadString(small, fill).ok());
+  fill.missing_nulls_per_byte = 0;
+  auto unlimited = ReadString(small, fill);
+  ASSERT_TRUE(unlimited.ok()) << unlimited.status().ToString();
+  EXPECT_EQ((*unlimited)->column(1999)->null_count(), 3000);
+  fill.missing_nulls_per_byte = -1;
+  EXPECT_TRUE(ReadString(small, fill).status().IsInvalid());
 }
 
 TEST(CsvReader, ErrorsNameLineColumnAndText) {

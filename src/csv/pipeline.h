@@ -6,9 +6,10 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
-#include <mutex>
-#include <thread>
 #include <memory>
+#include <mutex>
+#include <new>
+#include <thread>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,19 @@
 #include "loader.h"
 
 namespace alkaid::csv::internal {
+
+// Runs `f` (returning Status or a Result), turning std::bad_alloc from the
+// standard containers a reader sizes by its input (columns by the thousand,
+// tokens) into OutOfMemory: no exception leaves a reader, and none ends a
+// helper thread.
+template <typename F>
+auto NoThrow(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("text reader: out of memory");
+  }
+}
 
 // Blocks in flight, parsed on several threads and handed out in input order.
 //
@@ -90,7 +104,7 @@ class BlockPipeline {
         work_.notify_all();  // room for another load
         lock.unlock();
         if (!st.ok()) return Remember(std::move(st));
-        Result<RecordBatchPtr> batch = take(block);
+        Result<RecordBatchPtr> batch = NoThrow([&] { return take(block); });
         if (!batch.ok()) return Remember(batch.status());
         if (*batch != nullptr && (*batch)->num_rows() > 0) return std::move(*batch);
         lock.lock();
@@ -113,11 +127,11 @@ class BlockPipeline {
     while (true) {
       if (blocks.empty()) {
         if (loader.done()) return RecordBatchPtr();
-        ALKAID_RETURN_NOT_OK(Remember(load()));
+        ALKAID_RETURN_NOT_OK(Remember(NoThrow(load)));
         if (blocks.empty()) continue;
       }
-      ALKAID_RETURN_NOT_OK(Remember(parse(&blocks.front())));
-      Result<RecordBatchPtr> batch = take(blocks.front());
+      ALKAID_RETURN_NOT_OK(Remember(NoThrow([&] { return parse(&blocks.front()); })));
+      Result<RecordBatchPtr> batch = NoThrow([&] { return take(blocks.front()); });
       blocks.pop_front();
       if (!batch.ok()) return Remember(batch.status());
       if (*batch != nullptr && (*batch)->num_rows() > 0) return std::move(*batch);
@@ -138,7 +152,7 @@ class BlockPipeline {
     if (can_load && (loaded < want_loaded_ || first == states_.size())) {
       loading_ = true;
       lock.unlock();
-      Status st = load_();
+      Status st = NoThrow(load_);
       const bool done = loader_->done();  // only the loading thread changes the loader
       lock.lock();
       const size_t added_at = blocks_.size();
@@ -164,7 +178,7 @@ class BlockPipeline {
     BlockT* block = &blocks_[first];
     const size_t seq = base_ + first;
     lock.unlock();
-    Status st = parse_(block);
+    Status st = NoThrow([&] { return parse_(block); });
     lock.lock();
     const size_t at = seq - base_;
     states_[at] = kParsed;
@@ -229,9 +243,11 @@ template <typename ReaderT, typename Options>
 Result<std::unique_ptr<RecordBatchReader>> MakeTextReader(std::shared_ptr<io::InputStream> input,
                                                           const Options& options) {
   if (input == nullptr) return Status::Invalid("text reader: no input");
-  auto reader = std::make_unique<ReaderT>(std::move(input), options);
-  ALKAID_RETURN_NOT_OK(reader->Init());
-  return std::unique_ptr<RecordBatchReader>(std::move(reader));
+  return NoThrow([&]() -> Result<std::unique_ptr<RecordBatchReader>> {
+    auto reader = std::make_unique<ReaderT>(std::move(input), options);
+    ALKAID_RETURN_NOT_OK(reader->Init());
+    return std::unique_ptr<RecordBatchReader>(std::move(reader));
+  });
 }
 
 template <typename ReaderT, typename Options>

@@ -664,12 +664,18 @@ class CsvReader final : public RecordBatchReader {
     tok_.quote = options.quote;
     tok_.ignore_empty_lines = options.ignore_empty_lines;
     tok_.fill_missing = options.ragged_rows == RaggedRows::kFillNull;
+    tok_.missing_per_byte = options.missing_nulls_per_byte;
+    tok_.missing_floor = options.missing_nulls_floor;
     threads_ = options.num_threads > 0 ? options.num_threads : HardwareThreads();
   }
 
   const SchemaPtr& schema() const override { return schema_; }
 
   Status Init() {
+    if (options_.missing_nulls_per_byte < 0 || options_.missing_nulls_floor < 0) {
+      return Status::Invalid("CSV missing_nulls_per_byte and missing_nulls_floor must not be "
+                             "negative");
+    }
     if (options_.block_size < 1 || options_.max_record_bytes < 1 ||
         options_.block_size + options_.max_record_bytes + 256 > internal::kMaxBlockBytes) {
       return Status::Invalid("CSV block_size and max_record_bytes must be positive and sum to "

@@ -348,6 +348,14 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   // fields) it rests for a while.
   int64_t fast_misses = 0;
 
+  const int64_t missing_allowance = [&] {
+    const int64_t bytes = size - begin;
+    if (options.missing_per_byte == 0) return INT64_MAX;
+    if (bytes > INT64_MAX / options.missing_per_byte) return INT64_MAX;
+    return std::max(options.missing_floor, bytes * options.missing_per_byte);
+  }();
+  int64_t missing_left = missing_allowance;
+
   auto fail = [&](int64_t line_delta, auto&&... args) {
     fields.resize(nf);
     error->line_delta = line_delta;
@@ -360,7 +368,9 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   while (p < size && rows < row_limit) {
     if (options.fast_path > 0 && (ncols > 1 || (ncols == 1 && !options.ignore_empty_lines)) &&
         (fast_misses < 64 || (fast_misses & 1023) == 0)) {
-      room(static_cast<size_t>(ncols) * 1024 + 64);
+      // Room for 1,024 records, but not for more fields than the bytes left
+      // can hold (a header of millions of columns would ask for gigabytes).
+      room(static_cast<size_t>(std::min<int64_t>(int64_t{ncols} * 1024, size - p + ncols)) + 64);
       if (out->extra_lines.empty() ? extra != 0 : out->extra_lines.back().second != extra) {
         out->extra_lines.emplace_back(rows, extra);
       }
@@ -453,6 +463,14 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
       if (!options.fill_missing) {
         return fail(row_line, "a record has ", nfields, " field", nfields == 1 ? "" : "s",
                     " where ", ncols, " were expected");
+      }
+      missing_left -= ncols - nfields;
+      if (missing_left < 0) {
+        return fail(row_line, "short records need more than the ", missing_allowance,
+                    " null fields this block's ", size - begin,
+                    " bytes allow (ReadOptions::missing_nulls_per_byte = ",
+                    options.missing_per_byte, " per byte, at least missing_nulls_floor = ",
+                    options.missing_floor, "): each field left out of a record is a null");
       }
       room(static_cast<size_t>(ncols - nfields));
       for (int i = nfields; i < ncols; ++i) fields[nf++] = FieldRef(0, FieldRef::kMissing);

@@ -43,6 +43,12 @@ struct TokenizeOptions {
   char quote = '"';  // '\0': no quoting
   bool ignore_empty_lines = true;
   bool fill_missing = false;  // short records padded with kMissing fields
+  // Fields a block may pad short records with: max(missing_floor,
+  // missing_per_byte * the block's bytes); beyond that Tokenize fails (a
+  // record of one byte would otherwise stand for a row of every column).
+  // 0 per byte: no limit.
+  int64_t missing_per_byte = 0;
+  int64_t missing_floor = 0;
   // The fast path for plain records: 0 off (general path only), 1 with
   // baseline vector masks, 2 with AVX2 ones where the CPU has AVX2, 3 with
   // AVX-512 ones where it has AVX-512 (else as 2). The result is the same at

@@ -465,7 +465,7 @@ const char* ScanMembers(Slot* s, const char* p) {
       auto is = [&](size_t k) __attribute__((always_inline)) {
         return keys[k].mask != 0 ? (head & keys[k].mask) == keys[k].word : n->KeyIs(k, p, head);
       };
-      const size_t idx = n->FindField(guess, is);
+      const size_t idx = n->FindField(guess, p, is);
       if (idx == nf) return nullptr;
       guess = idx + 1;
       if constexpr (kWide) {
@@ -495,7 +495,7 @@ const char* ScanMembers(Slot* s, const char* p) {
     for (size_t k = 0; k < nf; ++k) {
       if (kWide ? n->stamp[k] == gen : (seen >> k & 1) != 0) continue;
       const Node& c = n->children[k];
-      if (!c.nullable || !c.builder->AppendNull().ok()) return nullptr;
+      if (!c.nullable || !n->ChargeFill(k) || !c.builder->AppendNull().ok()) return nullptr;
     }
   }
   return p + 1;

@@ -17,6 +17,10 @@
 
 namespace alkaid::jsonl::internal {
 
+// Structs with more fields than this find keys out of schema order through
+// a hash of the names instead of trying every field.
+inline constexpr size_t kHashedFields = 16;
+
 struct Node {
   const DataType* type = nullptr;
   TypeId id = TypeId::kNull;  // type->id(), one load less per value
@@ -41,11 +45,18 @@ struct Node {
   // its bytes (names of up to 7 bytes; longer ones have mask 0 and are
   // compared word by word).
   std::vector<uint64_t> key_word, key_mask;
+  // Nulls one null of this node appends, its own and its children's (a
+  // struct's null is a null in every field below it): what a left-out key
+  // costs. At least 1, so that the work of the fill is counted too.
+  int64_t fill_cells = 1;
+  // Structs: the block's allowance of such nulls, shared by every node of
+  // the tree (see ReadOptions::missing_nulls_per_byte); null means none set.
+  int64_t* fill_left = nullptr;
 
   int Find(std::string_view key) {
     int n = static_cast<int>(names.size());
     if (guess < n && names[static_cast<size_t>(guess)] == key) return guess;
-    if (n > 16) {
+    if (static_cast<size_t>(n) > kHashedFields) {
       auto it = by_name.find(key);
       return it == by_name.end() ? -1 : it->second;
     }
@@ -55,16 +66,34 @@ struct Node {
     return -1;
   }
   // The field a key names, tried first at `guess` (the field after the last
-  // one found, as keys usually come in schema order), then from the start:
-  // `is(k)` tests field k; names.size() when no field matches.
+  // one found, as keys usually come in schema order), then from the start,
+  // or through the hash of names for wide structs: `is(k)` tests field k,
+  // `key` is the key's raw text (just after its opening quote; the block's
+  // padding ends any scan of it); names.size() when no field matches.
   template <typename Is>
-  __attribute__((always_inline)) size_t FindField(size_t guess, Is&& is) const {
+  __attribute__((always_inline)) size_t FindField(size_t guess, const char* key, Is&& is) const {
     const size_t nf = names.size();
     if (guess < nf && is(guess)) return guess;
+    if (nf > kHashedFields) return FindByRawKey(key);
     for (size_t k = 0; k < nf; ++k) {
       if (is(k)) return k;
     }
     return nf;
+  }
+  // The field whose name is the raw key text up to its closing quote;
+  // names.size() for none, and for a key with an escape or a control byte
+  // (never in a name on these paths: the general path reads such keys).
+  size_t FindByRawKey(const char* key) const {
+    const char* end = key;
+    while (static_cast<unsigned char>(*end) >= 0x20 && *end != '"' && *end != '\\') ++end;
+    if (*end != '"') return names.size();
+    auto it = by_name.find(std::string_view(key, static_cast<size_t>(end - key)));
+    return it == by_name.end() ? names.size() : static_cast<size_t>(it->second);
+  }
+  // Counts a null for left-out field k against the block's allowance;
+  // false when the allowance is spent (before anything is appended).
+  __attribute__((always_inline)) bool ChargeFill(size_t k) {
+    return fill_left == nullptr || (*fill_left -= children[k].fill_cells) >= 0;
   }
 
   // Whether the key text at `key` (just after its opening quote) is field
@@ -99,12 +128,41 @@ struct Node {
       key_word.push_back(word);
       key_mask.push_back(mask);
     }
-    if (names.size() > 16) {
+    if (names.size() > kHashedFields) {
       for (size_t i = 0; i < names.size(); ++i) by_name.emplace(names[i], static_cast<int>(i));
     }
   }
 };
 
+
+// Node::fill_cells of `n` from its children's: a null list (of any kind)
+// has no elements, a fixed-size list's null holds `size` null elements, any
+// other parent's null is a null in each child. Saturates far below overflow.
+inline int64_t FillCells(const Node& n) {
+  constexpr int64_t kMax = int64_t{1} << 40;
+  switch (n.id) {
+    case TypeId::kList: case TypeId::kLargeList: case TypeId::kListView:
+    case TypeId::kLargeListView: case TypeId::kMap:
+      return 1;
+    case TypeId::kFixedSizeList: {
+      const int64_t size = checked_cast<FixedSizeListType>(*n.type).list_size();
+      const int64_t child = n.children.empty() ? 1 : n.children[0].fill_cells;
+      return size > 0 && child > kMax / size ? kMax : 1 + size * child;
+    }
+    default: {
+      int64_t cells = 1;
+      for (const Node& c : n.children) cells = std::min(kMax, cells + c.fill_cells);
+      return cells;
+    }
+  }
+}
+
+// Points every struct of the tree at the block's allowance of nulls for
+// left-out keys.
+inline void SetFillAllowance(Node* n, int64_t* left) {
+  n->fill_left = left;
+  for (Node& c : n->children) SetFillAllowance(&c, left);
+}
 
 // The tree of nodes for `type` over `builder` and its children.
 inline Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable = true) {
@@ -124,6 +182,7 @@ inline Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable
         BuildNode(*type.field(i)->type(), builder->child(i), type.field(i)->nullable()));
   }
   if (type.id() == TypeId::kStruct) n.SetFields(type);
+  n.fill_cells = FillCells(n);
   return n;
 }
 

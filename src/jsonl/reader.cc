@@ -259,14 +259,18 @@ void RecordSizes(const Node& n, int64_t lines, std::vector<SizeHint>* hints) {
 }
 
 // Reserves the builders below `n` for `lines` lines from the hints (the
-// top-level columns' slots are reserved by the caller).
-Status ReserveSizes(Node* n, int64_t lines, const std::vector<SizeHint>& hints, bool top) {
+// top-level columns' slots are reserved by the caller), each at most
+// `ceiling` slots or bytes: a block of that many bytes holds no more values
+// than bytes (short lines after a block of one long line must not scale the
+// long line's thousands of values up by their count).
+Status ReserveSizes(Node* n, int64_t lines, const std::vector<SizeHint>& hints, bool top,
+                    int64_t ceiling) {
   for (Node& c : n->children) {
     const SizeHint& h = hints[static_cast<size_t>(c.index)];
     if (h.lines > 0) {
       auto scale = [&](int64_t v) {
         int64_t est = v / h.lines * lines + v % h.lines * lines / h.lines;
-        return est + est / 8 + 16;
+        return std::min(est + est / 8 + 16, ceiling);
       };
       if (!top && h.length > 0) ALKAID_RETURN_NOT_OK(c.builder->Reserve(scale(h.length)));
       if (h.bytes > 0) {
@@ -283,14 +287,17 @@ Status ReserveSizes(Node* n, int64_t lines, const std::vector<SizeHint>& hints, 
         }
       }
     }
-    ALKAID_RETURN_NOT_OK(ReserveSizes(&c, lines, hints, false));
+    ALKAID_RETURN_NOT_OK(ReserveSizes(&c, lines, hints, false, ceiling));
   }
   return Status::OK();
 }
 
 class Converter {
  public:
-  Converter(const ReadOptions& options) : options_(options) {}
+  // `allowance`: the block's allowance of nulls for left-out keys, named
+  // in the error when it is spent.
+  Converter(const ReadOptions& options, int64_t allowance)
+      : options_(options), allowance_(allowance) {}
 
   // One top-level object into the column builders of `root`.
   bool Object(Node* n, dom::object obj) {
@@ -323,6 +330,10 @@ class Converter {
     if (i != static_cast<int>(n->names.size())) {
       for (size_t k = 0; k < n->names.size(); ++k) {
         if (n->stamp[k] == gen) continue;
+        if (n->children[k].nullable && !n->ChargeFill(k)) {
+          err.message = FillSpentMessage();
+          return false;
+        }
         if (!Null(&n->children[k])) {
           err.path = "." + n->names[k];
           err.message = "missing, but the field is declared not nullable";
@@ -628,7 +639,18 @@ class Converter {
     }
   }
 
+  std::string FillSpentMessage() const {
+    return "left-out keys need more than the " + std::to_string(allowance_) +
+           " nulls this block's text allows (ReadOptions::missing_nulls_per_byte = " +
+           std::to_string(options_.missing_nulls_per_byte) + " per byte, at least "
+           "missing_nulls_floor = " + std::to_string(options_.missing_nulls_floor) +
+           "): each left-out key is a null in its column and in every column below it. "
+           "Read sparse lines over a wide schema with a schema of the wanted fields and "
+           "unexpected fields ignored, or raise the limit";
+  }
+
   const ReadOptions& options_;
+  int64_t allowance_;
 };
 
 // ---------------------------------------------------------------------------
@@ -690,7 +712,7 @@ class FastConverter {
       uint64_t head;
       std::memcpy(&head, key, 8);
       auto is = [&](size_t k) { return n->KeyIs(k, key, head); };
-      const size_t idx = n->FindField(guess, is);
+      const size_t idx = n->FindField(guess, key, is);
       if (idx == nf) return false;
       guess = idx + 1;
       uint64_t& st = n->stamp[idx];
@@ -703,7 +725,7 @@ class FastConverter {
       for (size_t k = 0; k < nf; ++k) {
         if (n->stamp[k] == gen) continue;
         Node* c = &n->children[k];
-        if (!c->nullable || !c->builder->AppendNull().ok()) return false;
+        if (!c->nullable || !n->ChargeFill(k) || !c->builder->AppendNull().ok()) return false;
       }
     }
     return true;
@@ -871,6 +893,10 @@ class JsonlReader final : public RecordBatchReader {
   }
 
   Status InitSchema() {
+    if (options_.missing_nulls_per_byte < 0 || options_.missing_nulls_floor < 0) {
+      return Status::Invalid("JSON Lines: missing_nulls_per_byte and missing_nulls_floor must "
+                             "not be negative");
+    }
     if (options_.block_size < 1 || options_.max_line_bytes < 1 || options_.max_depth < 1 ||
         options_.block_size + options_.max_line_bytes + 256 > csv::internal::kMaxBlockBytes) {
       return Status::Invalid("JSON Lines: block_size, max_line_bytes and max_depth must be "
@@ -1060,19 +1086,33 @@ class JsonlReader final : public RecordBatchReader {
     ArrayBuilderPtr builder;
     Node root;
     std::vector<SizeHint> hints;
+    // Each attempt at the block starts with the whole allowance.
+    const int64_t allowance = FillAllowance(b->raw.size);
+    int64_t fill_left = allowance;
     auto fresh = [&]() -> Status {
       ALKAID_ASSIGN_OR_RAISE(builder, MakeBuilder(struct_type, options_.pool));
       root = BuildNode(*struct_type, builder.get());
+      fill_left = allowance;
+      SetFillAllowance(&root, &fill_left);
       const int nodes = NumberNodes(&root);
+      // Every row holds each top-level field as text (a byte at least) or
+      // as a null charged to the allowance: rows beyond that bound cannot
+      // come, so slots for them are not reserved (short lines over a wide
+      // schema would otherwise take lines x fields slots up front).
+      const int64_t fields = std::max(builder->num_children(), 1);
+      const int64_t cells = allowance > std::numeric_limits<int64_t>::max() - b->raw.size
+                                ? std::numeric_limits<int64_t>::max()
+                                : b->raw.size + allowance;
+      const int64_t rows = std::min(b->lines + 1, cells / fields + 1);
       for (int i = 0; i < builder->num_children(); ++i) {
-        ALKAID_RETURN_NOT_OK(builder->child(i)->Reserve(b->lines + 1));
+        ALKAID_RETURN_NOT_OK(builder->child(i)->Reserve(rows));
       }
       if (hints.empty()) {
         std::lock_guard<std::mutex> lock(hints_mutex_);
         hints_.resize(static_cast<size_t>(nodes));
         hints = hints_;
       }
-      return ReserveSizes(&root, b->lines + 1, hints, true);
+      return ReserveSizes(&root, rows, hints, true, b->raw.size + 64);
     };
     ALKAID_RETURN_NOT_OK(fresh());
     if (scan_) {
@@ -1094,14 +1134,14 @@ class JsonlReader final : public RecordBatchReader {
       ALKAID_RETURN_NOT_OK(fresh());
     }
     {
-      Converter conv(options_);
+      Converter conv(options_, allowance);
       int64_t rows = 0;
       if (ParseMany(b->data(), b->raw.size, &root, &conv, &rows)) {
         return Finish(b, builder.get(), &root, rows);
       }
     }
     ALKAID_RETURN_NOT_OK(fresh());
-    Converter conv(options_);
+    Converter conv(options_, allowance);
     int64_t rows = 0;
     Status st = ForEachLine(b->data(), b->raw.size, [&](int64_t line, int64_t s, int64_t e) {
       dom::element doc;
@@ -1114,7 +1154,9 @@ class JsonlReader final : public RecordBatchReader {
         message = std::string("a line must hold a JSON object, not ") + KindName(doc.type());
       } else if (!conv.Object(&root, obj)) {
         if (!conv.status.ok() && !conv.status.IsInvalid()) return conv.status;
-        message = "field " + conv.err.path.substr(1) + ": " + conv.err.message;
+        message = conv.err.path.empty()
+                      ? conv.err.message
+                      : "field " + conv.err.path.substr(1) + ": " + conv.err.message;
       } else {
         ++rows;
         return Status::OK();
@@ -1127,6 +1169,17 @@ class JsonlReader final : public RecordBatchReader {
     if (!b->ok) return Status::OK();
     ALKAID_RETURN_NOT_OK(st);
     return Finish(b, builder.get(), &root, rows);
+  }
+
+  // Nulls for left-out keys a block of `bytes` bytes may add (see
+  // ReadOptions::missing_nulls_per_byte).
+  int64_t FillAllowance(int64_t bytes) const {
+    const int64_t per_byte = options_.missing_nulls_per_byte;
+    if (per_byte == 0) return std::numeric_limits<int64_t>::max();
+    const int64_t scaled = bytes > std::numeric_limits<int64_t>::max() / per_byte
+                               ? std::numeric_limits<int64_t>::max()
+                               : bytes * per_byte;
+    return std::max(scaled, options_.missing_nulls_floor);
   }
 
   Status Finish(Block* b, ArrayBuilder* builder, const Node* root, int64_t rows) {

@@ -702,6 +702,7 @@ struct TextSettings {
   int threads = 0;
   bool fill_missing = false;
   bool ignore_unexpected = false;
+  int64_t missing_nulls_per_byte = jsonl::ReadOptions().missing_nulls_per_byte;
 };
 
 // A one-byte delimiter or quote; "tab" and "\t" spell a tab.
@@ -823,6 +824,8 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   if (t.inference_rows < 1) return Status::KeyError("--inference-rows must be at least 1");
   if (t.threads < 0) return Status::KeyError("--threads must be 0 (all cores) or more");
   if (t.skip_rows < 0) return Status::KeyError("--skip-rows must be 0 or more");
+  if (t.missing_nulls_per_byte < 0)
+    return Status::KeyError("--missing-nulls-per-byte must be 0 (no limit) or more");
   csv::ReadOptions& c = options.csv;
   ALKAID_ASSIGN_OR_RAISE(c.delimiter, ParseSeparator("--delimiter", t.delimiter));
   ALKAID_ASSIGN_OR_RAISE(c.quote, ParseSeparator("--quote", t.quote));
@@ -839,11 +842,13 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   c.block_size = t.block_size;
   c.num_threads = t.threads;
   if (t.fill_missing) c.ragged_rows = csv::RaggedRows::kFillNull;
+  c.missing_nulls_per_byte = t.missing_nulls_per_byte;
   jsonl::ReadOptions& j = options.jsonl;
   j.inference_rows = t.inference_rows;
   j.block_size = t.block_size;
   j.num_threads = t.threads;
   if (t.ignore_unexpected) j.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
+  j.missing_nulls_per_byte = t.missing_nulls_per_byte;
   return options;
 }
 
@@ -869,6 +874,8 @@ int ConvertInput(const std::string& in, const std::string& out, const std::strin
     if (input->is_text() && st.message().find("inference_rows") != std::string::npos)
       st = Status::Invalid(st.message(),
                            "; the options for that are --inference-rows N and --types NAME:TYPE");
+    if (input->is_text() && st.message().find("missing_nulls_per_byte") != std::string::npos)
+      st = Status::Invalid(st.message(), "; the option for that is --missing-nulls-per-byte N");
     return Report(st.IsIOError() ? out : InputName(in), st);
   }
   return kExitOk;
@@ -948,6 +955,12 @@ void AddTextOptions(CLI::App* cmd, TextSettings* t, std::string* columns, bool c
                   "Drop keys first seen after the inference sample (default: an error)");
   }
   cmd->add_option("--inference-rows", t->inference_rows, "Rows read to infer the column types")
+      ->capture_default_str();
+  cmd->add_option("--missing-nulls-per-byte", t->missing_nulls_per_byte,
+                  csv ? "Nulls --fill-missing may add per byte of a block (at least 4 Mi a "
+                        "block; 0: no limit)"
+                      : "Nulls left-out keys may add per byte of a block (at least 4 Mi a "
+                        "block; 0: no limit)")
       ->capture_default_str();
   cmd->add_option("--block-size", t->block_size, "Bytes parsed per batch")->capture_default_str();
   cmd->add_option("--threads", t->threads, "Parsing threads (0: one per core)")
