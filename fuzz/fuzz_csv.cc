@@ -19,6 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.header = (mode & 4) == 0;
   if (mode & 8) options.quote = '\0';
   if (mode & 16) options.ragged_rows = csv::RaggedRows::kFillNull;
+  if ((mode & 16) && (mode & 64)) {  // small blocks: an allowance they can spend
+    options.missing_nulls_floor = 0;
+    options.missing_nulls_per_byte = 2;
+  }
   options.num_threads = (mode & 32) ? 2 : 1;
   options.block_size = (mode & 64) ? 37 : 4096;
   options.inference_rows = (mode & 128) ? 3 : 10000;

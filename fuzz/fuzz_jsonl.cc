@@ -1,5 +1,6 @@
 // libFuzzer target: arbitrary bytes through the JSON Lines reader. The first
-// byte picks threads, a small block size and the inference sample; the text
+// byte picks threads, a small block size, the inference sample, the depth,
+// unexpected keys and a small allowance of nulls for left-out keys; the text
 // read without the line scanner (the reader's first tier) must give the
 // same table or the same error; an accepted table is validated, written
 // back as JSON Lines and read again with its schema, and must come back
@@ -22,6 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.inference_rows = (mode & 4) ? 2 : 10000;
   options.max_depth = (mode & 8) ? 4 : 64;
   if (mode & 16) options.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
+  if (mode & 32) {  // an allowance small inputs can spend
+    options.missing_nulls_floor = 0;
+    options.missing_nulls_per_byte = 1;
+  }
   auto table = jsonl::ReadString(text, options);
   ::setenv("ALKAID_JSONL_SCANNER", "0", 1);
   auto plain = jsonl::ReadString(text, options);
