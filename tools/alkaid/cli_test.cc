@@ -433,6 +433,11 @@ TEST_F(CliTest, SparseJsonLinesAreRefusedNamingTheOption) {
   EXPECT_NE(r.err.find("left-out keys need more than"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--missing-nulls-per-byte N"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(Path("sparse.arrow")));
+  auto converted = RunMeasured({"convert", sparse, Path("sparse.arrow"), "--input-format", "jsonl"});
+  EXPECT_EQ(converted.exit_code, 1) << converted.err;
+  EXPECT_NE(converted.err.find("from-csv and from-jsonl take --missing-nulls-per-byte N"),
+            std::string::npos)
+      << converted.err;
   EXPECT_LT(r.max_rss_kib, 512 << 10);  // 56 MiB in release, 331 under ASan; 1.6 GB before
 
   // 2,500 lines "{}": 5 M nulls, beyond the floor of 4 Mi a block.
@@ -1136,6 +1141,11 @@ TEST_F(CliTest, CsvErrorAfterInferenceLeavesNoOutput) {
   std::ofstream(target) << "precious";
   auto again = RunMeasured({"convert", csv, target});
   EXPECT_EQ(again.exit_code, 1) << again.err;
+  // convert has no text options: the hint names the subcommands that do.
+  EXPECT_NE(again.err.find("convert reads text with default options: from-csv takes "
+                           "--inference-rows N and --types NAME:TYPE"),
+            std::string::npos)
+      << again.err;
   EXPECT_EQ(ReadBytes(target), "precious");
   EXPECT_EQ(FilesIn(dir_), (std::vector<std::string>{"late.arrow", "late.csv"}));
   // Reading the column as text, or sampling every row, works.

@@ -852,10 +852,32 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   return options;
 }
 
+// For a text reader's error that names one of its limits (a value that does
+// not fit the type inferred from the sample, the allowance of nulls), the
+// options of `command` that change it; convert reads text with default
+// options, so it points at from-csv and from-jsonl.
+std::string LimitHint(const std::string& message, const std::string& command) {
+  if (message.find("inference_rows") != std::string::npos) {
+    if (command == "from-csv")
+      return "; the options for that are --inference-rows N and --types NAME:TYPE";
+    if (command == "from-jsonl") return "; the option for that is --inference-rows N";
+    return "; convert reads text with default options: from-csv takes --inference-rows N and "
+           "--types NAME:TYPE, from-jsonl --inference-rows N";
+  }
+  if (message.find("missing_nulls_per_byte") != std::string::npos) {
+    if (command == "convert")
+      return "; convert reads text with default options: from-csv and from-jsonl take "
+             "--missing-nulls-per-byte N";
+    return "; the option for that is --missing-nulls-per-byte N";
+  }
+  return "";
+}
+
 // Reads `in` (text or IPC, as `text` says) and writes it as IPC to `out`,
-// batch by batch.
+// batch by batch; `command` is the subcommand, for hints in errors.
 int ConvertInput(const std::string& in, const std::string& out, const std::string& columns,
-                 const WriteSettings& settings, const TextReadOptions& text) {
+                 const WriteSettings& settings, const TextReadOptions& text,
+                 const std::string& command) {
   auto names = SplitColumns(columns);
   if (!names.ok()) return Report("--columns", names.status(), kExitUsage);
   if (in != "-") {
@@ -869,13 +891,11 @@ int ConvertInput(const std::string& in, const std::string& out, const std::strin
   Status st = WriteBatches(
       out, input->schema(), ids, settings, [reader] { return reader->Next(); }, reader);
   if (!st.ok()) {
-    // A value that does not fit the type inferred from the sample: say how
-    // to fix that with this tool's options.
-    if (input->is_text() && st.message().find("inference_rows") != std::string::npos)
-      st = Status::Invalid(st.message(),
-                           "; the options for that are --inference-rows N and --types NAME:TYPE");
-    if (input->is_text() && st.message().find("missing_nulls_per_byte") != std::string::npos)
-      st = Status::Invalid(st.message(), "; the option for that is --missing-nulls-per-byte N");
+    // A limit of the text reader: say how to change it with this tool.
+    if (input->is_text()) {
+      std::string hint = LimitHint(st.message(), command);
+      if (!hint.empty()) st = Status(st.code(), st.message() + hint);
+    }
     return Report(st.IsIOError() ? out : InputName(in), st);
   }
   return kExitOk;
@@ -891,7 +911,8 @@ int RunFromText(InputFormat format, const std::string& in, const std::string& ou
     return Report(subcommand, text.status(), kExitUsage);
   }
   text->format = format;
-  return ConvertInput(in, out, columns, settings, *text);
+  return ConvertInput(in, out, columns, settings, *text,
+                      format == InputFormat::kCsv ? "from-csv" : "from-jsonl");
 }
 
 // convert: IPC in, or CSV / JSON Lines recognised by content (or forced by
@@ -902,7 +923,7 @@ int RunConvert(const std::string& in, const std::string& out, const std::string&
   if (input_format == "arrow") text.format = InputFormat::kArrow;
   else if (input_format == "csv") text.format = InputFormat::kCsv;
   else if (input_format == "jsonl") text.format = InputFormat::kJsonLines;
-  return ConvertInput(in, out, columns, settings, text);
+  return ConvertInput(in, out, columns, settings, text, "convert");
 }
 
 void AddWriteOptions(CLI::App* cmd, WriteSettings* settings) {
