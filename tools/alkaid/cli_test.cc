@@ -433,7 +433,8 @@ TEST_F(CliTest, SparseJsonLinesAreRefusedNamingTheOption) {
   EXPECT_NE(r.err.find("left-out keys need more than"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--missing-nulls-per-byte N"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(Path("sparse.arrow")));
-  auto converted = RunMeasured({"convert", sparse, Path("sparse.arrow"), "--input-format", "jsonl"});
+  auto converted =
+      RunMeasured({"convert", sparse, Path("sparse.arrow"), "--input-format", "jsonl"});
   EXPECT_EQ(converted.exit_code, 1) << converted.err;
   EXPECT_NE(converted.err.find("from-csv and from-jsonl take --missing-nulls-per-byte N"),
             std::string::npos)
