@@ -69,10 +69,20 @@ TEST(JsonlReader, ErrorsNameLineAndField) {
   o.inference_rows = 1;
   o.block_size = 16;
   st = ReadError("{\"a\": 1}\n{\"a\": 2}\n{\"a\": {\"x\": 1}}\n", o);
-  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 3"));
-  EXPECT_THAT(st.message(), HasSubstr("field a"));
+  EXPECT_THAT(st.message(),
+              HasSubstr("JSON Lines line 3: field a: an object where the column type int64 "
+                        "expects an integer in range (the type inferred from the first 1 lines; "
+                        "raise inference_rows or give a schema)"));
   st = ReadError("{\"a\": 1}\n{\"b\": 2}\n", o);
-  EXPECT_THAT(st.message(), HasSubstr("field b: a field not in the schema"));
+  EXPECT_THAT(st.message(),
+              HasSubstr("field b: a field not in the schema inferred from the first 1 lines "
+                        "(raise inference_rows,"));
+  // With a schema given, nothing was inferred.
+  ReadOptions given = o;
+  given.schema = schema({field("a", int64())});
+  st = ReadError("{\"a\": 1}\n{\"a\": \"x\"}\n{\"b\": 2}\n", given);
+  EXPECT_THAT(st.message(), HasSubstr("field a: a string where the column type int64 expects"));
+  EXPECT_THAT(st.message(), ::testing::Not(HasSubstr("inference_rows")));
   o.unexpected_fields = UnexpectedFields::kIgnore;
   auto t = Read("{\"a\": 1}\n{\"b\": 2}\n", o);
   ExpectTablesEqual(*t, *MakeTable(schema({field("a", int64())}), {"[1, null]"}));

@@ -308,8 +308,13 @@ class Converter {
       if (idx < 0) {
         if (options_.unexpected_fields == UnexpectedFields::kIgnore) continue;
         err.path = "." + std::string(kv.key);
-        err.message = "a field not in the schema (use a schema that has it, or ignore unexpected "
-                      "fields)";
+        err.message = options_.schema
+                          ? "a field not in the schema (use a schema that has it, or ignore "
+                            "unexpected fields)"
+                          : "a field not in the schema inferred from the first " +
+                                std::to_string(options_.inference_rows) +
+                                " lines (raise inference_rows, give a schema that has it, or "
+                                "ignore unexpected fields)";
         return false;
       }
       n->guess = idx + 1;
@@ -363,8 +368,15 @@ class Converter {
   }
   bool Mismatch(const Node& n, dom::element e) {
     err.message = std::string(KindName(e.type())) + " where the column type " +
-                  n.type->ToString() + " expects " + Expected(*n.type);
+                  n.type->ToString() + " expects " + Expected(*n.type) + SampleNote();
     return false;
+  }
+  // After an inferred schema's sample, where its types came from and what
+  // changes them.
+  std::string SampleNote() const {
+    if (options_.schema) return "";
+    return " (the type inferred from the first " + std::to_string(options_.inference_rows) +
+           " lines; raise inference_rows or give a schema)";
   }
   static const char* Expected(const DataType& t) {
     switch (t.id()) {

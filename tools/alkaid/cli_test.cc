@@ -457,6 +457,35 @@ TEST_F(CliTest, SparseJsonLinesAreRefusedNamingTheOption) {
       << negative.err;
 }
 
+// After the inference sample, a JSON Lines value of another type or a new
+// key is an error that says the types were inferred and which options of
+// from-jsonl change that.
+TEST_F(CliTest, JsonLinesErrorAfterInferenceNamesTheOptions) {
+  const std::string late = Path("late.jsonl");
+  std::ofstream(late) << "{\"a\":1}\n{\"a\":2}\n{\"a\":\"x\"}\n";
+  auto r = RunMeasured({"from-jsonl", late, Path("late.arrow"), "--inference-rows", "1"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("line 3: field a: a string where the column type int64 expects an "
+                       "integer in range (the type inferred from the first 1 lines; raise "
+                       "inference_rows or give a schema); the option for that is "
+                       "--inference-rows N"),
+            std::string::npos)
+      << r.err;
+  const std::string key = Path("key.jsonl");
+  std::ofstream(key) << "{\"a\":1}\n{\"a\":2}\n{\"b\":3}\n";
+  r = RunMeasured({"from-jsonl", key, Path("key.arrow"), "--inference-rows", "1"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("; the options for that are --inference-rows N and "
+                       "--ignore-unexpected-fields"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(RunMeasured({"from-jsonl", key, Path("key.arrow"), "--inference-rows", "1",
+                         "--ignore-unexpected-fields"})
+                .exit_code,
+            0);
+  EXPECT_FALSE(fs::exists(Path("late.arrow")));
+}
+
 std::string BadDictionaryJson() {
   return R"({"schema": {"fields": [{"name": "city", "nullable": false, "type": {"name": "utf8"}, "children": [], )"
          R"("dictionary": {"id": 0, "indexType": {"name": "int", "isSigned": true, "bitWidth": 32}, "isOrdered": false}}]}, )"

@@ -860,7 +860,11 @@ std::string LimitHint(const std::string& message, const std::string& command) {
   if (message.find("inference_rows") != std::string::npos) {
     if (command == "from-csv")
       return "; the options for that are --inference-rows N and --types NAME:TYPE";
-    if (command == "from-jsonl") return "; the option for that is --inference-rows N";
+    if (command == "from-jsonl") {
+      return message.find("ignore unexpected fields") != std::string::npos
+                 ? "; the options for that are --inference-rows N and --ignore-unexpected-fields"
+                 : "; the option for that is --inference-rows N";
+    }
     return "; convert reads text with default options: from-csv takes --inference-rows N and "
            "--types NAME:TYPE, from-jsonl --inference-rows N";
   }
