@@ -2,11 +2,13 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "alkaid/c_data/bridge.h"
 #include "alkaid/extension_registry.h"
 #include "src/c_data/format.h"
+#include "src/util/catch_out_of_memory.h"
 
 namespace alkaid::c_data {
 namespace {
@@ -134,11 +136,7 @@ class SchemaExporter {
 
 template <typename F>
 Status Guard(F&& f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    return Status::OutOfMemory("C Data Interface export: out of memory");
-  }
+  return internal::CatchOutOfMemory("C Data Interface export", std::forward<F>(f));
 }
 
 // ---------------------------------------------------------------------------

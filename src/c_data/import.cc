@@ -3,6 +3,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "alkaid/c_data/bridge.h"
@@ -10,17 +11,14 @@
 #include "alkaid/extension_registry.h"
 #include "alkaid/validate.h"
 #include "src/c_data/format.h"
+#include "src/util/catch_out_of_memory.h"
 
 namespace alkaid::c_data {
 namespace {
 
 template <typename F>
 auto Guard(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    return Status::OutOfMemory("C Data Interface import: out of memory");
-  }
+  return internal::CatchOutOfMemory("C Data Interface import", std::forward<F>(f));
 }
 
 std::string Child(const std::string& path, const char* name, int64_t index) {

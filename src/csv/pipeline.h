@@ -8,8 +8,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <thread>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -18,20 +18,16 @@
 #include "alkaid/table.h"
 #include "alkaid/thread_pool.h"
 #include "loader.h"
+#include "../util/catch_out_of_memory.h"
 
 namespace alkaid::csv::internal {
 
 // Runs `f` (returning Status or a Result), turning std::bad_alloc from the
 // standard containers a reader sizes by its input (columns by the thousand,
-// tokens) into OutOfMemory: no exception leaves a reader, and none ends a
-// helper thread.
+// tokens) into OutOfMemory.
 template <typename F>
 auto NoThrow(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    return Status::OutOfMemory("text reader: out of memory");
-  }
+  return alkaid::internal::CatchOutOfMemory("text reader", std::forward<F>(f));
 }
 
 // Blocks in flight, parsed on several threads and handed out in input order.

@@ -348,12 +348,8 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   // fields) it rests for a while.
   int64_t fast_misses = 0;
 
-  const int64_t missing_allowance = [&] {
-    const int64_t bytes = size - begin;
-    if (options.missing_per_byte == 0) return INT64_MAX;
-    if (bytes > INT64_MAX / options.missing_per_byte) return INT64_MAX;
-    return std::max(options.missing_floor, bytes * options.missing_per_byte);
-  }();
+  const int64_t missing_allowance =
+      MissingAllowance(size - begin, options.missing_per_byte, options.missing_floor);
   int64_t missing_left = missing_allowance;
 
   auto fail = [&](int64_t line_delta, auto&&... args) {

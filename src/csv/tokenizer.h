@@ -7,7 +7,9 @@
 // thread, and records every field as (start, length, flags) into the block.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +57,15 @@ struct TokenizeOptions {
   // every level (tests compare them).
   int fast_path = 3;
 };
+
+// Nulls a block of `bytes` bytes may fill in for left-out fields (short CSV
+// records, keys left out of JSON Lines objects): max(floor, per_byte *
+// bytes), saturating; per_byte 0 means no limit.
+inline int64_t MissingAllowance(int64_t bytes, int64_t per_byte, int64_t floor) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (per_byte == 0 || bytes > kMax / per_byte) return kMax;
+  return std::max(floor, bytes * per_byte);
+}
 
 // A problem at a line relative to the block's first line; the reader adds the
 // block's line number when it reports it.

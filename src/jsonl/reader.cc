@@ -19,6 +19,7 @@
 #include "../csv/fast_values.h"
 #include "../csv/pipeline.h"
 #include "../csv/text_values.h"
+#include "../csv/tokenizer.h"
 #include "alkaid/builder.h"
 #include "alkaid/decimal.h"
 #include "alkaid/encode.h"
@@ -1186,12 +1187,8 @@ class JsonlReader final : public RecordBatchReader {
   // Nulls for left-out keys a block of `bytes` bytes may add (see
   // ReadOptions::missing_nulls_per_byte).
   int64_t FillAllowance(int64_t bytes) const {
-    const int64_t per_byte = options_.missing_nulls_per_byte;
-    if (per_byte == 0) return std::numeric_limits<int64_t>::max();
-    const int64_t scaled = bytes > std::numeric_limits<int64_t>::max() / per_byte
-                               ? std::numeric_limits<int64_t>::max()
-                               : bytes * per_byte;
-    return std::max(scaled, options_.missing_nulls_floor);
+    return csv::internal::MissingAllowance(bytes, options_.missing_nulls_per_byte,
+                                           options_.missing_nulls_floor);
   }
 
   Status Finish(Block* b, ArrayBuilder* builder, const Node* root, int64_t rows) {
