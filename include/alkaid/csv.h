@@ -154,6 +154,16 @@ struct ReadOptions {
   int64_t missing_nulls_per_byte = 16;
   /// See missing_nulls_per_byte.
   int64_t missing_nulls_floor = int64_t{4} << 20;
+  /// The most columns a batch may have when the input says how many (the
+  /// header or the first record; columns left out by include_columns do not
+  /// count, and a given schema or column_names is not capped). Each column
+  /// costs about 1 KB of memory a batch however few its rows, so a header of
+  /// short names would otherwise cost hundreds of times its bytes. More
+  /// columns: MakeReader fails with Invalid, naming this option. 0: no
+  /// limit. Input with more than 16,384 columns is also read in blocks of at
+  /// least 64 bytes a column (more than block_size), so batches are not a
+  /// few rows each.
+  int64_t max_columns = 100'000;
   /// Memory of the columns built; must outlive the batches.
   MemoryPool* pool = default_memory_pool();
 };

@@ -128,6 +128,14 @@ struct ReadOptions {
   int64_t missing_nulls_per_byte = 16;
   /// See missing_nulls_per_byte.
   int64_t missing_nulls_floor = int64_t{4} << 20;
+  /// The most fields an inferred schema may have, nested ones included (each
+  /// is a column of the batch: about 1 KB of memory a batch however few its
+  /// rows, so objects of many short keys would otherwise cost hundreds of
+  /// times their bytes). More: MakeReader fails with Invalid, naming this
+  /// option. A given schema is not capped. 0: no limit. Schemas of more than
+  /// 16,384 fields are also read in blocks of at least 64 bytes a field
+  /// (more than block_size), so batches are not a few lines each.
+  int64_t max_columns = 100'000;
   /// Memory of the columns built; must outlive the batches.
   MemoryPool* pool = default_memory_pool();
 };

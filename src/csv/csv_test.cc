@@ -125,6 +125,92 @@ TEST(CsvReader, RaggedRows) {
 // With short records filled, a record of "1" is a row of 2,000 columns:
 // 200 KB of such records would be 1.6 GB of columns. The fields a block may
 // fill are bounded by its bytes (16 per byte, at least 4 Mi).
+// Each column of a batch costs about a kilobyte however few its rows, so a
+// header of short names is capped (max_columns) before anything is built for
+// its columns; columns left out by include_columns, given column names and
+// max_columns = 0 are not capped.
+TEST(CsvReader, WideHeaderIsCappedByMaxColumns) {
+  constexpr int kColumns = 100'001;  // one over the default
+  std::string text;
+  for (int i = 0; i < kColumns; ++i) text += (i ? ",c" : "c") + std::to_string(i);
+  text += '\n';
+  for (int r = 0; r < 2; ++r) {
+    for (int i = 0; i < kColumns; ++i) text += i ? ",1" : "1";
+    text += '\n';
+  }
+  SystemMemoryPool pool;
+  ReadOptions o;
+  o.pool = &pool;
+  o.num_threads = 1;
+  auto refused = ReadString(text, o);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.status().IsInvalid());
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("CSV line 1: the header has 100001 columns, more than max_columns "
+                        "(100000)"));
+  EXPECT_LT(pool.max_memory(), 32 << 20);  // the block, its tokens; no column built
+
+  o.header = false;
+  auto no_header = ReadString(text, o);
+  ASSERT_FALSE(no_header.ok());
+  EXPECT_THAT(no_header.status().message(), HasSubstr("the first record has 100001 columns"));
+  o.header = true;
+
+  o.include_columns = {"c7", "c100000"};
+  auto some = ReadString(text, o);
+  ASSERT_TRUE(some.ok()) << some.status().ToString();
+  EXPECT_EQ((*some)->num_columns(), 2);
+  EXPECT_EQ((*some)->num_rows(), 2);
+  o.include_columns.clear();
+
+  o.max_columns = 0;
+  auto all = ReadString(text, o);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ((*all)->num_columns(), kColumns);
+
+  o.max_columns = 10;
+  o.column_names.clear();
+  for (int i = 0; i < kColumns; ++i) o.column_names.push_back("n" + std::to_string(i));
+  auto named = ReadString(text, o);  // the caller said how wide
+  ASSERT_TRUE(named.ok()) << named.status().ToString();
+  EXPECT_EQ((*named)->schema()->field(kColumns - 1)->name(), "n100000");
+
+  o.column_names.clear();
+  o.max_columns = -1;
+  EXPECT_FALSE(ReadString(text, o).ok());
+}
+
+// More than 16,384 columns: blocks hold at least 64 bytes a column, so
+// batches are not a row or two each (and each batch's kilobyte a column is
+// spread over many rows).
+TEST(CsvReader, WideInputIsReadInBlocksOfEnoughRows) {
+  constexpr int kColumns = 20'000;
+  constexpr int kRows = 64;
+  std::string text;
+  for (int i = 0; i < kColumns; ++i) text += (i ? ",c" : "c") + std::to_string(i);
+  text += '\n';
+  for (int r = 0; r < kRows; ++r) {
+    for (int i = 0; i < kColumns; ++i) text += i ? ",1" : "1";
+    text += '\n';
+  }
+  for (int columns : {kColumns, 1000}) {
+    ReadOptions o;
+    o.block_size = 64 << 10;  // a record of 40,000 bytes: one or two a block as given
+    o.num_threads = 1;
+    if (columns < kColumns) {
+      for (int i = 0; i < columns; ++i) o.include_columns.push_back("c" + std::to_string(i));
+    }
+    auto reader = *MakeReader(std::make_shared<io::BufferReader>(Buffer::FromString(text)), o);
+    auto [batches, rows] = ::alkaid::testing::CountBatches(*reader);
+    EXPECT_EQ(rows, kRows);
+    if (columns == kColumns) {
+      EXPECT_LE(batches, 3);  // the first block as given, then 1.28 MB blocks
+    } else {
+      EXPECT_GE(batches, 32);  // few columns read: the block size as given
+    }
+  }
+}
+
 TEST(CsvReader, FilledShortRecordsCostWithinTheAllowance) {
   std::string text;
   for (int i = 0; i < 2000; ++i) text += (i ? ",c" : "c") + std::to_string(i);

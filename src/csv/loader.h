@@ -128,6 +128,10 @@ class Loader {
 
   bool done() const { return eof_ && size_ == 0; }
 
+  // Bytes a block holds from now on (wide input: BlockSizeForColumns). Not
+  // while another thread may be in Next().
+  void SetBlockSize(int64_t block_size) { options_.block_size = block_size; }
+
   // Hands a parsed block's buffer back for reuse (thread-safe).
   void Recycle(std::shared_ptr<ResizableBuffer> buffer) { recycler_.Give(std::move(buffer)); }
 

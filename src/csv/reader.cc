@@ -672,9 +672,10 @@ class CsvReader final : public RecordBatchReader {
   const SchemaPtr& schema() const override { return schema_; }
 
   Status Init() {
-    if (options_.missing_nulls_per_byte < 0 || options_.missing_nulls_floor < 0) {
-      return Status::Invalid("CSV missing_nulls_per_byte and missing_nulls_floor must not be "
-                             "negative");
+    if (options_.missing_nulls_per_byte < 0 || options_.missing_nulls_floor < 0 ||
+        options_.max_columns < 0) {
+      return Status::Invalid("CSV missing_nulls_per_byte, missing_nulls_floor and max_columns "
+                             "must not be negative");
     }
     if (options_.block_size < 1 || options_.max_record_bytes < 1 ||
         options_.block_size + options_.max_record_bytes + 256 > internal::kMaxBlockBytes) {
@@ -705,6 +706,11 @@ class CsvReader final : public RecordBatchReader {
           return LocatedError(err.status, err.line_delta);
         }
         if (header.num_rows == 1) {
+          // As soon as the header is split, before a name is kept for each
+          // column (unless include_columns picks some: checked below).
+          ALKAID_RETURN_NOT_OK(CheckWidth(
+              ncols < 0 && options_.include_columns.empty(), header.num_columns,
+              "the header has " + std::to_string(header.num_columns) + " columns"));
           if (ncols >= 0 && header.num_columns != ncols) {
             return LocatedError(
                 Status::Invalid("the header has ", header.num_columns, " fields but ", ncols,
@@ -742,6 +748,9 @@ class CsvReader final : public RecordBatchReader {
         return LocatedError(err.status, err.line_delta + first.lines_before);
       }
       ncols = probe.num_columns;
+      ALKAID_RETURN_NOT_OK(
+          CheckWidth(options_.include_columns.empty(), ncols,
+                     "the first record has " + std::to_string(ncols) + " columns"));
     }
     if (names.empty()) {
       for (int i = 0; i < std::max(ncols, 0); ++i) {
@@ -784,6 +793,15 @@ class CsvReader final : public RecordBatchReader {
         selected_.push_back(static_cast<int>(it - names.begin()));
       }
     }
+
+    // Wide input: the width the input gave is capped, and the blocks after
+    // the first hold enough bytes a column.
+    const auto width = static_cast<int64_t>(selected_.size());
+    ALKAID_RETURN_NOT_OK(CheckWidth(!options_.schema && options_.column_names.empty(), width,
+                                    "include_columns selects " + std::to_string(width) +
+                                        " columns"));
+    loader_.SetBlockSize(
+        internal::BlockSizeForColumns(options_.block_size, options_.max_record_bytes, width));
 
     // Inference over the sample: tokenize blocks until it is big enough.
     bool need_inference = false;
@@ -869,6 +887,15 @@ class CsvReader final : public RecordBatchReader {
   }
 
  private:
+  // max_columns, for `columns` columns whose number the input gave
+  // (`from_input`: no schema or column_names say it); `what` says where.
+  Status CheckWidth(bool from_input, int64_t columns, const std::string& what) const {
+    if (!from_input || options_.max_columns == 0 || columns <= options_.max_columns) {
+      return Status::OK();
+    }
+    return LocatedError(internal::TooManyColumns(what, options_.max_columns), 0);
+  }
+
   Status LocatedError(const Status& st, int64_t line_delta) const {
     return Status(st.code(), "CSV line " + std::to_string(next_line_ + line_delta) + ": " + st.message());
   }

@@ -34,6 +34,24 @@ inline std::string JoinLines(const std::vector<std::string>& lines) {
 }
 
 // Column by column, so a failure names the column; NaNs compare equal.
+// Reads `reader` to its end: how many batches and rows it gave (-1 batches
+// after a failure, which is reported).
+struct BatchCount {
+  int64_t batches = 0;
+  int64_t rows = 0;
+};
+inline BatchCount CountBatches(RecordBatchReader& reader) {
+  BatchCount count;
+  while (true) {
+    auto batch = reader.Next();
+    EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+    if (!batch.ok()) return {-1, count.rows};
+    if (*batch == nullptr) return count;
+    ++count.batches;
+    count.rows += (*batch)->num_rows();
+  }
+}
+
 inline void ExpectTablesEqual(const Table& got, const Table& want) {
   ASSERT_EQ(got.num_columns(), want.num_columns());
   EXPECT_EQ(got.num_rows(), want.num_rows());

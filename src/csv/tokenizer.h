@@ -67,6 +67,34 @@ inline int64_t MissingAllowance(int64_t bytes, int64_t per_byte, int64_t floor) 
   return std::max(floor, bytes * per_byte);
 }
 
+// Wide input. Every column of a batch costs about a kilobyte (its array,
+// buffers, field and IPC metadata), however few rows the batch has, while
+// its text may be a byte or two; so the width a reader takes from its input
+// is capped (max_columns), and once there are more than kWideColumns columns
+// a block holds at least kWideBlockBytesPerColumn bytes of text a column,
+// which keeps the per-column cost of each batch within a small multiple of
+// its bytes.
+inline constexpr int64_t kWideColumns = 16384;
+inline constexpr int64_t kWideBlockBytesPerColumn = 64;
+
+// The block size a reader of `columns` columns uses: `block_size`, grown
+// for wide input as above, and never so big that a block and the longest
+// record pass kMaxBlockBytes.
+inline int64_t BlockSizeForColumns(int64_t block_size, int64_t max_record_bytes,
+                                   int64_t columns) {
+  if (columns <= kWideColumns) return block_size;
+  const int64_t room = kMaxBlockBytes - 256 - max_record_bytes;
+  return std::max(block_size, std::min(columns * kWideBlockBytesPerColumn, room));
+}
+
+// The error for input wider than max_columns; `what` says what was found
+// ("the header has 200000 columns").
+inline Status TooManyColumns(const std::string& what, int64_t max_columns) {
+  return Status::Invalid(what, ", more than max_columns (", max_columns,
+                         "): each column costs about 1 KB of memory a batch, however few its "
+                         "rows; raise max_columns (0: no limit) or read fewer columns");
+}
+
 // A problem at a line relative to the block's first line; the reader adds the
 // block's line number when it reports it.
 struct BlockError {

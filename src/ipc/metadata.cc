@@ -233,6 +233,11 @@ int VerifierDepth(int max_recursion_depth) {
   return 2 * depth + 16;
 }
 
+uint32_t VerifierMaxTables(int64_t size) {
+  constexpr int64_t kFloor = 1'000'000;
+  return static_cast<uint32_t>(std::clamp<int64_t>(size, kFloor, int64_t{1} << 30));
+}
+
 namespace {
 
 // The generated verifier with every step inlined into one function: the
@@ -359,7 +364,7 @@ Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
   // Depth counts tables: two per field level (Field, its type) plus slack.
   flatbuffers::Verifier verifier(data, static_cast<size_t>(size),
                                  /*max_depth=*/VerifierDepth(max_depth),
-                                 /*max_tables=*/1000000);
+                                 /*max_tables=*/VerifierMaxTables(size));
   if (!VerifyMessageInline(verifier)) {
     return Status::SerializationError(where, ": metadata flatbuffer of ", size,
                                       " bytes failed verification");

@@ -125,6 +125,14 @@ Result<CompressionType> FromFlatbuffer(fb::CompressionType codec);
 // levels: two tables per level (Field and its type) plus slack.
 int VerifierDepth(int max_recursion_depth);
 
+// Flatbuffers verifier table budget for a buffer of `size` bytes: one
+// table a byte, at least a million. Each table starts with a 4-byte vtable
+// offset, so the bound leaves room for writers that share tables; a fixed
+// budget refused wide schemas (two tables a field, so 500,000 columns) that
+// our own writer produced. A crafted buffer that reaches one table through
+// many offsets still stops the verifier after work linear in its size.
+uint32_t VerifierMaxTables(int64_t size);
+
 // Runs the Flatbuffers verifier over [data, data + size) and returns the
 // root Message. Errors are SerializationError naming `where`.
 Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,

@@ -635,7 +635,7 @@ Status FileReader::ReadFooter() {
   flatbuffers::Verifier verifier(s.footer_buffer->data(),
                                  static_cast<size_t>(s.footer_buffer->size()),
                                  /*max_depth=*/internal::VerifierDepth(s.options.max_recursion_depth),
-                                 /*max_tables=*/1000000);
+                                 /*max_tables=*/internal::VerifierMaxTables(footer_length));
   if (!internal::fb::VerifyFooterBuffer(verifier)) {
     return Status::SerializationError("footer flatbuffer of ", footer_length, " bytes at offset ",
                                       s.footer_offset, " failed verification");

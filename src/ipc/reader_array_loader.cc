@@ -221,6 +221,8 @@ Status BuildLoadPlan(const FieldVector& fields, const FieldPath& base_path, int 
   out->nodes.clear();
   out->roots.clear();
   out->base_path = base_path;
+  out->nodes.reserve(fields.size());
+  out->roots.reserve(fields.size());
   PlanBuilder builder(ids, memo, max_recursion_depth, out);
   FieldPath path = base_path;
   for (size_t i = 0; i < fields.size(); ++i) {

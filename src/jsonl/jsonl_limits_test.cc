@@ -13,7 +13,9 @@
 #include <string>
 
 #include "alkaid/jsonl.h"
+#include "alkaid/io/input.h"
 #include "alkaid/memory.h"
+#include "src/csv/text_test_helpers.h"
 
 namespace alkaid::jsonl {
 namespace {
@@ -143,7 +145,9 @@ TEST_P(JsonlLimits, WideObjectsWithKeysOutOfOrderReadInLinearTime) {
     const auto start = std::chrono::steady_clock::now();
     auto table = ReadIn(GetParam(), text, options);
     EXPECT_TRUE(table.ok()) << table.status().ToString();
-    if (table.ok()) EXPECT_EQ((*table)->column(kFields - 1)->null_count(), 0);
+    if (table.ok()) {
+      EXPECT_EQ((*table)->column(kFields - 1)->null_count(), 0);
+    }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   const double in_order = seconds(forward);
@@ -173,6 +177,76 @@ INSTANTIATE_TEST_SUITE_P(Tiers, JsonlLimits,
                          [](const ::testing::TestParamInfo<Tier>& info) {
                            return std::string(TierName(info.param));
                          });
+
+
+// Each field of an inferred schema (nested ones too) is a column of every
+// batch, about a kilobyte however few its rows: the keys a sample names are
+// capped by max_columns, counted as they are met.
+TEST(JsonlWidth, InferredSchemaIsCappedByMaxColumns) {
+  std::string wide = Object(Tier::kScanner, 0, 100'001) + "\n";  // one over the default
+  SystemMemoryPool pool;
+  ReadOptions o;
+  o.pool = &pool;
+  o.num_threads = 1;
+  auto refused = ReadString(wide, o);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.status().IsInvalid());
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("JSON Lines line 1: the keys of the lines so far name more fields "
+                        "(nested ones included), more than max_columns (100000)"));
+  EXPECT_LT(pool.max_memory(), 32 << 20);
+
+  // Nested fields count: 3 keys over two lines, each an object of 2 keys.
+  const std::string nested = "{\"a\":{\"x\":1,\"y\":2}}\n{\"b\":{\"x\":1},\"c\":{\"x\":[{\"z\":1}]}}\n";
+  o.max_columns = 8;  // a, a.x, a.y, b, b.x, c, c.x, its items, c.x[].z: 9
+  auto nine = ReadString(nested, o);
+  ASSERT_FALSE(nine.ok());
+  EXPECT_THAT(nine.status().message(), HasSubstr("JSON Lines line 2: "));
+  o.max_columns = 9;
+  ASSERT_TRUE(ReadString(nested, o).ok());
+
+  o.max_columns = 0;
+  auto all = ReadString(wide, o);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ((*all)->num_columns(), 100'001);
+
+  // A given schema is the caller's word on the width.
+  FieldVector fields;
+  for (int i = 0; i < 20; ++i) fields.push_back(field(Key(Tier::kScanner, i), int64()));
+  o.schema = schema(fields);
+  o.max_columns = 10;
+  auto given = ReadString(Object(Tier::kScanner, 0, 20) + "\n", o);
+  ASSERT_TRUE(given.ok()) << given.status().ToString();
+  EXPECT_EQ((*given)->num_columns(), 20);
+
+  o.max_columns = -1;
+  EXPECT_FALSE(ReadString(nested, o).ok());
+}
+
+// A schema of more than 16,384 fields: blocks hold at least 64 bytes a field,
+// so batches are not a handful of lines each.
+TEST(JsonlWidth, WideSchemaIsReadInBlocksOfEnoughLines) {
+  constexpr int kFields = 20'000;
+  constexpr int kLines = 150;  // 3 M nulls: within the allowance's floor
+  FieldVector fields;
+  for (int i = 0; i < kFields; ++i) fields.push_back(field(Key(Tier::kScanner, i), int64()));
+  std::string text;
+  for (int i = 0; i < kLines; ++i) text += Object(Tier::kScanner, 0, 1) + "\n";
+  for (int width : {kFields, 100}) {
+    ReadOptions o;
+    o.schema = schema(FieldVector(fields.begin(), fields.begin() + width));
+    o.block_size = 64;  // a few lines a block as given
+    o.num_threads = 1;
+    auto reader = *MakeReader(std::make_shared<io::BufferReader>(Buffer::FromString(text)), o);
+    auto [batches, rows] = ::alkaid::testing::CountBatches(*reader);
+    EXPECT_EQ(rows, kLines);
+    if (width == kFields) {
+      EXPECT_LE(batches, 2);  // the first block as given, then one of 1.28 MB
+    } else {
+      EXPECT_GE(batches, 20);
+    }
+  }
+}
 
 }  // namespace
 }  // namespace alkaid::jsonl

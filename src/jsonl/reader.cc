@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <unordered_map>
 
@@ -45,6 +46,7 @@ using csv::internal::RawBlock;
 struct PathError {
   std::string path;
   std::string message;
+  bool too_wide = false;  // the inferred schema passed max_columns
 };
 
 const char* KindName(dom::element_type t) {
@@ -117,7 +119,9 @@ struct InferNode {
     return kNames[k];
   }
 
-  bool Add(dom::element e, int depth, PathError* err) {
+  // `fields_left`: how many more nodes the schema may grow by (max_columns);
+  // below zero, Add fails.
+  bool Add(dom::element e, int depth, PathError* err, int64_t* fields_left) {
     Kind k;
     switch (e.type()) {
       case dom::element_type::NULL_VALUE: return true;
@@ -154,12 +158,15 @@ struct InferNode {
       return false;
     }
     if (k == kList) {
-      if (!item) item = std::make_unique<InferNode>();
+      if (!item) {
+        if (--*fields_left < 0) return TooWide(err);
+        item = std::make_unique<InferNode>();
+      }
       int64_t i = 0;
       dom::array arr;
       if (e.get_array().get(arr)) return true;
       for (dom::element child : arr) {
-        if (!item->Add(child, depth + 1, err)) {
+        if (!item->Add(child, depth + 1, err, fields_left)) {
           err->path.insert(0, "[" + std::to_string(i) + "]");
           return false;
         }
@@ -172,19 +179,26 @@ struct InferNode {
         auto it = index.find(std::string(kv.key));
         InferNode* child;
         if (it == index.end()) {
+          if (--*fields_left < 0) return TooWide(err);
           index.emplace(std::string(kv.key), fields.size());
           fields.emplace_back(std::string(kv.key), std::make_unique<InferNode>());
           child = fields.back().second.get();
         } else {
           child = fields[it->second].second.get();
         }
-        if (!child->Add(kv.value, depth + 1, err)) {
+        if (!child->Add(kv.value, depth + 1, err, fields_left)) {
           err->path.insert(0, "." + std::string(kv.key));
           return false;
         }
       }
     }
     return true;
+  }
+
+  static bool TooWide(PathError* err) {
+    err->message = "max_columns";  // InitSchema writes the message
+    err->too_wide = true;
+    return false;
   }
 
   DataTypePtr Type(bool whole_input) const {
@@ -906,9 +920,10 @@ class JsonlReader final : public RecordBatchReader {
   }
 
   Status InitSchema() {
-    if (options_.missing_nulls_per_byte < 0 || options_.missing_nulls_floor < 0) {
-      return Status::Invalid("JSON Lines: missing_nulls_per_byte and missing_nulls_floor must "
-                             "not be negative");
+    if (options_.missing_nulls_per_byte < 0 || options_.missing_nulls_floor < 0 ||
+        options_.max_columns < 0) {
+      return Status::Invalid("JSON Lines: missing_nulls_per_byte, missing_nulls_floor and "
+                             "max_columns must not be negative");
     }
     if (options_.block_size < 1 || options_.max_line_bytes < 1 || options_.max_depth < 1 ||
         options_.block_size + options_.max_line_bytes + 256 > csv::internal::kMaxBlockBytes) {
@@ -919,11 +934,14 @@ class JsonlReader final : public RecordBatchReader {
     ALKAID_RETURN_NOT_OK(loader_.Start());
     if (options_.schema) {
       schema_ = options_.schema;
+      SizeBlocksForWidth();
       return Status::OK();
     }
     // Inference over the first inference_rows lines.
     InferNode root;
     root.kind = InferNode::kStruct;
+    int64_t fields_left = options_.max_columns > 0 ? options_.max_columns
+                                                   : std::numeric_limits<int64_t>::max();
     int64_t seen = 0;
     int64_t line_base = 1;
     bool whole = true;
@@ -952,7 +970,14 @@ class JsonlReader final : public RecordBatchReader {
                          line_base + line);
         }
         PathError perr;
-        if (!root.Add(doc, 0, &perr)) {
+        if (!root.Add(doc, 0, &perr, &fields_left)) {
+          if (perr.too_wide) {
+            return Located(
+                csv::internal::TooManyColumns(
+                    "the keys of the lines so far name more fields (nested ones included)",
+                    options_.max_columns),
+                line_base + line);
+          }
           return Located(Status::Invalid("field ", perr.path.substr(1), ": ", perr.message),
                          line_base + line);
         }
@@ -965,7 +990,23 @@ class JsonlReader final : public RecordBatchReader {
     FieldVector fields;
     for (const auto& [name, node] : root.fields) fields.push_back(field(name, node->Type(whole)));
     schema_ = alkaid::schema(std::move(fields));
+    SizeBlocksForWidth();
     return Status::OK();
+  }
+
+  // Wide schemas: blocks after those read so far hold enough bytes a column
+  // (csv::internal::BlockSizeForColumns).
+  void SizeBlocksForWidth() {
+    int64_t columns = 0;
+    for (const auto& f : schema_->fields()) columns += 1 + CountDescendants(*f->type());
+    loader_.SetBlockSize(csv::internal::BlockSizeForColumns(options_.block_size,
+                                                            options_.max_line_bytes, columns));
+  }
+
+  static int64_t CountDescendants(const DataType& type) {
+    int64_t n = 0;
+    for (int i = 0; i < type.num_fields(); ++i) n += 1 + CountDescendants(*type.field(i)->type());
+    return n;
   }
 
   Result<RecordBatchPtr> Next() override {

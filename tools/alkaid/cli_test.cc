@@ -457,6 +457,86 @@ TEST_F(CliTest, SparseJsonLinesAreRefusedNamingTheOption) {
       << negative.err;
 }
 
+// Input wider than max_columns (100,000 by default) is refused before any
+// column is built, naming the tool's option; --max-columns 0 lifts the cap.
+// The header is longer than the bytes convert first looks at (4 KiB), so
+// this also checks that convert looks further to recognise the CSV.
+TEST_F(CliTest, WideTextIsRefusedNamingMaxColumns) {
+  const std::string csv = Path("wide.csv");
+  {
+    std::ofstream f(csv);
+    for (int i = 0; i < 100'001; ++i) f << (i ? ",c" : "c") << i;
+    f << '\n';
+    for (int i = 0; i < 100'001; ++i) f << (i ? ",1" : "1");
+    f << '\n';
+  }
+  auto r = RunMeasured({"from-csv", csv, Path("wide.arrow")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("the header has 100001 columns, more than max_columns (100000)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("the options for that are --max-columns N and --columns NAME"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(Path("wide.arrow")));
+  EXPECT_LT(r.max_rss_kib, 256 << 10);
+  auto converted = RunMeasured({"convert", csv, Path("wide.arrow")});
+  EXPECT_EQ(converted.exit_code, 1) << converted.err;
+  EXPECT_NE(converted.err.find("from-csv and from-jsonl take --max-columns N"), std::string::npos)
+      << converted.err;
+  auto lifted = RunMeasured({"from-csv", csv, Path("wide.arrow"), "--max-columns", "0"});
+  ASSERT_EQ(lifted.exit_code, 0) << lifted.err;
+  EXPECT_EQ(RunMeasured({"count", Path("wide.arrow")}).out, "1\n");
+
+  // JSON Lines: one object of 30 keys, capped at 20.
+  const std::string jsonl = Path("wide.jsonl");
+  {
+    std::ofstream f(jsonl);
+    f << '{';
+    for (int i = 0; i < 30; ++i) f << (i ? ",\"k" : "\"k") << i << "\":1";
+    f << "}\n";
+  }
+  auto capped = RunMeasured({"from-jsonl", jsonl, Path("j.arrow"), "--max-columns", "20"});
+  EXPECT_EQ(capped.exit_code, 1) << capped.err;
+  EXPECT_NE(capped.err.find("more than max_columns (20)"), std::string::npos) << capped.err;
+  EXPECT_NE(capped.err.find("the option for that is --max-columns N"), std::string::npos)
+      << capped.err;
+  auto negative = RunMeasured({"from-jsonl", jsonl, Path("j.arrow"), "--max-columns", "-1"});
+  EXPECT_EQ(negative.exit_code, 2) << negative.err;
+}
+
+// convert tells CSV and JSON Lines by their first two lines; when those are
+// longer than the first 4 KiB it looks at, it reads further (up to 1 MiB),
+// and past that it says which command to use.
+TEST_F(CliTest, ConvertRecognisesTextWithLongFirstLines) {
+  const std::string jsonl = Path("long.jsonl");
+  {
+    std::ofstream f(jsonl);
+    for (int line = 0; line < 3; ++line) {
+      f << '{';
+      for (int i = 0; i < 600; ++i) f << (i ? ", \"k" : "\"k") << i << "\": " << i;
+      f << "}\n";
+    }
+  }
+  ASSERT_GT(fs::file_size(jsonl), 3 * 4096u);
+  auto r = RunMeasured({"convert", jsonl, Path("long.arrow")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(RunMeasured({"count", Path("long.arrow")}).out, "3\n");
+
+  const std::string huge = Path("huge.csv");
+  {
+    std::ofstream f(huge);
+    for (int i = 0; i < 300'000; ++i) f << (i ? ",c" : "c") << i;
+    f << "\n1\n";
+  }
+  auto unknown = RunMeasured({"convert", huge, Path("huge.arrow")});
+  EXPECT_EQ(unknown.exit_code, 1) << unknown.err;
+  EXPECT_NE(unknown.err.find("first lines are longer than the 1048576 bytes looked at"),
+            std::string::npos)
+      << unknown.err;
+  EXPECT_NE(unknown.err.find("`alkaid from-csv`"), std::string::npos) << unknown.err;
+}
+
 // After the inference sample, a JSON Lines value of another type or a new
 // key is an error that says the types were inferred and which options of
 // from-jsonl change that.

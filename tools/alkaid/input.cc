@@ -12,6 +12,10 @@ namespace alkaid::cli {
 namespace {
 
 constexpr size_t kSniffBytes = 4096;
+// Text whose first two lines do not fit in kSniffBytes is looked at again
+// with up to this many bytes (CSV with a wide header, JSON Lines with long
+// objects).
+constexpr size_t kSniffMaxBytes = size_t{1} << 20;
 
 bool HasFileMagic(std::string_view v) {
   return v.substr(0, 6) == "ARROW1" || v.substr(0, 7) == "ALKAID1";
@@ -121,10 +125,26 @@ Result<std::vector<int>> ResolveColumns(const Schema& schema, const std::vector<
   return indices;
 }
 
-Status NotArrow(DataKind kind) {
+// Text whose first two lines are not both within `head` (the sniffer
+// could not compare them).
+bool FirstLinesCut(std::string_view head) {
+  if (!LooksLikeText(head)) return false;
+  std::string_view body = TrimLeft(head);
+  size_t nl = body.find('\n');
+  return nl == std::string_view::npos || body.find('\n', nl + 1) == std::string_view::npos;
+}
+
+// `cut`: text whose first lines were longer than the bytes looked at.
+Status NotArrow(DataKind kind, bool cut) {
   switch (kind) {
     case DataKind::kEmpty: return Status::Invalid("the input is empty");
     case DataKind::kText:
+      if (cut) {
+        return Status::Invalid("this is text whose first lines are longer than the ",
+                               kSniffMaxBytes, " bytes looked at, so its format is not known: "
+                               "CSV is read by `alkaid from-csv`, JSON Lines by "
+                               "`alkaid from-jsonl`");
+      }
       return Status::Invalid("this is text, not Arrow IPC data (an IPC file starts with ARROW1, a "
                              "stream with an FFFFFFFF marker)");
     default: return Status::Invalid("this is ", DataKindName(kind), ", not Arrow IPC data");
@@ -195,9 +215,12 @@ Result<std::unique_ptr<Input>> Input::Open(const std::string& path,
   } else {
     ALKAID_ASSIGN_OR_RAISE(in->source_, io::MemoryMappedFile::Open(path));
     ALKAID_ASSIGN_OR_RAISE(in->size_, in->source_->GetSize());
-    ALKAID_ASSIGN_OR_RAISE(BufferPtr bytes,
-                           in->source_->ReadAt(0, std::min<int64_t>(in->size_, kSniffBytes)));
-    head.assign(bytes->view());
+    for (size_t window = kSniffBytes;; window *= 16) {
+      ALKAID_ASSIGN_OR_RAISE(BufferPtr bytes,
+                             in->source_->ReadAt(0, std::min<int64_t>(in->size_, window)));
+      head.assign(bytes->view());
+      if (head.size() < window || window >= kSniffMaxBytes || !FirstLinesCut(head)) break;
+    }
   }
   *kind = SniffDataKind(head);
   if (text != nullptr) {
@@ -227,7 +250,9 @@ Result<std::unique_ptr<Input>> Input::Open(const std::string& path,
       return in;
     }
   }
-  if (*kind != DataKind::kIpcFile && *kind != DataKind::kIpcStream) return NotArrow(*kind);
+  if (*kind != DataKind::kIpcFile && *kind != DataKind::kIpcStream) {
+    return NotArrow(*kind, path != "-" && head.size() >= kSniffMaxBytes && FirstLinesCut(head));
+  }
 
   if (path == "-") {
     if (*kind == DataKind::kIpcFile) {

@@ -220,9 +220,12 @@ struct Opened {
   int exit_code = kExitOk;
 };
 
+std::string LimitHint(const std::string& message, const std::string& command);
+
+// `command`: the subcommand, for hints in a text reader's errors.
 Opened OpenOrReport(const std::string& path, const std::vector<std::string>& columns,
                     const ipc::IpcReadOptions& options = ipc::IpcReadOptions(),
-                    const TextReadOptions* text = nullptr) {
+                    const TextReadOptions* text = nullptr, const std::string& command = "") {
   DataKind kind = DataKind::kIpcStream;
   auto input = Input::Open(path, columns, options, &kind, text);
   if (input.ok()) return {std::move(input).MoveValueUnsafe(), kExitOk};
@@ -235,6 +238,10 @@ Opened OpenOrReport(const std::string& path, const std::vector<std::string>& col
   if (!read_as_text && kind != DataKind::kIpcFile && kind != DataKind::kIpcStream &&
       kind != DataKind::kText && kind != DataKind::kEmpty)
     return {nullptr, Report(subject, Status::Invalid(st.message(), WhereToSend(kind)), kExitUsage)};
+  if (read_as_text) {
+    std::string hint = LimitHint(st.message(), command);
+    if (!hint.empty()) return {nullptr, Report(subject, Status(st.code(), st.message() + hint))};
+  }
   return {nullptr, Report(subject, st)};
 }
 
@@ -703,6 +710,7 @@ struct TextSettings {
   bool fill_missing = false;
   bool ignore_unexpected = false;
   int64_t missing_nulls_per_byte = jsonl::ReadOptions().missing_nulls_per_byte;
+  int64_t max_columns = csv::ReadOptions().max_columns;
 };
 
 // A one-byte delimiter or quote; "tab" and "\t" spell a tab.
@@ -826,6 +834,7 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   if (t.skip_rows < 0) return Status::KeyError("--skip-rows must be 0 or more");
   if (t.missing_nulls_per_byte < 0)
     return Status::KeyError("--missing-nulls-per-byte must be 0 (no limit) or more");
+  if (t.max_columns < 0) return Status::KeyError("--max-columns must be 0 (no limit) or more");
   csv::ReadOptions& c = options.csv;
   ALKAID_ASSIGN_OR_RAISE(c.delimiter, ParseSeparator("--delimiter", t.delimiter));
   ALKAID_ASSIGN_OR_RAISE(c.quote, ParseSeparator("--quote", t.quote));
@@ -843,12 +852,14 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   c.num_threads = t.threads;
   if (t.fill_missing) c.ragged_rows = csv::RaggedRows::kFillNull;
   c.missing_nulls_per_byte = t.missing_nulls_per_byte;
+  c.max_columns = t.max_columns;
   jsonl::ReadOptions& j = options.jsonl;
   j.inference_rows = t.inference_rows;
   j.block_size = t.block_size;
   j.num_threads = t.threads;
   if (t.ignore_unexpected) j.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
   j.missing_nulls_per_byte = t.missing_nulls_per_byte;
+  j.max_columns = t.max_columns;
   return options;
 }
 
@@ -874,6 +885,14 @@ std::string LimitHint(const std::string& message, const std::string& command) {
              "--missing-nulls-per-byte N";
     return "; the option for that is --missing-nulls-per-byte N";
   }
+  if (message.find("max_columns") != std::string::npos) {
+    if (command == "convert")
+      return "; convert reads text with default options: from-csv and from-jsonl take "
+             "--max-columns N";
+    if (command == "from-csv")
+      return "; the options for that are --max-columns N and --columns NAME,...";
+    return "; the option for that is --max-columns N";
+  }
   return "";
 }
 
@@ -887,7 +906,7 @@ int ConvertInput(const std::string& in, const std::string& out, const std::strin
   if (in != "-") {
     if (Status st = CheckDistinctFiles(in, out); !st.ok()) return Report(out, st, kExitUsage);
   }
-  auto [input, code] = OpenOrReport(in, *names, ipc::IpcReadOptions(), &text);
+  auto [input, code] = OpenOrReport(in, *names, ipc::IpcReadOptions(), &text, command);
   if (!input) return code;
   // After a projection the original ids' paths no longer apply; renumber.
   DictionaryIds ids = names->empty() ? input->dictionary_ids() : DictionaryIds();
@@ -986,6 +1005,12 @@ void AddTextOptions(CLI::App* cmd, TextSettings* t, std::string* columns, bool c
                         "block; 0: no limit)"
                       : "Nulls left-out keys may add per byte of a block (at least 4 Mi a "
                         "block; 0: no limit)")
+      ->capture_default_str();
+  cmd->add_option("--max-columns", t->max_columns,
+                  csv ? "Most columns the header (or first record) may have (each costs about "
+                        "1 KB a batch; 0: no limit)"
+                      : "Most fields the inferred schema may have, nested ones included (each "
+                        "costs about 1 KB a batch; 0: no limit)")
       ->capture_default_str();
   cmd->add_option("--block-size", t->block_size, "Bytes parsed per batch")->capture_default_str();
   cmd->add_option("--threads", t->threads, "Parsing threads (0: one per core)")
