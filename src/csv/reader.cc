@@ -893,7 +893,9 @@ class CsvReader final : public RecordBatchReader {
     if (!from_input || options_.max_columns == 0 || columns <= options_.max_columns) {
       return Status::OK();
     }
-    return LocatedError(internal::TooManyColumns(what, options_.max_columns), 0);
+    return LocatedError(internal::TooManyColumns(what, options_.max_columns,
+                                                 "read fewer columns (include_columns)"),
+                        0);
   }
 
   Status LocatedError(const Status& st, int64_t line_delta) const {

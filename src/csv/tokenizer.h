@@ -88,11 +88,13 @@ inline int64_t BlockSizeForColumns(int64_t block_size, int64_t max_record_bytes,
 }
 
 // The error for input wider than max_columns; `what` says what was found
-// ("the header has 200000 columns").
-inline Status TooManyColumns(const std::string& what, int64_t max_columns) {
+// ("the header has 200000 columns"), `instead` the other way out.
+inline Status TooManyColumns(const std::string& what, int64_t max_columns,
+                             const char* instead) {
   return Status::Invalid(what, ", more than max_columns (", max_columns,
                          "): each column costs about 1 KB of memory a batch, however few its "
-                         "rows; raise max_columns (0: no limit) or read fewer columns");
+                         "rows; raise max_columns (0: no limit) or ",
+                         instead);
 }
 
 // A problem at a line relative to the block's first line; the reader adds the

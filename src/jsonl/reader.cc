@@ -975,7 +975,8 @@ class JsonlReader final : public RecordBatchReader {
             return Located(
                 csv::internal::TooManyColumns(
                     "the keys of the lines so far name more fields (nested ones included)",
-                    options_.max_columns),
+                    options_.max_columns,
+                    "give a schema of the fields wanted (and ignore unexpected ones)"),
                 line_base + line);
           }
           return Located(Status::Invalid("field ", perr.path.substr(1), ": ", perr.message),
