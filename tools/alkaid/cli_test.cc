@@ -522,6 +522,20 @@ TEST_F(CliTest, ConvertRecognisesTextWithLongFirstLines) {
   auto r = RunMeasured({"convert", jsonl, Path("long.arrow")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(RunMeasured({"count", Path("long.arrow")}).out, "3\n");
+  // On standard input, lines longer than one read (64 KiB) too.
+  const std::string longer = Path("longer.jsonl");
+  {
+    std::ofstream f(longer);
+    for (int line = 0; line < 2; ++line) {
+      f << '{';
+      for (int i = 0; i < 8000; ++i) f << (i ? ", \"k" : "\"k") << i << "\": " << i;
+      f << "}\n";
+    }
+  }
+  ASSERT_GT(fs::file_size(longer), 2 * 65536u);
+  auto piped = RunMeasured({"convert", "-", Path("longer.arrow")}, {}, longer);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(RunMeasured({"count", Path("longer.arrow")}).out, "2\n");
 
   const std::string huge = Path("huge.csv");
   {

@@ -212,6 +212,12 @@ Result<std::unique_ptr<Input>> Input::Open(const std::string& path,
   std::string head;
   if (path == "-") {
     ALKAID_RETURN_NOT_OK(ReadStdin(&head, 8));
+    // Text: on until its first two lines are in (or 1 MiB, or the end).
+    while (head.size() < kSniffMaxBytes && FirstLinesCut(head)) {
+      const size_t before = head.size();
+      ALKAID_RETURN_NOT_OK(ReadStdin(&head, before + 1));
+      if (head.size() == before) break;
+    }
   } else {
     ALKAID_ASSIGN_OR_RAISE(in->source_, io::MemoryMappedFile::Open(path));
     ALKAID_ASSIGN_OR_RAISE(in->size_, in->source_->GetSize());
@@ -251,7 +257,7 @@ Result<std::unique_ptr<Input>> Input::Open(const std::string& path,
     }
   }
   if (*kind != DataKind::kIpcFile && *kind != DataKind::kIpcStream) {
-    return NotArrow(*kind, path != "-" && head.size() >= kSniffMaxBytes && FirstLinesCut(head));
+    return NotArrow(*kind, head.size() >= kSniffMaxBytes && FirstLinesCut(head));
   }
 
   if (path == "-") {
