@@ -197,7 +197,8 @@ TEST(JsonlWidth, InferredSchemaIsCappedByMaxColumns) {
   EXPECT_LT(pool.max_memory(), 32 << 20);
 
   // Nested fields count: 3 keys over two lines, each an object of 2 keys.
-  const std::string nested = "{\"a\":{\"x\":1,\"y\":2}}\n{\"b\":{\"x\":1},\"c\":{\"x\":[{\"z\":1}]}}\n";
+  const std::string nested =
+      "{\"a\":{\"x\":1,\"y\":2}}\n{\"b\":{\"x\":1},\"c\":{\"x\":[{\"z\":1}]}}\n";
   o.max_columns = 8;  // a, a.x, a.y, b, b.x, c, c.x, its items, c.x[].z: 9
   auto nine = ReadString(nested, o);
   ASSERT_FALSE(nine.ok());
