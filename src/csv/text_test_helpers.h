@@ -33,7 +33,6 @@ inline std::string JoinLines(const std::vector<std::string>& lines) {
   return out;
 }
 
-// Column by column, so a failure names the column; NaNs compare equal.
 // Reads `reader` to its end: how many batches and rows it gave (-1 batches
 // after a failure, which is reported).
 struct BatchCount {
@@ -52,6 +51,7 @@ inline BatchCount CountBatches(RecordBatchReader& reader) {
   }
 }
 
+// Column by column, so a failure names the column; NaNs compare equal.
 inline void ExpectTablesEqual(const Table& got, const Table& want) {
   ASSERT_EQ(got.num_columns(), want.num_columns());
   EXPECT_EQ(got.num_rows(), want.num_rows());

@@ -196,8 +196,7 @@ struct InferNode {
   }
 
   static bool TooWide(PathError* err) {
-    err->message = "max_columns";  // InitSchema writes the message
-    err->too_wide = true;
+    err->too_wide = true;  // InitSchema words the error
     return false;
   }
 

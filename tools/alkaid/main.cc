@@ -220,7 +220,7 @@ struct Opened {
   int exit_code = kExitOk;
 };
 
-std::string LimitHint(const std::string& message, const std::string& command);
+Status WithLimitHint(const Status& st, const std::string& command);
 
 // `command`: the subcommand, for hints in a text reader's errors.
 Opened OpenOrReport(const std::string& path, const std::vector<std::string>& columns,
@@ -238,11 +238,7 @@ Opened OpenOrReport(const std::string& path, const std::vector<std::string>& col
   if (!read_as_text && kind != DataKind::kIpcFile && kind != DataKind::kIpcStream &&
       kind != DataKind::kText && kind != DataKind::kEmpty)
     return {nullptr, Report(subject, Status::Invalid(st.message(), WhereToSend(kind)), kExitUsage)};
-  if (read_as_text) {
-    std::string hint = LimitHint(st.message(), command);
-    if (!hint.empty()) return {nullptr, Report(subject, Status(st.code(), st.message() + hint))};
-  }
-  return {nullptr, Report(subject, st)};
+  return {nullptr, Report(subject, read_as_text ? WithLimitHint(st, command) : st)};
 }
 
 // ---------------------------------------------------------------------------
@@ -896,6 +892,12 @@ std::string LimitHint(const std::string& message, const std::string& command) {
   return "";
 }
 
+// `st` with LimitHint's options appended, when it names a limit.
+Status WithLimitHint(const Status& st, const std::string& command) {
+  std::string hint = LimitHint(st.message(), command);
+  return hint.empty() ? st : Status(st.code(), st.message() + hint);
+}
+
 // Reads `in` (text or IPC, as `text` says) and writes it as IPC to `out`,
 // batch by batch; `command` is the subcommand, for hints in errors.
 int ConvertInput(const std::string& in, const std::string& out, const std::string& columns,
@@ -915,10 +917,7 @@ int ConvertInput(const std::string& in, const std::string& out, const std::strin
       out, input->schema(), ids, settings, [reader] { return reader->Next(); }, reader);
   if (!st.ok()) {
     // A limit of the text reader: say how to change it with this tool.
-    if (input->is_text()) {
-      std::string hint = LimitHint(st.message(), command);
-      if (!hint.empty()) st = Status(st.code(), st.message() + hint);
-    }
+    if (input->is_text()) st = WithLimitHint(st, command);
     return Report(st.IsIOError() ? out : InputName(in), st);
   }
   return kExitOk;
