@@ -140,8 +140,10 @@ struct ReadOptions {
   int64_t block_size = 1 << 20;
   /// Threads parsing blocks; 0 means the number of hardware threads.
   int num_threads = 0;
-  /// The longest record accepted, in bytes. Guards against an unterminated
-  /// quote making the reader buffer the rest of the input.
+  /// The longest record accepted, in bytes: one that does not end within
+  /// max_record_bytes + block_size bytes of its start is an error (which says
+  /// whether a quote is open in it). Guards against an unterminated quote
+  /// making the reader buffer the rest of the input.
   int64_t max_record_bytes = 64 << 20;
   /// What to do with a record whose field count differs from the header's.
   RaggedRows ragged_rows = RaggedRows::kError;

@@ -109,7 +109,8 @@ struct ReadOptions {
   int64_t block_size = 1 << 20;
   /// Threads parsing blocks; 0 means the number of hardware threads.
   int num_threads = 0;
-  /// The longest line accepted, in bytes; a longer one is an error instead of
+  /// The longest line accepted, in bytes: one that does not end within
+  /// max_line_bytes + block_size bytes of its start is an error instead of
   /// being buffered whole.
   int64_t max_line_bytes = 64 << 20;
   /// Deepest nesting of arrays and objects accepted on a line.

@@ -35,6 +35,7 @@ struct LoaderOptions {
   char quote = '"';  // '\0': lines are records (JSON Lines)
   int64_t block_size = 1 << 20;
   int64_t max_record_bytes = 64 << 20;
+  const char* max_record_bytes_name = "max_record_bytes";  // as the reader's options spell it
   int64_t skip_lines = 0;
   bool lone_cr = true;  // a lone CR ends a record (CSV), or is whitespace (JSON)
   MemoryPool* pool = default_memory_pool();
@@ -151,9 +152,10 @@ class Loader {
       if (eof_) return Cut(size_);
       if (size_ > options_.max_record_bytes + options_.block_size) {
         RawBlock b;
-        b.error = Status::Invalid("a record is longer than max_record_bytes (",
-                                  options_.max_record_bytes,
-                                  " bytes); most likely a quote is never closed");
+        b.error = Status::Invalid(options_.quote == '\0' ? "a line" : "a record",
+                                  " is longer than ", options_.max_record_bytes_name, " (",
+                                  options_.max_record_bytes, " bytes)",
+                                  in_quote_ ? "; a quote opened in it is never closed" : "");
         eof_ = true;
         size_ = 0;
         return b;

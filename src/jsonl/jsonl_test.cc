@@ -15,6 +15,7 @@ using ::alkaid::testing::ExpectTable;
 using ::alkaid::testing::ExpectTablesEqual;
 using ::alkaid::testing::MakeTable;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TablePtr Read(std::string_view text, ReadOptions options = {}) {
   return ExpectTable(ReadString(text, options), text);
@@ -155,7 +156,8 @@ TEST(JsonlReader, LongLineIsBounded) {
   o.block_size = 1024;
   o.max_line_bytes = 4096;
   Status st = ReadError(text, o);
-  EXPECT_THAT(st.message(), HasSubstr("max_record_bytes"));
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 1: a line is longer than max_line_bytes"));
+  EXPECT_THAT(st.message(), Not(HasSubstr("quote")));
 }
 
 TEST(JsonlWriter, Forms) {

@@ -903,6 +903,7 @@ class JsonlReader final : public RecordBatchReader {
     l.lone_cr = false;
     l.block_size = o.block_size;
     l.max_record_bytes = o.max_line_bytes;
+    l.max_record_bytes_name = "max_line_bytes";
     l.pool = o.pool;
     return l;
   }

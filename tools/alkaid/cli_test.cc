@@ -505,6 +505,52 @@ TEST_F(CliTest, WideTextIsRefusedNamingMaxColumns) {
   EXPECT_EQ(negative.exit_code, 2) << negative.err;
 }
 
+// A record longer than max_record_bytes (64 MiB by default) is an error that
+// says whether a quote was left open and names the tool's option; raising
+// the option reads it.
+TEST_F(CliTest, LongRecordsNameTheOptionThatRaisesTheLimit) {
+  const std::string csv = Path("long.csv");
+  const std::string jsonl = Path("long.jsonl");
+  {
+    // Short records after the long one, so that it is not simply the rest
+    // of the input (which is read whole).
+    std::ofstream c(csv);
+    c << "a,b\n1,\"" << std::string(8000, 'x') << "\"\n";
+    std::ofstream j(jsonl);
+    j << "{\"a\": \"" << std::string(8000, 'x') << "\"}\n";
+    for (int i = 0; i < 2000; ++i) {
+      c << "2,y\n";
+      j << "{\"a\": \"y\"}\n";
+    }
+  }
+  auto r = RunMeasured({"from-csv", csv, Path("o.arrow"), "--max-record-bytes", "1024",
+                        "--block-size", "1024"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("CSV line 2: a record is longer than max_record_bytes (1024 bytes); a "
+                       "quote opened in it is never closed; the option for that is "
+                       "--max-record-bytes N"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(Path("o.arrow")));
+  r = RunMeasured({"from-jsonl", jsonl, Path("o.arrow"), "--max-line-bytes", "1024",
+                   "--block-size", "1024"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("JSON Lines line 1: a line is longer than max_line_bytes (1024 bytes); "
+                       "the option for that is --max-line-bytes N"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(Path("o.arrow")));
+  for (const auto& [command, in, flag] :
+       {std::tuple{"from-csv", csv, "--max-record-bytes"},
+        std::tuple{"from-jsonl", jsonl, "--max-line-bytes"}}) {
+    auto raised =
+        RunMeasured({command, in, Path("o.arrow"), flag, "16384", "--block-size", "1024"});
+    ASSERT_EQ(raised.exit_code, 0) << raised.err;
+    EXPECT_EQ(RunMeasured({"count", Path("o.arrow")}).out, "2001\n");
+    EXPECT_EQ(RunMeasured({command, in, Path("o.arrow"), flag, "0"}).exit_code, 2);
+  }
+}
+
 // convert tells CSV and JSON Lines by their first two lines; when those are
 // longer than the first 4 KiB it looks at, it reads further (up to 1 MiB),
 // and past that it says which command to use.

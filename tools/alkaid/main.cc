@@ -707,6 +707,8 @@ struct TextSettings {
   bool ignore_unexpected = false;
   int64_t missing_nulls_per_byte = jsonl::ReadOptions().missing_nulls_per_byte;
   int64_t max_columns = csv::ReadOptions().max_columns;
+  // The same default in both readers (max_record_bytes, max_line_bytes).
+  int64_t max_record_bytes = csv::ReadOptions().max_record_bytes;
 };
 
 // A one-byte delimiter or quote; "tab" and "\t" spell a tab.
@@ -831,6 +833,8 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   if (t.missing_nulls_per_byte < 0)
     return Status::KeyError("--missing-nulls-per-byte must be 0 (no limit) or more");
   if (t.max_columns < 0) return Status::KeyError("--max-columns must be 0 (no limit) or more");
+  if (t.max_record_bytes < 1)
+    return Status::KeyError("--max-record-bytes and --max-line-bytes must be at least 1");
   csv::ReadOptions& c = options.csv;
   ALKAID_ASSIGN_OR_RAISE(c.delimiter, ParseSeparator("--delimiter", t.delimiter));
   ALKAID_ASSIGN_OR_RAISE(c.quote, ParseSeparator("--quote", t.quote));
@@ -849,6 +853,7 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   if (t.fill_missing) c.ragged_rows = csv::RaggedRows::kFillNull;
   c.missing_nulls_per_byte = t.missing_nulls_per_byte;
   c.max_columns = t.max_columns;
+  c.max_record_bytes = t.max_record_bytes;
   jsonl::ReadOptions& j = options.jsonl;
   j.inference_rows = t.inference_rows;
   j.block_size = t.block_size;
@@ -856,6 +861,7 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   if (t.ignore_unexpected) j.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
   j.missing_nulls_per_byte = t.missing_nulls_per_byte;
   j.max_columns = t.max_columns;
+  j.max_line_bytes = t.max_record_bytes;
   return options;
 }
 
@@ -880,6 +886,14 @@ std::string LimitHint(const std::string& message, const std::string& command) {
       return "; convert reads text with default options: from-csv and from-jsonl take "
              "--missing-nulls-per-byte N";
     return "; the option for that is --missing-nulls-per-byte N";
+  }
+  if (message.find("max_record_bytes") != std::string::npos ||
+      message.find("max_line_bytes") != std::string::npos) {
+    if (command == "convert")
+      return "; convert reads text with default options: from-csv takes --max-record-bytes N, "
+             "from-jsonl --max-line-bytes N";
+    if (command == "from-csv") return "; the option for that is --max-record-bytes N";
+    return "; the option for that is --max-line-bytes N";
   }
   if (message.find("max_columns") != std::string::npos) {
     if (command == "convert")
@@ -1010,6 +1024,12 @@ void AddTextOptions(CLI::App* cmd, TextSettings* t, std::string* columns, bool c
                         "1 KB a batch; 0: no limit)"
                       : "Most fields the inferred schema may have, nested ones included (each "
                         "costs about 1 KB a batch; 0: no limit)")
+      ->capture_default_str();
+  cmd->add_option(csv ? "--max-record-bytes" : "--max-line-bytes", t->max_record_bytes,
+                  csv ? "Longest record accepted, in bytes (a longer one, or a quote never "
+                        "closed, is an error instead of being held whole)"
+                      : "Longest line accepted, in bytes (a longer one is an error instead of "
+                        "being held whole)")
       ->capture_default_str();
   cmd->add_option("--block-size", t->block_size, "Bytes parsed per batch")->capture_default_str();
   cmd->add_option("--threads", t->threads, "Parsing threads (0: one per core)")

@@ -113,8 +113,11 @@ class TablePrinter final : public BatchPrinter {
       for (const auto& row : rows) widths_[c] = std::max(widths_[c], row[c].width);
     }
     FitColumns();
-    rule_ = "+";
-    for (int c : shown_) rule_ += std::string(static_cast<size_t>(Width(c) + 2), '-') + "+";
+    rule_.assign(1, '+');
+    for (int c : shown_) {
+      rule_.append(static_cast<size_t>(Width(c) + 2), '-');
+      rule_ += '+';
+    }
     out_ << rule_ << "\n";
     PrintRow(names_, /*bold=*/true);
     PrintRow(types_, /*bold=*/false);
