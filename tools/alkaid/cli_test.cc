@@ -548,6 +548,13 @@ TEST_F(CliTest, LongRecordsNameTheOptionThatRaisesTheLimit) {
     ASSERT_EQ(raised.exit_code, 0) << raised.err;
     EXPECT_EQ(RunMeasured({"count", Path("o.arrow")}).out, "2001\n");
     EXPECT_EQ(RunMeasured({command, in, Path("o.arrow"), flag, "0"}).exit_code, 2);
+    // Together with a block, a record must fit the readers' largest block.
+    auto huge = RunMeasured({command, in, Path("o.arrow"), flag, "600000000"});
+    EXPECT_EQ(huge.exit_code, 1) << huge.err;
+    EXPECT_NE(huge.err.find(std::string("the options for that are --block-size BYTES and ") +
+                            flag + " N"),
+              std::string::npos)
+        << huge.err;
   }
 }
 

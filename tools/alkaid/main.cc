@@ -892,8 +892,13 @@ std::string LimitHint(const std::string& message, const std::string& command) {
     if (command == "convert")
       return "; convert reads text with default options: from-csv takes --max-record-bytes N, "
              "from-jsonl --max-line-bytes N";
-    if (command == "from-csv") return "; the option for that is --max-record-bytes N";
-    return "; the option for that is --max-line-bytes N";
+    const bool sum = message.find("block_size") != std::string::npos;
+    if (command == "from-csv") {
+      return sum ? "; the options for that are --block-size BYTES and --max-record-bytes N"
+                 : "; the option for that is --max-record-bytes N";
+    }
+    return sum ? "; the options for that are --block-size BYTES and --max-line-bytes N"
+               : "; the option for that is --max-line-bytes N";
   }
   if (message.find("max_columns") != std::string::npos) {
     if (command == "convert")
