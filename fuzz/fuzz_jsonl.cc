@@ -1,10 +1,10 @@
 // libFuzzer target: arbitrary bytes through the JSON Lines reader. The first
 // byte picks threads, a small block size, the inference sample, the depth,
-// unexpected keys, a small allowance of nulls for left-out keys and a small
-// max_columns; the text read without the line scanner (the reader's first
-// tier) must give the same table or the same error; an accepted table is
-// validated, written back as JSON Lines and read again with its schema, and
-// must come back equal.
+// unexpected keys, a small allowance of nulls for left-out keys, a small
+// max_columns and whether dates and timestamps are inferred; the text read
+// without the line scanner (the reader's first tier) must give the same table
+// or the same error; an accepted table is validated, written back as JSON
+// Lines and read again with its schema, and must come back equal.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -24,6 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if ((mode & 4) && (mode & 32)) options.max_columns = 6;  // a cap small inputs reach
   options.max_depth = (mode & 8) ? 4 : 64;
   if (mode & 16) options.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
+  if (mode & 64) options.infer_temporal = false;
   if (mode & 32) {  // an allowance small inputs can spend
     options.missing_nulls_floor = 0;
     options.missing_nulls_per_byte = 1;

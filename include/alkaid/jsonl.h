@@ -20,7 +20,12 @@
 ///   integers    -> int64, exactly (never through a double); integers above
 ///                  INT64_MAX make the column uint64 if none is negative
 ///   other numbers -> float64 (int64 and float64 join to float64)
-///   strings     -> utf8
+///   strings     -> utf8; but when every string of the field in the sample is
+///                  a date (YYYY-MM-DD) or timestamp, as CSV infers them
+///                  (infer_temporal): date32 when all are dates, otherwise a
+///                  timestamp in the coarsest unit holding every fraction,
+///                  "UTC" when all have a zone (Z or an offset; values are
+///                  converted to UTC); zoned and zone-less mixed stay utf8
 ///   arrays      -> `list<item type joined over every element>`
 ///   objects     -> `struct<fields in first-seen order>`
 /// Any other disagreement inside the sample (a string where a number was) is
@@ -115,6 +120,11 @@ struct ReadOptions {
   int64_t max_line_bytes = 64 << 20;
   /// Deepest nesting of arrays and objects accepted on a line.
   int max_depth = 64;
+  /// Whether inference reads fields whose sampled strings are all dates or
+  /// timestamps as date32 / timestamp (see the top of this file); false:
+  /// strings are always utf8. A later string of such a field that is not a
+  /// date or timestamp is an error naming its line and inference_rows.
+  bool infer_temporal = true;
   /// Whether keys outside the schema are an error or dropped.
   UnexpectedFields unexpected_fields = UnexpectedFields::kError;
   /// A key left out of an object is a null in its column and in every column

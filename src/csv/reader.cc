@@ -33,19 +33,16 @@ namespace {
 // ---------------------------------------------------------------------------
 // Inference
 
-enum class Kind : int8_t { kNull, kBool, kInt, kFloat, kDate, kTimestamp, kString };
+enum class Kind : int8_t { kNull, kBool, kInt, kFloat, kTemporal, kString };
 
 struct Inferred {
   Kind kind = Kind::kNull;
-  int frac_digits = 0;
-  bool zoned = false;
-  bool unzoned = false;
+  text::TemporalInference temporal;
 
   void Add(std::string_view s) {
     bool b;
     int64_t i;
     double d;
-    text::TimestampText ts;
     switch (kind) {
       case Kind::kNull:
         if (text::ParseBool(s, &b)) {
@@ -54,11 +51,8 @@ struct Inferred {
           kind = Kind::kInt;
         } else if (text::ParseDouble(s, &d)) {
           kind = Kind::kFloat;
-        } else if (text::ParseTimestamp(s, &ts)) {
-          kind = ts.date_only ? Kind::kDate : Kind::kTimestamp;
-          Note(ts);
         } else {
-          kind = Kind::kString;
+          kind = temporal.Add(s) ? Kind::kTemporal : Kind::kString;
         }
         return;
       case Kind::kBool:
@@ -71,22 +65,12 @@ struct Inferred {
       case Kind::kFloat:
         if (!text::ParseDouble(s, &d)) kind = Kind::kString;
         return;
-      case Kind::kDate:
-      case Kind::kTimestamp:
-        if (!text::ParseTimestamp(s, &ts)) {
-          kind = Kind::kString;
-          return;
-        }
-        if (!ts.date_only) kind = Kind::kTimestamp;
-        Note(ts);
+      case Kind::kTemporal:
+        if (!temporal.Add(s)) kind = Kind::kString;
         return;
       case Kind::kString:
         return;
     }
-  }
-  void Note(const text::TimestampText& ts) {
-    frac_digits = std::max(frac_digits, ts.frac_digits);
-    (ts.has_zone ? zoned : unzoned) = true;
   }
   DataTypePtr Type(bool whole_input) const {
     switch (kind) {
@@ -94,10 +78,10 @@ struct Inferred {
       case Kind::kBool: return boolean();
       case Kind::kInt: return int64();
       case Kind::kFloat: return float64();
-      case Kind::kDate: return date32();
-      case Kind::kTimestamp:
-        if (zoned && unzoned) return utf8();
-        return timestamp(text::UnitForFractionDigits(frac_digits), zoned ? "UTC" : "");
+      case Kind::kTemporal: {
+        DataTypePtr t = temporal.Type();
+        return t ? t : utf8();
+      }
       case Kind::kString: return utf8();
     }
     return utf8();

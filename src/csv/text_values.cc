@@ -386,6 +386,21 @@ TimeUnit UnitForFractionDigits(int frac_digits) {
   return TimeUnit::kNano;
 }
 
+bool TemporalInference::Add(std::string_view s) {
+  TimestampText ts;
+  if (!ParseTimestamp(s, &ts)) return false;
+  frac_digits = std::max(frac_digits, ts.frac_digits);
+  dates_only &= ts.date_only;
+  (ts.has_zone ? zoned : unzoned) = true;
+  return true;
+}
+
+DataTypePtr TemporalInference::Type() const {
+  if (dates_only) return date32();
+  if (zoned && unzoned) return nullptr;
+  return timestamp(UnitForFractionDigits(frac_digits), zoned ? "UTC" : "");
+}
+
 bool TimestampToUnit(const TimestampText& ts, TimeUnit unit, int64_t* out) {
   int64_t per = UnitsPerSecond(unit);
   int64_t nanos_per_unit = 1'000'000'000 / per;

@@ -69,6 +69,21 @@ bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* ou
 bool TimestampToUnit(const TimestampText& ts, TimeUnit unit, int64_t* out);
 // The coarsest unit that holds `frac_digits` fraction digits exactly.
 TimeUnit UnitForFractionDigits(int frac_digits);
+// The type both text readers infer for a run of texts that are all dates or
+// timestamps (ParseTimestamp's forms), fed one text at a time.
+struct TemporalInference {
+  int frac_digits = 0;     // the most seen
+  bool dates_only = true;  // every text was YYYY-MM-DD
+  bool zoned = false;      // some text had a zone
+  bool unzoned = false;    // some text (a date included) had none
+  // False, noting nothing, when `s` is not a date or timestamp.
+  bool Add(std::string_view s);
+  // date32 when every text was a date; otherwise a timestamp in the coarsest
+  // unit that holds every fraction, "UTC" when every text had a zone; null
+  // when texts with and without a zone were mixed (no timestamp type holds
+  // both).
+  DataTypePtr Type() const;
+};
 // HH:MM:SS[.fraction] as nanoseconds since midnight.
 bool ParseTimeOfDay(std::string_view s, int64_t* nanos, int* frac_digits);
 

@@ -272,6 +272,85 @@ TEST(JsonlRoundTrip, GoldUnion) { GoldRoundTrip("generated_union.arrow_file"); }
 TEST(JsonlRoundTrip, GoldDictionary) { GoldRoundTrip("generated_dictionary.arrow_file"); }
 TEST(JsonlRoundTrip, GoldDictionaryUnsigned) { GoldRoundTrip("generated_dictionary_unsigned.arrow_file"); }
 
+// Dates and timestamps inferred from strings (infer_temporal), by the rules
+// CSV infers them with.
+TEST(JsonlTemporal, StringsThatAreAllDatesOrTimestampsAreInferred) {
+  const std::string text =
+      R"({"d": "2024-01-02", "t": "2024-01-02T03:04:05", "ms": "2024-01-02 03:04:05.5Z",)"
+      R"( "mixed": "2024-01-02T03:04:05Z", "s": "2024-01-02"}
+{"d": null, "t": "2024-01-02", "ms": "2024-01-02T04:04:05.125+01:00",)"
+      R"( "mixed": "2024-01-02T03:04:05", "s": "tomorrow"}
+)";
+  auto t = Read(text);
+  ASSERT_NE(t, nullptr);
+  auto want = schema({field("d", date32()), field("t", timestamp(TimeUnit::kSecond)),
+                      field("ms", timestamp(TimeUnit::kMilli, "UTC")), field("mixed", utf8()),
+                      field("s", utf8())});
+  ASSERT_TRUE(t->schema()->Equals(*want)) << t->schema()->ToString();
+  // 2024-01-02 is day 19,724; 03:04:05 is 11,045 s into it; the offset
+  // +01:00 is taken off.
+  const int64_t day = 19'724, at = day * 86'400 + 11'045;
+  auto expected = MakeTable(
+      want, {"[" + std::to_string(day) + ", null]",
+             "[" + std::to_string(at) + ", " + std::to_string(day * 86'400) + "]",
+             "[" + std::to_string(at * 1000 + 500) + ", " + std::to_string(at * 1000 + 125) + "]",
+             R"(["2024-01-02T03:04:05Z", "2024-01-02T03:04:05"])",
+             R"(["2024-01-02", "tomorrow"])"});
+  ExpectTablesEqual(*t, *expected);
+}
+
+TEST(JsonlTemporal, NestedFieldsAndTheFinestFractionDecideTheUnit) {
+  auto t = Read(
+      R"({"l": ["2024-01-02T00:00:00.000001", "2024-01-02T00:00:00.1"], "o": {"x": "1999-12-31"}}
+{"l": [], "o": {"x": "2000-01-01"}}
+{"l": ["2024-01-02T00:00:00.123456789"]}
+)");
+  ASSERT_NE(t, nullptr);
+  auto want = schema({field("l", list(timestamp(TimeUnit::kNano))),
+                      field("o", struct_({field("x", date32())}))});
+  EXPECT_TRUE(t->schema()->Equals(*want)) << t->schema()->ToString();
+  EXPECT_EQ(t->num_rows(), 3);
+}
+
+TEST(JsonlTemporal, WriterOutputReadsBackWithoutASchema) {
+  auto s = schema({field("d", date32()), field("s", timestamp(TimeUnit::kSecond)),
+                   field("ms", timestamp(TimeUnit::kMilli, "UTC")),
+                   field("us", timestamp(TimeUnit::kMicro)),
+                   field("ns", timestamp(TimeUnit::kNano, "UTC"))});
+  auto t = MakeTable(s, {"[0, -1, 19724]", "[0, 1700000000, null]",
+                         "[-1, 1700000000123, 0]", "[1, null, 1700000000123456]",
+                         "[1700000000123456789, -1, 0]"});
+  auto text = WriteToString(*t);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  for (int threads : {1, 2}) {
+    ReadOptions o;
+    o.num_threads = threads;
+    o.block_size = threads == 1 ? 1 << 20 : 64;
+    auto back = Read(*text, o);
+    ASSERT_NE(back, nullptr);
+    ExpectTablesEqual(*back, *t);
+  }
+}
+
+TEST(JsonlTemporal, LaterStringThatIsNotATimestampNamesInferenceRows) {
+  ReadOptions o;
+  o.inference_rows = 2;
+  Status st =
+      ReadError("{\"t\": \"2024-01-02T03:04:05\"}\n{\"t\": null}\n{\"t\": \"soon\"}\n", o);
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 3"));
+  EXPECT_THAT(st.message(), HasSubstr("field t"));
+  EXPECT_THAT(st.message(), HasSubstr("inference_rows"));
+}
+
+TEST(JsonlTemporal, OptionOffKeepsStrings) {
+  ReadOptions o;
+  o.infer_temporal = false;
+  auto t = Read("{\"d\": \"2024-01-02\", \"t\": [\"2024-01-02T03:04:05Z\"]}\n", o);
+  ASSERT_NE(t, nullptr);
+  auto want = schema({field("d", utf8()), field("t", list(utf8()))});
+  EXPECT_TRUE(t->schema()->Equals(*want)) << t->schema()->ToString();
+}
+
 }  // namespace
 }  // namespace alkaid::jsonl
 

@@ -105,10 +105,19 @@ Status ForEachLine(const char* data, int64_t size, Fn&& fn) {
 // ---------------------------------------------------------------------------
 // Inference
 
+// What inference may still do, shared by every node of one sample.
+struct InferLimits {
+  int64_t fields_left;  // how many more nodes the schema may grow by (max_columns)
+  bool temporal;        // ReadOptions::infer_temporal
+};
+
 struct InferNode {
   enum Kind : int8_t { kNull, kBool, kInt, kUInt, kFloat, kString, kList, kStruct };
   Kind kind = kNull;
   bool negative = false;
+  // kString: every string so far was a date or timestamp (infer_temporal).
+  bool temporal_possible = true;
+  text::TemporalInference temporal;
   std::unique_ptr<InferNode> item;
   std::vector<std::pair<std::string, std::unique_ptr<InferNode>>> fields;
   std::unordered_map<std::string, size_t> index;
@@ -119,9 +128,8 @@ struct InferNode {
     return kNames[k];
   }
 
-  // `fields_left`: how many more nodes the schema may grow by (max_columns);
-  // below zero, Add fails.
-  bool Add(dom::element e, int depth, PathError* err, int64_t* fields_left) {
+  // Fails when `limits->fields_left` would fall below zero (TooWide).
+  bool Add(dom::element e, int depth, PathError* err, InferLimits* limits) {
     Kind k;
     switch (e.type()) {
       case dom::element_type::NULL_VALUE: return true;
@@ -135,7 +143,15 @@ struct InferNode {
       }
       case dom::element_type::UINT64: k = kUInt; break;
       case dom::element_type::DOUBLE: k = kFloat; break;
-      case dom::element_type::STRING: k = kString; break;
+      case dom::element_type::STRING: {
+        k = kString;
+        std::string_view text;
+        if (temporal_possible &&
+            !(limits->temporal && !e.get_string().get(text) && temporal.Add(text))) {
+          temporal_possible = false;
+        }
+        break;
+      }
       case dom::element_type::ARRAY: k = kList; break;
       case dom::element_type::OBJECT: k = kStruct; break;
       default: k = kString;
@@ -159,14 +175,14 @@ struct InferNode {
     }
     if (k == kList) {
       if (!item) {
-        if (--*fields_left < 0) return TooWide(err);
+        if (--limits->fields_left < 0) return TooWide(err);
         item = std::make_unique<InferNode>();
       }
       int64_t i = 0;
       dom::array arr;
       if (e.get_array().get(arr)) return true;
       for (dom::element child : arr) {
-        if (!item->Add(child, depth + 1, err, fields_left)) {
+        if (!item->Add(child, depth + 1, err, limits)) {
           err->path.insert(0, "[" + std::to_string(i) + "]");
           return false;
         }
@@ -179,14 +195,14 @@ struct InferNode {
         auto it = index.find(std::string(kv.key));
         InferNode* child;
         if (it == index.end()) {
-          if (--*fields_left < 0) return TooWide(err);
+          if (--limits->fields_left < 0) return TooWide(err);
           index.emplace(std::string(kv.key), fields.size());
           fields.emplace_back(std::string(kv.key), std::make_unique<InferNode>());
           child = fields.back().second.get();
         } else {
           child = fields[it->second].second.get();
         }
-        if (!child->Add(kv.value, depth + 1, err, fields_left)) {
+        if (!child->Add(kv.value, depth + 1, err, limits)) {
           err->path.insert(0, "." + std::string(kv.key));
           return false;
         }
@@ -207,7 +223,10 @@ struct InferNode {
       case kInt: return int64();
       case kUInt: return uint64();
       case kFloat: return float64();
-      case kString: return utf8();
+      case kString: {
+        DataTypePtr t = temporal_possible ? temporal.Type() : nullptr;
+        return t ? t : utf8();
+      }
       case kList: return list(item ? item->Type(whole_input) : null());
       case kStruct: {
         FieldVector f;
@@ -940,8 +959,9 @@ class JsonlReader final : public RecordBatchReader {
     // Inference over the first inference_rows lines.
     InferNode root;
     root.kind = InferNode::kStruct;
-    int64_t fields_left = options_.max_columns > 0 ? options_.max_columns
-                                                   : std::numeric_limits<int64_t>::max();
+    InferLimits limits{options_.max_columns > 0 ? options_.max_columns
+                                                : std::numeric_limits<int64_t>::max(),
+                       options_.infer_temporal};
     int64_t seen = 0;
     int64_t line_base = 1;
     bool whole = true;
@@ -970,7 +990,7 @@ class JsonlReader final : public RecordBatchReader {
                          line_base + line);
         }
         PathError perr;
-        if (!root.Add(doc, 0, &perr, &fields_left)) {
+        if (!root.Add(doc, 0, &perr, &limits)) {
           if (perr.too_wide) {
             return Located(
                 csv::internal::TooManyColumns(

@@ -558,6 +558,30 @@ TEST_F(CliTest, LongRecordsNameTheOptionThatRaisesTheLimit) {
   }
 }
 
+// JSON Lines strings that are all dates or timestamps become date32 and
+// timestamp columns, as in CSV; --no-infer-temporal keeps them strings.
+TEST_F(CliTest, JsonLinesTemporalStringsAreInferredUnlessAsked) {
+  const std::string jsonl = Path("when.jsonl");
+  {
+    std::ofstream f(jsonl);
+    f << "{\"d\": \"2024-01-02\", \"t\": \"2024-01-02T03:04:05.123Z\"}\n"
+      << "{\"d\": null, \"t\": \"2024-01-02T03:04:05+02:00\"}\n";
+  }
+  for (const char* command : {"from-jsonl", "convert"}) {
+    auto r = RunMeasured({command, jsonl, Path("when.arrow")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto shown = RunMeasured({"schema", Path("when.arrow")});
+    EXPECT_NE(shown.out.find("d: date32[day]\nt: timestamp[ms, tz=UTC]"), std::string::npos)
+        << shown.out;
+    auto rows = RunMeasured({"cat", Path("when.arrow"), "--format", "csv"});
+    EXPECT_NE(rows.out.find("2024-01-02T01:04:05.000Z"), std::string::npos) << rows.out;
+  }
+  auto kept = RunMeasured({"from-jsonl", jsonl, Path("when.arrow"), "--no-infer-temporal"});
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_NE(RunMeasured({"schema", Path("when.arrow")}).out.find("d: string\nt: string"),
+            std::string::npos);
+}
+
 // convert tells CSV and JSON Lines by their first two lines; when those are
 // longer than the first 4 KiB it looks at, it reads further (up to 1 MiB),
 // and past that it says which command to use.

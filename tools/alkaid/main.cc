@@ -705,6 +705,7 @@ struct TextSettings {
   int threads = 0;
   bool fill_missing = false;
   bool ignore_unexpected = false;
+  bool no_infer_temporal = false;
   int64_t missing_nulls_per_byte = jsonl::ReadOptions().missing_nulls_per_byte;
   int64_t max_columns = csv::ReadOptions().max_columns;
   // The same default in both readers (max_record_bytes, max_line_bytes).
@@ -859,6 +860,7 @@ Result<TextReadOptions> MakeTextReadOptions(const TextSettings& t) {
   j.block_size = t.block_size;
   j.num_threads = t.threads;
   if (t.ignore_unexpected) j.unexpected_fields = jsonl::UnexpectedFields::kIgnore;
+  j.infer_temporal = !t.no_infer_temporal;
   j.missing_nulls_per_byte = t.missing_nulls_per_byte;
   j.max_columns = t.max_columns;
   j.max_line_bytes = t.max_record_bytes;
@@ -1015,6 +1017,9 @@ void AddTextOptions(CLI::App* cmd, TextSettings* t, std::string* columns, bool c
   } else {
     cmd->add_flag("--ignore-unexpected-fields", t->ignore_unexpected,
                   "Drop keys first seen after the inference sample (default: an error)");
+    cmd->add_flag("--no-infer-temporal", t->no_infer_temporal,
+                  "Strings are always utf8 (default: a field whose sampled strings are all dates "
+                  "or timestamps is date32 or timestamp)");
   }
   cmd->add_option("--inference-rows", t->inference_rows, "Rows read to infer the column types")
       ->capture_default_str();
