@@ -37,13 +37,17 @@
 /// Types. Columns named in `column_types`, or every column when `schema` is
 /// set, get the given type; other columns are inferred from the first
 /// `inference_rows` records (the sample): each column gets the narrowest of
-///   null -> bool -> int64 -> float64 -> utf8    and    date32 -> timestamp -> utf8
+///   null -> bool -> int64 -> float64 -> utf8,  date32 -> timestamp -> utf8
+///   and  time32/time64 -> utf8
 /// that holds every non-null value in the sample (int64 and float64 join to
 /// float64; anything else that disagrees joins to utf8). Timestamps are ISO
 /// 8601 ("2024-05-01T12:30:00.250", 'T' or ' '); the unit is the coarsest of
 /// s/ms/us/ns that holds every fraction seen; values with a zone (Z, +02:00)
 /// are converted to UTC and give timestamp[unit, tz=UTC]; a sample mixing
-/// zoned and zone-less values is utf8. A column that is null throughout the
+/// zoned and zone-less values is utf8. Times of day are HH:MM:SS with an
+/// optional fraction ("12:30:00.250"): time32[s], time32[ms], time64[us] or
+/// time64[ns], the coarsest unit that holds every fraction. So what the
+/// writer writes reads back with its types. A column that is null throughout the
 /// sample is utf8, unless the sample is the whole input (then it is null).
 /// Records after the sample are converted to the inferred type; a value that
 /// does not fit is an error naming its line, column and text (the schema is

@@ -21,11 +21,13 @@
 ///                  INT64_MAX make the column uint64 if none is negative
 ///   other numbers -> float64 (int64 and float64 join to float64)
 ///   strings     -> utf8; but when every string of the field in the sample is
-///                  a date (YYYY-MM-DD) or timestamp, as CSV infers them
+///                  a date (YYYY-MM-DD) or timestamp, or every one a time of
+///                  day (HH:MM:SS[.f]), the type CSV infers for them
 ///                  (infer_temporal): date32 when all are dates, otherwise a
 ///                  timestamp in the coarsest unit holding every fraction,
 ///                  "UTC" when all have a zone (Z or an offset; values are
-///                  converted to UTC); zoned and zone-less mixed stay utf8
+///                  converted to UTC); zoned and zone-less mixed stay utf8;
+///                  times of day are time32[s|ms] or time64[us|ns]
 ///   arrays      -> `list<item type joined over every element>`
 ///   objects     -> `struct<fields in first-seen order>`
 /// Any other disagreement inside the sample (a string where a number was) is
@@ -121,9 +123,10 @@ struct ReadOptions {
   /// Deepest nesting of arrays and objects accepted on a line.
   int max_depth = 64;
   /// Whether inference reads fields whose sampled strings are all dates or
-  /// timestamps as date32 / timestamp (see the top of this file); false:
-  /// strings are always utf8. A later string of such a field that is not a
-  /// date or timestamp is an error naming its line and inference_rows.
+  /// timestamps, or all times of day, as date32 / timestamp / time32 / time64
+  /// (see the top of this file); false: strings are always utf8. A later
+  /// string of such a field that does not fit is an error naming its line
+  /// and inference_rows.
   bool infer_temporal = true;
   /// Whether keys outside the schema are an error or dropped.
   UnexpectedFields unexpected_fields = UnexpectedFields::kError;

@@ -324,6 +324,41 @@ TEST(CsvReader, InferencePromotions) {
   ExpectColumn(later, 1, utf8(), R"([null, "hello"])");
 }
 
+// Times of day (HH:MM:SS[.fraction]) are inferred in the coarsest unit that
+// holds every fraction; a column mixing them with dates or other text is utf8.
+TEST(CsvReader, TimesOfDayAreInferred) {
+  auto t = Read("s,ms,us,ns,mixed,short\n"
+                "12:00:00,12:00:00.5,00:00:00.000001,23:59:59.999999999,12:00:00,12:00\n"
+                "00:00:01,,01:00:00,00:00:00,2024-01-01,13:00\n");
+  ExpectColumn(t, 0, time32(TimeUnit::kSecond), "[43200, 1]");
+  ExpectColumn(t, 1, time32(TimeUnit::kMilli), "[43200500, null]");
+  ExpectColumn(t, 2, time64(TimeUnit::kMicro), "[1, 3600000000]");
+  ExpectColumn(t, 3, time64(TimeUnit::kNano), "[86399999999999, 0]");
+  ExpectColumn(t, 4, utf8(), R"(["12:00:00", "2024-01-01"])");
+  ExpectColumn(t, 5, utf8(), R"(["12:00", "13:00"])");
+  auto dates_first = Read("x\n2024-01-01\n12:00:00\n");
+  ExpectColumn(dates_first, 0, utf8(), R"(["2024-01-01", "12:00:00"])");
+}
+
+// What the writer writes for each temporal type reads back as that type
+// without a schema (time zones as "UTC": values are stored in UTC).
+TEST(CsvReader, TemporalColumnsRoundTripWithoutASchema) {
+  auto s = schema({field("d", date32()), field("ts", timestamp(TimeUnit::kSecond)),
+                   field("tms", timestamp(TimeUnit::kMilli, "UTC")),
+                   field("tns", timestamp(TimeUnit::kNano)), field("s", time32(TimeUnit::kSecond)),
+                   field("ms", time32(TimeUnit::kMilli)), field("us", time64(TimeUnit::kMicro)),
+                   field("ns", time64(TimeUnit::kNano))});
+  auto t = MakeTable(s, {"[0, -1, 19724]", "[0, 1700000000, null]", "[-1, 1700000000123, 0]",
+                         "[1, null, 1700000000123456789]", "[0, 86399, null]",
+                         "[1, null, 86399999]", "[0, 1, 86399999999]",
+                         "[null, 1, 86399999999999]"});
+  auto text = WriteToString(*t);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  auto back = Read(*text);
+  ASSERT_NE(back, nullptr);
+  ExpectTablesEqual(*back, *t);
+}
+
 TEST(CsvReader, NullsAndQuotedEmpty) {
   auto t = Read("a,b\nNA,\"\"\nnull,\"NA\"\n,x\n");
   ExpectColumn(t, 0, null(), "[null, null, null]");

@@ -387,15 +387,30 @@ TimeUnit UnitForFractionDigits(int frac_digits) {
 }
 
 bool TemporalInference::Add(std::string_view s) {
-  TimestampText ts;
-  if (!ParseTimestamp(s, &ts)) return false;
-  frac_digits = std::max(frac_digits, ts.frac_digits);
-  dates_only &= ts.date_only;
-  (ts.has_zone ? zoned : unzoned) = true;
+  if (!times) {
+    TimestampText ts;
+    if (ParseTimestamp(s, &ts)) {
+      frac_digits = std::max(frac_digits, ts.frac_digits);
+      dates_only &= ts.date_only;
+      (ts.has_zone ? zoned : unzoned) = true;
+      any = true;
+      return true;
+    }
+    if (any) return false;
+  }
+  int64_t nanos;
+  int digits;
+  if (!ParseTimeOfDay(s, &nanos, &digits)) return false;
+  frac_digits = std::max(frac_digits, digits);
+  times = any = true;
   return true;
 }
 
 DataTypePtr TemporalInference::Type() const {
+  if (times) {
+    const TimeUnit unit = UnitForFractionDigits(frac_digits);
+    return unit == TimeUnit::kSecond || unit == TimeUnit::kMilli ? time32(unit) : time64(unit);
+  }
   if (dates_only) return date32();
   if (zoned && unzoned) return nullptr;
   return timestamp(UnitForFractionDigits(frac_digits), zoned ? "UTC" : "");

@@ -70,18 +70,23 @@ bool TimestampToUnit(const TimestampText& ts, TimeUnit unit, int64_t* out);
 // The coarsest unit that holds `frac_digits` fraction digits exactly.
 TimeUnit UnitForFractionDigits(int frac_digits);
 // The type both text readers infer for a run of texts that are all dates or
-// timestamps (ParseTimestamp's forms), fed one text at a time.
+// timestamps (ParseTimestamp's forms), or all times of day (HH:MM:SS with an
+// optional fraction), fed one text at a time.
 struct TemporalInference {
   int frac_digits = 0;     // the most seen
+  bool any = false;        // some text was noted
+  bool times = false;      // the texts are times of day
   bool dates_only = true;  // every text was YYYY-MM-DD
-  bool zoned = false;      // some text had a zone
-  bool unzoned = false;    // some text (a date included) had none
-  // False, noting nothing, when `s` is not a date or timestamp.
+  bool zoned = false;      // some timestamp had a zone
+  bool unzoned = false;    // some timestamp (a date included) had none
+  // False, noting nothing, when `s` is not of the kind the texts so far were
+  // (a date or timestamp, or a time of day).
   bool Add(std::string_view s);
-  // date32 when every text was a date; otherwise a timestamp in the coarsest
-  // unit that holds every fraction, "UTC" when every text had a zone; null
-  // when texts with and without a zone were mixed (no timestamp type holds
-  // both).
+  // Times of day: time32 in seconds or milliseconds, time64 in micro- or
+  // nanoseconds, the coarsest unit that holds every fraction. Otherwise
+  // date32 when every text was a date, else a timestamp in the coarsest unit
+  // that holds every fraction, "UTC" when every text had a zone; null when
+  // texts with and without a zone were mixed (no timestamp type holds both).
   DataTypePtr Type() const;
 };
 // HH:MM:SS[.fraction] as nanoseconds since midnight.

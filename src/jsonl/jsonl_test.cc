@@ -272,8 +272,8 @@ TEST(JsonlRoundTrip, GoldUnion) { GoldRoundTrip("generated_union.arrow_file"); }
 TEST(JsonlRoundTrip, GoldDictionary) { GoldRoundTrip("generated_dictionary.arrow_file"); }
 TEST(JsonlRoundTrip, GoldDictionaryUnsigned) { GoldRoundTrip("generated_dictionary_unsigned.arrow_file"); }
 
-// Dates and timestamps inferred from strings (infer_temporal), by the rules
-// CSV infers them with.
+// Dates, timestamps and times of day inferred from strings (infer_temporal),
+// by the rules CSV infers them with.
 TEST(JsonlTemporal, StringsThatAreAllDatesOrTimestampsAreInferred) {
   const std::string text =
       R"({"d": "2024-01-02", "t": "2024-01-02T03:04:05", "ms": "2024-01-02 03:04:05.5Z",)"
@@ -316,10 +316,13 @@ TEST(JsonlTemporal, WriterOutputReadsBackWithoutASchema) {
   auto s = schema({field("d", date32()), field("s", timestamp(TimeUnit::kSecond)),
                    field("ms", timestamp(TimeUnit::kMilli, "UTC")),
                    field("us", timestamp(TimeUnit::kMicro)),
-                   field("ns", timestamp(TimeUnit::kNano, "UTC"))});
+                   field("ns", timestamp(TimeUnit::kNano, "UTC")),
+                   field("t", list(time32(TimeUnit::kMilli))),
+                   field("tns", time64(TimeUnit::kNano))});
   auto t = MakeTable(s, {"[0, -1, 19724]", "[0, 1700000000, null]",
                          "[-1, 1700000000123, 0]", "[1, null, 1700000000123456]",
-                         "[1700000000123456789, -1, 0]"});
+                         "[1700000000123456789, -1, 0]", "[[0, 86399999], null, []]",
+                         "[1, 86399999999999, null]"});
   auto text = WriteToString(*t);
   ASSERT_TRUE(text.ok()) << text.status().ToString();
   for (int threads : {1, 2}) {
@@ -340,6 +343,17 @@ TEST(JsonlTemporal, LaterStringThatIsNotATimestampNamesInferenceRows) {
   EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 3"));
   EXPECT_THAT(st.message(), HasSubstr("field t"));
   EXPECT_THAT(st.message(), HasSubstr("inference_rows"));
+}
+
+TEST(JsonlTemporal, TimesOfDayAreInferredAndNotMixedWithDates) {
+  auto t = Read("{\"a\": \"12:00:00.25\", \"b\": \"12:00:00\", \"c\": \"12:00\"}\n"
+                "{\"a\": \"00:00:01\", \"b\": \"2024-01-01\", \"c\": \"13:00\"}\n");
+  ASSERT_NE(t, nullptr);
+  auto want = schema(
+      {field("a", time32(TimeUnit::kMilli)), field("b", utf8()), field("c", utf8())});
+  EXPECT_TRUE(t->schema()->Equals(*want)) << t->schema()->ToString();
+  ExpectTablesEqual(*t, *MakeTable(want, {"[43200250, 1000]", R"(["12:00:00", "2024-01-01"])",
+                                          R"(["12:00", "13:00"])"}));
 }
 
 TEST(JsonlTemporal, OptionOffKeepsStrings) {

@@ -1019,7 +1019,7 @@ void AddTextOptions(CLI::App* cmd, TextSettings* t, std::string* columns, bool c
                   "Drop keys first seen after the inference sample (default: an error)");
     cmd->add_flag("--no-infer-temporal", t->no_infer_temporal,
                   "Strings are always utf8 (default: a field whose sampled strings are all dates "
-                  "or timestamps is date32 or timestamp)");
+                  "or timestamps, or all times of day, is date32, timestamp or time32/64)");
   }
   cmd->add_option("--inference-rows", t->inference_rows, "Rows read to infer the column types")
       ->capture_default_str();
