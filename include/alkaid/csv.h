@@ -46,9 +46,11 @@
 /// are converted to UTC and give timestamp[unit, tz=UTC]; a sample mixing
 /// zoned and zone-less values is utf8. Times of day are HH:MM:SS with an
 /// optional fraction ("12:30:00.250"): time32[s], time32[ms], time64[us] or
-/// time64[ns], the coarsest unit that holds every fraction. So what the
-/// writer writes reads back with its types. A column that is null throughout the
-/// sample is utf8, unless the sample is the whole input (then it is null).
+/// time64[ns], the coarsest unit that holds every fraction. So date32,
+/// timestamp, time32 and time64 columns the writer wrote read back as
+/// themselves (date64, durations and intervals need their type given). A
+/// column that is null throughout the sample is utf8, unless the sample is
+/// the whole input (then it is null).
 /// Records after the sample are converted to the inferred type; a value that
 /// does not fit is an error naming its line, column and text (the schema is
 /// fixed once the first batch is out): enlarge inference_rows or give the
