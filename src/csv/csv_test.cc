@@ -340,6 +340,23 @@ TEST(CsvReader, TimesOfDayAreInferred) {
   ExpectColumn(dates_first, 0, utf8(), R"(["2024-01-01", "12:00:00"])");
 }
 
+TEST(TextValues, TemporalInferenceTakesOneKindOfText) {
+  text::TemporalInference none;
+  EXPECT_EQ(none.Type(), nullptr);  // nothing noted: no temporal type
+  text::TemporalInference times;
+  EXPECT_TRUE(times.Add("12:00:00"));
+  EXPECT_FALSE(times.Add("2024-01-01"));
+  EXPECT_FALSE(times.Add("12:00"));
+  EXPECT_TRUE(times.Add("00:00:00.0001"));
+  EXPECT_TRUE(times.Type()->Equals(time64(TimeUnit::kMicro))) << times.Type()->ToString();
+  text::TemporalInference dates;
+  EXPECT_TRUE(dates.Add("2024-01-01"));
+  EXPECT_FALSE(dates.Add("12:00:00"));
+  EXPECT_TRUE(dates.Type()->Equals(date32()));
+  EXPECT_TRUE(dates.Add("2024-01-01T00:00:00Z"));
+  EXPECT_EQ(dates.Type(), nullptr);  // a date has no zone, this timestamp has one
+}
+
 // What the writer writes for each temporal type reads back as that type
 // without a schema (time zones as "UTC": values are stored in UTC).
 TEST(CsvReader, TemporalColumnsRoundTripWithoutASchema) {

@@ -407,6 +407,7 @@ bool TemporalInference::Add(std::string_view s) {
 }
 
 DataTypePtr TemporalInference::Type() const {
+  if (!any) return nullptr;
   if (times) {
     const TimeUnit unit = UnitForFractionDigits(frac_digits);
     return unit == TimeUnit::kSecond || unit == TimeUnit::kMilli ? time32(unit) : time64(unit);

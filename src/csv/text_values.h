@@ -86,7 +86,8 @@ struct TemporalInference {
   // nanoseconds, the coarsest unit that holds every fraction. Otherwise
   // date32 when every text was a date, else a timestamp in the coarsest unit
   // that holds every fraction, "UTC" when every text had a zone; null when
-  // texts with and without a zone were mixed (no timestamp type holds both).
+  // texts with and without a zone were mixed (no timestamp type holds both)
+  // and when no text was noted.
   DataTypePtr Type() const;
 };
 // HH:MM:SS[.fraction] as nanoseconds since midnight.

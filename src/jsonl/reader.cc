@@ -115,7 +115,8 @@ struct InferNode {
   enum Kind : int8_t { kNull, kBool, kInt, kUInt, kFloat, kString, kList, kStruct };
   Kind kind = kNull;
   bool negative = false;
-  // kString: every string so far was a date or timestamp (infer_temporal).
+  // kString: every string so far was a date or timestamp, or every one a
+  // time of day (infer_temporal).
   bool temporal_possible = true;
   text::TemporalInference temporal;
   std::unique_ptr<InferNode> item;
@@ -154,7 +155,9 @@ struct InferNode {
       }
       case dom::element_type::ARRAY: k = kList; break;
       case dom::element_type::OBJECT: k = kStruct; break;
-      default: k = kString;
+      default:
+        k = kString;
+        temporal_possible = false;
     }
     auto numeric = [](Kind x) { return x == kInt || x == kUInt || x == kFloat; };
     if (kind == kNull) {
