@@ -340,9 +340,18 @@ TEST(JsonlTemporal, LaterStringThatIsNotATimestampNamesInferenceRows) {
   o.inference_rows = 2;
   Status st =
       ReadError("{\"t\": \"2024-01-02T03:04:05\"}\n{\"t\": null}\n{\"t\": \"soon\"}\n", o);
-  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 3"));
-  EXPECT_THAT(st.message(), HasSubstr("field t"));
-  EXPECT_THAT(st.message(), HasSubstr("inference_rows"));
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 3: field t: \"soon\" is not a valid "
+                                      "timestamp[s] (the type inferred from the first 2 lines; "
+                                      "raise inference_rows, set infer_temporal to false"));
+  // A long string is shown cut to 60 bytes, at a character boundary (each
+  // of these takes 3).
+  std::string wide;
+  for (int i = 0; i < 30; ++i) wide += "\u65e5";
+  o.inference_rows = 1;
+  st = ReadError("{\"t\": \"12:00:00\"}\n{\"t\": \"x" + wide + "\"}\n", o);
+  std::string shown = "\"x";
+  for (int i = 0; i < 19; ++i) shown += "\xE6\x97\xA5";
+  EXPECT_THAT(st.message(), HasSubstr(shown + "...\" is not a valid time32[s]"));
 }
 
 TEST(JsonlTemporal, TimesOfDayAreInferredAndNotMixedWithDates) {

@@ -403,17 +403,35 @@ class Converter {
     return Ok(n->builder->AppendNull());
   }
   bool Mismatch(const Node& n, dom::element e) {
+    std::string_view text;
+    const char* expected = Expected(*n.type);
+    if (expected == kStringForm && !e.get_string().get(text)) {
+      // A string of the wrong form: show it (its first 60 bytes, cut at a
+      // character boundary).
+      size_t cut = std::min<size_t>(text.size(), 60);
+      while (cut > 0 && cut < text.size() && (static_cast<uint8_t>(text[cut]) & 0xC0) == 0x80) {
+        --cut;
+      }
+      err.message = "\"" + std::string(text.substr(0, cut)) +
+                    (cut < text.size() ? "...\"" : "\"") + " is not a valid " +
+                    n.type->ToString() + SampleNote(*n.type);
+      return false;
+    }
     err.message = std::string(KindName(e.type())) + " where the column type " +
-                  n.type->ToString() + " expects " + Expected(*n.type) + SampleNote();
+                  n.type->ToString() + " expects " + expected + SampleNote(*n.type);
     return false;
   }
   // After an inferred schema's sample, where its types came from and what
   // changes them.
-  std::string SampleNote() const {
+  std::string SampleNote(const DataType& type) const {
     if (options_.schema) return "";
+    const bool from_strings = type.id() == TypeId::kDate32 || type.id() == TypeId::kTimestamp ||
+                              type.id() == TypeId::kTime32 || type.id() == TypeId::kTime64;
     return " (the type inferred from the first " + std::to_string(options_.inference_rows) +
-           " lines; raise inference_rows or give a schema)";
+           " lines; raise inference_rows" +
+           (from_strings ? ", set infer_temporal to false" : "") + " or give a schema)";
   }
+  static constexpr const char* kStringForm = "a string (or integer) of the right form";
   static const char* Expected(const DataType& t) {
     switch (t.id()) {
       case TypeId::kNull: return "null";
@@ -427,7 +445,7 @@ class Converter {
       case TypeId::kFloat: case TypeId::kDouble: return "a number";
       default:
         if (t.is_integer()) return "an integer in range";
-        return "a string (or integer) of the right form";
+        return kStringForm;
     }
   }
 

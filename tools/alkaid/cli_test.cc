@@ -580,6 +580,19 @@ TEST_F(CliTest, JsonLinesTemporalStringsAreInferredUnlessAsked) {
   ASSERT_EQ(kept.exit_code, 0) << kept.err;
   EXPECT_NE(RunMeasured({"schema", Path("when.arrow")}).out.find("d: string\nt: string"),
             std::string::npos);
+  // A later string that is not a date names the flag that keeps strings.
+  {
+    std::ofstream f(jsonl, std::ios::app);
+    f << "{\"d\": \"next Tuesday\"}\n";
+  }
+  auto misfit = RunMeasured({"from-jsonl", jsonl, Path("when.arrow"), "--inference-rows", "2"});
+  EXPECT_EQ(misfit.exit_code, 1);
+  EXPECT_NE(misfit.err.find("JSON Lines line 3: field d: \"next Tuesday\" is not a valid "
+                            "date32[day]"),
+            std::string::npos)
+      << misfit.err;
+  EXPECT_NE(misfit.err.find("--inference-rows N and --no-infer-temporal"), std::string::npos)
+      << misfit.err;
 }
 
 // convert tells CSV and JSON Lines by their first two lines; when those are

@@ -876,9 +876,11 @@ std::string LimitHint(const std::string& message, const std::string& command) {
     if (command == "from-csv")
       return "; the options for that are --inference-rows N and --types NAME:TYPE";
     if (command == "from-jsonl") {
-      return message.find("ignore unexpected fields") != std::string::npos
-                 ? "; the options for that are --inference-rows N and --ignore-unexpected-fields"
-                 : "; the option for that is --inference-rows N";
+      if (message.find("ignore unexpected fields") != std::string::npos)
+        return "; the options for that are --inference-rows N and --ignore-unexpected-fields";
+      if (message.find("infer_temporal") != std::string::npos)
+        return "; the options for that are --inference-rows N and --no-infer-temporal";
+      return "; the option for that is --inference-rows N";
     }
     return "; convert reads text with default options: from-csv takes --inference-rows N and "
            "--types NAME:TYPE, from-jsonl --inference-rows N";
