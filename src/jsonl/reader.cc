@@ -146,10 +146,9 @@ struct InferNode {
       case dom::element_type::DOUBLE: k = kFloat; break;
       case dom::element_type::STRING: {
         k = kString;
-        std::string_view text;
-        if (temporal_possible &&
-            !(limits->temporal && !e.get_string().get(text) && temporal.Add(text))) {
-          temporal_possible = false;
+        if (temporal_possible) {
+          std::string_view text;
+          temporal_possible = limits->temporal && !e.get_string().get(text) && temporal.Add(text);
         }
         break;
       }

@@ -153,6 +153,17 @@ void WriteIpc(const std::string& path, const alkaid::SchemaPtr& schema,
   ASSERT_TRUE((*sink)->Close().ok());
 }
 
+// JSON Lines of `lines` objects, each with keys k0 .. k<keys-1> holding
+// their own index.
+void WriteKeyedJsonl(const std::string& path, int lines, int keys) {
+  std::ofstream f(path);
+  for (int line = 0; line < lines; ++line) {
+    f << '{';
+    for (int i = 0; i < keys; ++i) f << (i ? ", \"k" : "\"k") << i << "\": " << i;
+    f << "}\n";
+  }
+}
+
 std::string ReadBytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -490,12 +501,7 @@ TEST_F(CliTest, WideTextIsRefusedNamingMaxColumns) {
 
   // JSON Lines: one object of 30 keys, capped at 20.
   const std::string jsonl = Path("wide.jsonl");
-  {
-    std::ofstream f(jsonl);
-    f << '{';
-    for (int i = 0; i < 30; ++i) f << (i ? ",\"k" : "\"k") << i << "\":1";
-    f << "}\n";
-  }
+  WriteKeyedJsonl(jsonl, 1, 30);
   auto capped = RunMeasured({"from-jsonl", jsonl, Path("j.arrow"), "--max-columns", "20"});
   EXPECT_EQ(capped.exit_code, 1) << capped.err;
   EXPECT_NE(capped.err.find("more than max_columns (20)"), std::string::npos) << capped.err;
@@ -600,28 +606,14 @@ TEST_F(CliTest, JsonLinesTemporalStringsAreInferredUnlessAsked) {
 // and past that it says which command to use.
 TEST_F(CliTest, ConvertRecognisesTextWithLongFirstLines) {
   const std::string jsonl = Path("long.jsonl");
-  {
-    std::ofstream f(jsonl);
-    for (int line = 0; line < 3; ++line) {
-      f << '{';
-      for (int i = 0; i < 600; ++i) f << (i ? ", \"k" : "\"k") << i << "\": " << i;
-      f << "}\n";
-    }
-  }
+  WriteKeyedJsonl(jsonl, 3, 600);
   ASSERT_GT(fs::file_size(jsonl), 3 * 4096u);
   auto r = RunMeasured({"convert", jsonl, Path("long.arrow")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(RunMeasured({"count", Path("long.arrow")}).out, "3\n");
   // On standard input, lines longer than one read (64 KiB) too.
   const std::string longer = Path("longer.jsonl");
-  {
-    std::ofstream f(longer);
-    for (int line = 0; line < 2; ++line) {
-      f << '{';
-      for (int i = 0; i < 8000; ++i) f << (i ? ", \"k" : "\"k") << i << "\": " << i;
-      f << "}\n";
-    }
-  }
+  WriteKeyedJsonl(longer, 2, 8000);
   ASSERT_GT(fs::file_size(longer), 2 * 65536u);
   auto piped = RunMeasured({"convert", "-", Path("longer.arrow")}, {}, longer);
   ASSERT_EQ(piped.exit_code, 0) << piped.err;
