@@ -4,7 +4,7 @@
 // the same run (the I/O-and-scan limit). The file is /tmp/alkaid_bench.csv (see BenchPath),
 // generated on first use; ALKAID_BENCH_BYTES shrinks it. ALKAID_BENCH_BLOCK sets
 // the reader's block_size (default: the reader's).
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "text_bench_common.h"
 
 namespace {

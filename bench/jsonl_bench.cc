@@ -3,7 +3,7 @@
 // against `wc -l` and a read+memchr line count on the same file in the same
 // run. The file is /tmp/alkaid_bench.jsonl (see BenchPath), generated on first use;
 // ALKAID_BENCH_BYTES shrinks it.
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 #include "text_bench_common.h"
 
 namespace {

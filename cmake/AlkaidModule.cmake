@@ -28,7 +28,7 @@ function(alkaid_module name)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_link_libraries(${target} PUBLIC ${M_DEPS})
   # The soname carries the ABI version: MAJOR, or MAJOR.MINOR while MAJOR is 0 (before 1.0 a
-  # minor release may break the ABI). DEFINE_SYMBOL is empty because export.h needs no
+  # minor release may break the ABI). DEFINE_SYMBOL is empty because visibility.h needs no
   # "building the library" define on ELF, which keeps static and shared compile commands equal.
   if(PROJECT_VERSION_MAJOR EQUAL 0)
     set(soversion ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})

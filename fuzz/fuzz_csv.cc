@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "fuzz_text_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

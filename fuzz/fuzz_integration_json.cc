@@ -9,12 +9,12 @@
 #include <string>
 #include <string_view>
 
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 #include "alkaid/validate.h"
 
 namespace {
 
-using alkaid::json::IntegrationFile;
+using alkaid::integration_json::IntegrationFile;
 
 void CheckValid(const IntegrationFile& file) {
   for (const auto& batch : file.batches) {
@@ -43,17 +43,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   // A smaller depth than the default keeps deep documents cheap under ASan;
   // the limit itself is what is being tested either way.
-  json::IntegrationReadOptions options;
+  integration_json::IntegrationReadOptions options;
   options.max_recursion_depth = 24;
-  auto file = json::ParseIntegrationJson(text, options);
+  auto file = integration_json::ParseIntegrationJson(text, options);
   if (!file.ok()) return 0;
   CheckValid(*file);
-  auto written = json::WriteIntegrationJson(*file);
+  auto written = integration_json::WriteIntegrationJson(*file);
   if (!written.ok()) std::abort();  // the writer takes whatever the reader built
-  auto back = json::ParseIntegrationJson(*written, options);
+  auto back = integration_json::ParseIntegrationJson(*written, options);
   if (!back.ok()) std::abort();
   CheckSame(*file, *back);
-  auto again = json::WriteIntegrationJson(*back);
+  auto again = integration_json::WriteIntegrationJson(*back);
   if (!again.ok() || *again != *written) std::abort();
   return 0;
 }

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 #include "fuzz_text_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

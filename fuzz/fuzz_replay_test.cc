@@ -16,7 +16,7 @@
 
 #include <gtest/gtest.h>
 
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 #include "test_util/test_data.h"
 
 extern "C" {
@@ -109,7 +109,7 @@ TEST(FuzzReplay, IntegrationJsonTargetOnGoldDocuments) {
   const auto files = Files(fs::path(data) / "arrow-testing" / "integration", ".json.gz");
   ASSERT_GT(files.size(), 50u);
   for (const auto& f : files) {
-    auto text = alkaid::json::MaybeGunzip(ReadBytes(f));
+    auto text = alkaid::integration_json::MaybeGunzip(ReadBytes(f));
     ASSERT_TRUE(text.ok()) << f << ": " << text.status().message();
     Feed(FuzzOne_integration_json, *text);
   }
@@ -153,7 +153,7 @@ void FeedRandom(FuzzTarget target, int count, uint32_t seed) {
 // Returns how many inputs it fed.
 int FeedSeeds(FuzzTarget target, const std::string& name) {
   const fs::path path = fs::path(ALKAID_SOURCE_DIR) / "fuzz" / "seeds" / (name + ".seeds.gz");
-  auto packed = alkaid::json::MaybeGunzip(ReadBytes(path));
+  auto packed = alkaid::integration_json::MaybeGunzip(ReadBytes(path));
   if (!packed.ok()) {
     ADD_FAILURE() << path << ": " << packed.status().message();
     return 0;

@@ -18,7 +18,7 @@
 
 #include "alkaid/array_data.h"
 #include "alkaid/bitmap.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/type.h"
 
 namespace alkaid {

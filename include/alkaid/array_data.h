@@ -22,7 +22,7 @@
 #include <memory>
 #include <vector>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/memory.h"
 #include "alkaid/small_vector.h"
 #include "alkaid/type.h"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::bit_util {
 

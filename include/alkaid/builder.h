@@ -60,7 +60,7 @@
 #include "alkaid/array.h"
 #include "alkaid/array_data.h"
 #include "alkaid/bitmap.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"

@@ -24,7 +24,7 @@
 #include <string>
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid {
 

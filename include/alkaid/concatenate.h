@@ -3,7 +3,7 @@
 #pragma once
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/status.h"
 
 namespace alkaid {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/status.h"
 
 namespace alkaid {

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/type.h"
 
 namespace alkaid {

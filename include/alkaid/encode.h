@@ -10,7 +10,7 @@
 #pragma once
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"

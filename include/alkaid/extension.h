@@ -5,7 +5,7 @@
 #pragma once
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/extension/bool8.h"
 #include "alkaid/extension/fixed_shape_tensor.h"
 #include "alkaid/extension/json.h"

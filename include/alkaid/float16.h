@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid {
 

@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/status.h"
 
 namespace alkaid {

@@ -47,7 +47,7 @@
 #include <string>
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/status.h"
 #include "alkaid/table.h"
 #include "alkaid/type.h"

@@ -12,7 +12,7 @@
 #include <utility>
 #include <variant>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid {
 

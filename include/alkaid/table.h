@@ -24,7 +24,7 @@
 
 #include "alkaid/array.h"
 #include "alkaid/compare.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/type.h"
 
 namespace alkaid {

@@ -11,7 +11,7 @@
 #include <memory>
 #include <thread>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid {
 

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/status.h"
 
 namespace alkaid {

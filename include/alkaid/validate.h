@@ -42,7 +42,7 @@
 #include <string_view>
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/status.h"
 
 namespace alkaid {

@@ -3,7 +3,7 @@
 /// against, and as functions for the library it runs with.
 #pragma once
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 
 /// Major version: incompatible API or ABI changes.
 #define ALKAID_VERSION_MAJOR 0

@@ -40,7 +40,7 @@ T Unwrap(Result<T> result) {
 }
 
 ArrayPtr FromJSON(const DataTypePtr& type, std::string_view text) {
-  return MakeArray(Unwrap(json::ArrayFromJSONString(type, text)));
+  return MakeArray(Unwrap(integration_json::ArrayFromJSONString(type, text)));
 }
 
 // --- Builders: strings from vectors, optional appends, Finish(&array) -------
@@ -225,7 +225,7 @@ TEST(ArrayColumns, RecordBatchMakeTakesArrays) {
 }
 
 TEST(ArrayColumns, GetColumnByName) {
-  auto batch = Unwrap(json::RecordBatchFromJSONString(
+  auto batch = Unwrap(integration_json::RecordBatchFromJSONString(
       PeopleSchema(), R"([{"id": 1, "name": "ada"}, {"id": 2}])"));
   EXPECT_EQ(batch->schema()->GetFieldIndex("name"), 1);
   ArrayPtr name = batch->GetColumnByName("name");
@@ -242,8 +242,8 @@ TEST(ArrayColumns, GetColumnByName) {
 }
 
 TEST(ArrayColumns, TableFromRecordBatchesTakesTheFirstSchema) {
-  auto first = Unwrap(json::RecordBatchFromJSONString(PeopleSchema(), R"([{"id": 1, "name": "a"}])"));
-  auto second = Unwrap(json::RecordBatchFromJSONString(
+  auto first = Unwrap(integration_json::RecordBatchFromJSONString(PeopleSchema(), R"([{"id": 1, "name": "a"}])"));
+  auto second = Unwrap(integration_json::RecordBatchFromJSONString(
       PeopleSchema(), R"([{"id": 2, "name": "b"}, {"id": 3, "name": null}])"));
   auto table = Unwrap(Table::FromRecordBatches({first, second}));
   EXPECT_TRUE(table->schema()->Equals(*PeopleSchema()));
@@ -263,7 +263,7 @@ TEST(ArrayColumns, TableFromRecordBatchesTakesTheFirstSchema) {
 }
 
 TEST(ArrayColumns, SelectColumns) {
-  auto batch = Unwrap(json::RecordBatchFromJSONString(
+  auto batch = Unwrap(integration_json::RecordBatchFromJSONString(
       schema({field("a", int32()), field("b", utf8()), field("c", boolean())}),
       R"([{"a": 1, "b": "x", "c": true}, {"a": 2, "b": "y", "c": null}])"));
   auto table = Unwrap(Table::FromRecordBatches({batch, batch->Slice(1)}));
@@ -475,59 +475,59 @@ TEST(ArrayIteration, StringsAndBinaryOfEveryLayout) {
 // --- JSON literals -------------------------------------------------------------
 
 TEST(JsonLiterals, PublicFunctions) {
-  auto data = Unwrap(json::ArrayFromJSONString(list(utf8()), R"([["a", null], null, []])"));
+  auto data = Unwrap(integration_json::ArrayFromJSONString(list(utf8()), R"([["a", null], null, []])"));
   ASSERT_OK(ValidateArrayFull(*data));
   EXPECT_EQ(data->length, 3);
-  auto chunked = Unwrap(json::ChunkedArrayFromJSONString(int8(), {"[1, 2]", "[]", "[null]"}));
+  auto chunked = Unwrap(integration_json::ChunkedArrayFromJSONString(int8(), {"[1, 2]", "[]", "[null]"}));
   EXPECT_EQ(chunked->num_chunks(), 3);
   EXPECT_EQ(chunked->length(), 3);
-  Status bad_chunk = json::ChunkedArrayFromJSONString(int8(), {"[1]", "[300]"}).status();
+  Status bad_chunk = integration_json::ChunkedArrayFromJSONString(int8(), {"[1]", "[300]"}).status();
   EXPECT_NE(bad_chunk.ToString().find("chunk 1"), std::string::npos) << bad_chunk.ToString();
 
-  Status st = json::ArrayFromJSONString(int32(), "[1, 2,").status();
+  Status st = integration_json::ArrayFromJSONString(int32(), "[1, 2,").status();
   EXPECT_TRUE(st.IsInvalid());
   EXPECT_NE(st.message().find("at byte"), std::string::npos) << st.ToString();
-  st = json::ArrayFromJSONString(struct_({field("a", int32())}), R"([{"a": 1}, {"a": "x"}])").status();
+  st = integration_json::ArrayFromJSONString(struct_({field("a", int32())}), R"([{"a": 1}, {"a": "x"}])").status();
   EXPECT_NE(st.message().find("[1].a"), std::string::npos) << st.ToString();
-  EXPECT_TRUE(json::ArrayFromJSONString(nullptr, "[]").status().IsInvalid());
-  EXPECT_TRUE(json::RecordBatchFromJSONString(nullptr, "[]").status().IsInvalid());
+  EXPECT_TRUE(integration_json::ArrayFromJSONString(nullptr, "[]").status().IsInvalid());
+  EXPECT_TRUE(integration_json::RecordBatchFromJSONString(nullptr, "[]").status().IsInvalid());
 }
 
 TEST(JsonLiterals, NestingDepthIsBounded) {
   // Deep enough to overflow a recursive parser or printer: refused up front.
   std::string deep(200000, '[');
   deep += std::string(200000, ']');
-  Status st = json::ArrayFromJSONString(list(int32()), deep).status();
+  Status st = integration_json::ArrayFromJSONString(list(int32()), deep).status();
   EXPECT_TRUE(st.IsInvalid());
   EXPECT_NE(st.message().find("nested deeper than"), std::string::npos) << st.ToString();
-  EXPECT_TRUE(json::RecordBatchFromJSONString(PeopleSchema(), deep).status().IsInvalid());
+  EXPECT_TRUE(integration_json::RecordBatchFromJSONString(PeopleSchema(), deep).status().IsInvalid());
 
   // Exactly the limit still parses (and fails only on the type); brackets in
   // strings do not count.
-  std::string at_limit(json::kMaxJsonNestingDepth, '[');
-  at_limit += std::string(json::kMaxJsonNestingDepth, ']');
-  st = json::ArrayFromJSONString(int32(), at_limit).status();
+  std::string at_limit(integration_json::kMaxJsonNestingDepth, '[');
+  at_limit += std::string(integration_json::kMaxJsonNestingDepth, ']');
+  st = integration_json::ArrayFromJSONString(int32(), at_limit).status();
   EXPECT_EQ(st.message().find("nested deeper"), std::string::npos) << st.ToString();
   std::string quoted = "[\"" + std::string(1000, '[') + "\\\"\"]";
-  auto strings = Unwrap(json::ArrayFromJSONString(utf8(), quoted));
+  auto strings = Unwrap(integration_json::ArrayFromJSONString(utf8(), quoted));
   EXPECT_EQ(strings->length, 1);
 
   // A list type nested as deep as the limit takes a literal as deep.
   DataTypePtr type = int32();
   std::string literal = "1";
-  for (int i = 0; i < json::kMaxJsonNestingDepth - 1; ++i) {
+  for (int i = 0; i < integration_json::kMaxJsonNestingDepth - 1; ++i) {
     type = list(type);
     literal = "[" + literal + "]";
   }
-  auto nested = Unwrap(json::ArrayFromJSONString(type, "[" + literal + "]"));
+  auto nested = Unwrap(integration_json::ArrayFromJSONString(type, "[" + literal + "]"));
   EXPECT_EQ(nested->length, 1);
 }
 
 // --- Reading a whole IPC file into a table ---------------------------------------
 
 TEST(FileReaderToTable, ReadsEveryBatchOfAFreshReader) {
-  auto first = Unwrap(json::RecordBatchFromJSONString(PeopleSchema(), R"([{"id": 1, "name": "a"}])"));
-  auto second = Unwrap(json::RecordBatchFromJSONString(
+  auto first = Unwrap(integration_json::RecordBatchFromJSONString(PeopleSchema(), R"([{"id": 1, "name": "a"}])"));
+  auto second = Unwrap(integration_json::RecordBatchFromJSONString(
       PeopleSchema(), R"([{"id": 2, "name": "b"}, {"id": 3}])"));
   auto sink = Unwrap(io::BufferOutputStream::Create());
   auto writer = Unwrap(ipc::MakeFileWriter(sink.get(), PeopleSchema()));

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "src/csv/text_test_helpers.h"
 #include "src/csv/text_values.h"
 #include "src/csv/tokenizer.h"

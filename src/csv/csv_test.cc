@@ -7,7 +7,7 @@
 #include <optional>
 #include <random>
 
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "alkaid/ipc/reader.h"
 #include "src/csv/text_test_helpers.h"
 #include "src/csv/fast_values.h"

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "src/csv/text_test_helpers.h"
 #include "src/csv/text_values.h"
 

@@ -1,6 +1,6 @@
 // CSV reader: a serial loader cuts the input into blocks of whole records,
 // blocks are tokenized and converted to columns in parallel, and batches are
-// handed out in input order. See include/alkaid/csv.h for the behaviour.
+// handed out in input order. See include/alkaid/csv/api.h for the behaviour.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "alkaid/builder.h"
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "alkaid/decimal.h"
 #include "alkaid/encode.h"
 #include "alkaid/float16.h"

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <random>
 
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 #include "src/csv/text_test_helpers.h"
 
 namespace alkaid::jsonl {

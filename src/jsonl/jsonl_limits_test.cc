@@ -12,7 +12,7 @@
 #include <functional>
 #include <string>
 
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 #include "alkaid/io/input.h"
 #include "alkaid/memory.h"
 #include "src/csv/text_test_helpers.h"

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/ipc/reader.h"
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 #include "src/csv/text_test_helpers.h"
 
 namespace alkaid::jsonl {

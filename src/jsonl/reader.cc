@@ -7,7 +7,7 @@
 // (parse_many over the block, then line by line, which words the error),
 // appended to the column builders through a tree of converters made once
 // per block.
-// See include/alkaid/jsonl.h for the behaviour.
+// See include/alkaid/jsonl/api.h for the behaviour.
 #include <simdjson.h>
 
 #include <algorithm>
@@ -25,7 +25,7 @@
 #include "alkaid/decimal.h"
 #include "alkaid/encode.h"
 #include "alkaid/float16.h"
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 #include "alkaid/thread_pool.h"
 #include "line_scanner.h"
 #include "node.h"

@@ -2,7 +2,7 @@
 // (src/csv/text_values.h, which also holds the nested forms), then each row
 // is assembled as an object with the precomputed keys.
 #include "../csv/text_values.h"
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 
 namespace alkaid::jsonl {
 

@@ -23,7 +23,7 @@
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 #include "test_util/array_from_json.h"
 #include "test_util/test_data.h"
 
@@ -406,7 +406,7 @@ TEST_F(CliTest, DeepJsonIsRefusedCleanly) {
 TEST_F(CliTest, GzipJsonBombIsRefused) {
   const std::string text = std::string(R"({"schema": {"fields": []}, "batches": [)") +
                            std::string(size_t{80} << 20, ' ') + "]}";
-  auto compressed = alkaid::json::GzipCompress(text, 1);
+  auto compressed = alkaid::integration_json::GzipCompress(text, 1);
   ASSERT_TRUE(compressed.ok());
   ASSERT_LT(compressed->size(), size_t{1} << 20);
   std::string bomb = Path("bomb.json.gz");

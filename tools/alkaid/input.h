@@ -13,12 +13,12 @@
 #include <string_view>
 #include <vector>
 
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "alkaid/dictionary_ids.h"
 #include "alkaid/io/input.h"
 #include "alkaid/ipc/options.h"
 #include "alkaid/ipc/reader.h"
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 #include "alkaid/record_batch_reader.h"
 #include "alkaid/table.h"
 

@@ -33,12 +33,12 @@
 #include <vector>
 
 #include "alkaid/compare.h"
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "alkaid/extension_registry.h"
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/writer.h"
-#include "alkaid/json/integration.h"
-#include "alkaid/jsonl.h"
+#include "alkaid/integration_json/integration.h"
+#include "alkaid/jsonl/api.h"
 #include "alkaid/pretty_print.h"
 #include "alkaid/version.h"
 #include "alkaid/visit_type.h"
@@ -548,9 +548,9 @@ bool BatchEqualsJson(const std::string& path, const std::string& json_path, size
 }
 
 int RunValidate(const std::string& path, const std::string& json_path) {
-  std::optional<json::IntegrationFile> expected;
+  std::optional<integration_json::IntegrationFile> expected;
   if (!json_path.empty()) {
-    auto read = json::ReadIntegrationFile(json_path);
+    auto read = integration_json::ReadIntegrationFile(json_path);
     if (!read.ok()) return Report(json_path, read.status());
     expected = std::move(read).MoveValueUnsafe();
   }
@@ -614,7 +614,7 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
                         "to-json of a stream with dictionary-encoded fields needs two passes; "
                         "save standard input to a file first"),
                     kExitUsage);
-    json::IntegrationDictionaries collector(input->dictionary_ids());
+    integration_json::IntegrationDictionaries collector(input->dictionary_ids());
     if (input->is_file_format()) {
       // The reader gives every batch of a file all of its dictionaries, so
       // the first batch has them; reading it by index leaves Next() alone.
@@ -635,10 +635,10 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
     }
     dictionaries = collector.Take();
   }
-  json::IntegrationWriteOptions options;
+  integration_json::IntegrationWriteOptions options;
   options.max_output_bytes = limits.max_output_bytes;
   options.max_column_bytes = limits.max_column_bytes;
-  auto writer = json::IntegrationJsonWriter::Open(&std::cout, input->schema(), input->dictionary_ids(),
+  auto writer = integration_json::IntegrationJsonWriter::Open(&std::cout, input->schema(), input->dictionary_ids(),
                                                   dictionaries, options);
   if (!writer.ok()) return Report(InputName(path), writer.status());
   Progress progress("alkaid: to-json " + path);
@@ -664,11 +664,11 @@ int RunToJson(const std::string& path, const JsonOutputSettings& limits) {
   return kExitOk;
 }
 
-Result<json::IntegrationFile> ReadJsonInput(const std::string& in) {
-  if (in != "-") return json::ReadIntegrationFile(in);
+Result<integration_json::IntegrationFile> ReadJsonInput(const std::string& in) {
+  if (in != "-") return integration_json::ReadIntegrationFile(in);
   std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-  ALKAID_ASSIGN_OR_RAISE(text, json::MaybeGunzip(std::move(text)));
-  return json::ParseIntegrationJson(text);
+  ALKAID_ASSIGN_OR_RAISE(text, integration_json::MaybeGunzip(std::move(text)));
+  return integration_json::ParseIntegrationJson(text);
 }
 
 int RunFromJson(const std::string& in, const std::string& out, const WriteSettings& settings) {

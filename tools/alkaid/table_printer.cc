@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "alkaid/csv.h"
+#include "alkaid/csv/api.h"
 #include "alkaid/io/output.h"
-#include "alkaid/jsonl.h"
+#include "alkaid/jsonl/api.h"
 #include "alkaid/pretty_print.h"
 
 namespace alkaid::cli {

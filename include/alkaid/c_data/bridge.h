@@ -34,7 +34,7 @@
 
 #include "alkaid/array_data.h"
 #include "alkaid/c_data/abi.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/record_batch_reader.h"
 #include "alkaid/status.h"
 #include "alkaid/table.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/type.h"
 
 namespace alkaid {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/type.h"
 
 namespace alkaid {

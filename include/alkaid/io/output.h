@@ -9,7 +9,7 @@
 #include <string>
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 

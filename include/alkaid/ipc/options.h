@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "alkaid/dictionary_ids.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/ipc/compression.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"

@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "alkaid/dictionary_ids.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/io/input.h"
 #include "alkaid/ipc/options.h"
 #include "alkaid/record_batch_reader.h"

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/options.h"
 #include "alkaid/table.h"

@@ -9,9 +9,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 namespace {
 
 using ::testing::HasSubstr;
@@ -201,4 +201,4 @@ TEST(IntegrationJsonLimits, GzipInputInflatesOnlySoFar) {
 }
 
 }  // namespace
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json

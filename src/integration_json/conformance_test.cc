@@ -16,7 +16,7 @@
 #include "alkaid/extension_registry.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 #include "test_util/test_data.h"
 
 namespace alkaid {
@@ -60,7 +60,7 @@ struct ReadBack {
 };
 
 // Empty when equal, else where the first difference is.
-std::string Difference(const json::IntegrationFile& expected, const ReadBack& actual) {
+std::string Difference(const integration_json::IntegrationFile& expected, const ReadBack& actual) {
   if (!actual.schema->Equals(*expected.schema, /*check_metadata=*/true)) {
     return "schema differs:\nactual:\n" + actual.schema->ToString(true) + "\nexpected:\n" +
            expected.schema->ToString(true);
@@ -88,7 +88,7 @@ class Conformance : public ::testing::TestWithParam<GoldCase> {
  protected:
   void SetUp() override {
     RegisterCanonicalExtensionTypes();
-    auto expected = json::ReadIntegrationFile(GetParam().stem + ".json.gz");
+    auto expected = integration_json::ReadIntegrationFile(GetParam().stem + ".json.gz");
     ASSERT_TRUE(expected.ok()) << expected.status().ToString();
     expected_ = std::move(expected).ValueOrDie();
   }
@@ -130,7 +130,7 @@ class Conformance : public ::testing::TestWithParam<GoldCase> {
                       file_format ? "our file" : "our stream");
   }
 
-  json::IntegrationFile expected_;
+  integration_json::IntegrationFile expected_;
 };
 
 TEST_P(Conformance, A_ReferenceFileEqualsJson) {
@@ -138,7 +138,7 @@ TEST_P(Conformance, A_ReferenceFileEqualsJson) {
 }
 
 TEST_P(Conformance, A_ReferenceStreamEqualsJson) {
-  auto bytes = json::ReadMaybeGzip(GetParam().stem + ".stream");  // plain read of the bytes
+  auto bytes = integration_json::ReadMaybeGzip(GetParam().stem + ".stream");  // plain read of the bytes
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   ExpectEqualToJson(ReadStream(Buffer::FromString(std::move(bytes).ValueOrDie())), "reference .stream");
 }
@@ -155,9 +155,9 @@ TEST_P(Conformance, C_ToJsonOfReferenceFileEqualsJson) {
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   auto batches = (*reader)->ReadAll();
   ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-  auto text = json::WriteIntegrationJson(*(*reader)->schema(), *batches, &(*reader)->dictionary_ids());
+  auto text = integration_json::WriteIntegrationJson(*(*reader)->schema(), *batches, &(*reader)->dictionary_ids());
   ASSERT_TRUE(text.ok()) << text.status().ToString();
-  auto parsed = json::ParseIntegrationJson(*text);
+  auto parsed = integration_json::ParseIntegrationJson(*text);
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   ExpectEqualToJson(ReadBack{parsed->schema, parsed->batches}, "to-json of .arrow_file");
 }

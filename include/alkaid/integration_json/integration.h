@@ -22,12 +22,12 @@
 
 #include "alkaid/array_data.h"
 #include "alkaid/dictionary_ids.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/table.h"
 #include "alkaid/type.h"
 #include "alkaid/validate.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 
 /// The content of one integration JSON document, as read or to be written.
 struct ALKAID_EXPORT IntegrationFile {
@@ -197,4 +197,4 @@ ALKAID_EXPORT Result<std::string> GzipCompress(std::string_view bytes, int level
 /// True when `bytes` starts with the gzip magic 1f 8b.
 ALKAID_EXPORT bool LooksGzipped(std::string_view bytes);
 
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json

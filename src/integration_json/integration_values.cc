@@ -7,7 +7,7 @@
 
 #include "alkaid/decimal.h"
 
-namespace alkaid::json::internal {
+namespace alkaid::integration_json::internal {
 
 namespace {
 
@@ -133,4 +133,4 @@ const char* TimeUnitJsonName(TimeUnit unit) {
   return "SECOND";
 }
 
-}  // namespace alkaid::json::internal
+}  // namespace alkaid::integration_json::internal

@@ -9,7 +9,7 @@
 #include "alkaid/visit_type.h"
 #include "integration_internal.h"
 
-namespace alkaid::json::internal {
+namespace alkaid::integration_json::internal {
 
 namespace {
 
@@ -620,4 +620,4 @@ Result<OrderedJson> SchemaToJson(const Schema& schema, const DictionaryIds& ids)
   return out;
 }
 
-}  // namespace alkaid::json::internal
+}  // namespace alkaid::integration_json::internal

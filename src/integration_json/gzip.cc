@@ -6,9 +6,9 @@
 #include <cstring>
 #include <limits>
 
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 
 namespace {
 
@@ -157,4 +157,4 @@ Result<std::string> ReadMaybeGzip(const std::string& path, const IntegrationRead
   return text;
 }
 
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json

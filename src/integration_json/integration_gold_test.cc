@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "alkaid/compare.h"
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 #include "alkaid/validate.h"
 #include "test_util/test_data.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 namespace {
 
 namespace fs = std::filesystem;
@@ -158,4 +158,4 @@ TEST(GoldJsonDiscovery, FindsTheReferenceFiles) {
 }
 
 }  // namespace
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json

@@ -10,13 +10,13 @@
 #include <type_traits>
 
 #include "alkaid/bitmap.h"
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 #include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
 #include "alkaid/visit_width.h"
 #include "integration_internal.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 
 namespace {
 
@@ -856,4 +856,4 @@ Result<IntegrationFile> ReadIntegrationFile(const std::string& path,
   return file;
 }
 
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json

@@ -15,7 +15,7 @@
 #include "alkaid/status.h"
 #include "alkaid/type.h"
 
-namespace alkaid::json::internal {
+namespace alkaid::integration_json::internal {
 
 // Not installed, but the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
 // so they keep default visibility.
@@ -88,4 +88,4 @@ const char* TimeUnitJsonName(TimeUnit unit);
 
 #pragma GCC visibility pop
 
-}  // namespace alkaid::json::internal
+}  // namespace alkaid::integration_json::internal

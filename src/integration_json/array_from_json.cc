@@ -1,7 +1,7 @@
 // Arrays and record batches from JSON literals: the JSON is parsed with
 // nlohmann_json and every slot is appended through the builders, so the
 // result is exactly what a program appending the same values would get.
-#include "alkaid/json/array_from_json.h"
+#include "alkaid/integration_json/array_from_json.h"
 
 #include <cmath>
 #include <limits>
@@ -15,7 +15,7 @@
 #include "alkaid/float16.h"
 #include "alkaid/visit_type.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 
 namespace {
 
@@ -458,4 +458,4 @@ Result<RecordBatchPtr> RecordBatchFromJSONString(const SchemaPtr& schema, std::s
   return NoThrow([&]() -> Result<RecordBatchPtr> { return RecordBatchFromRows(schema, text); });
 }
 
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json

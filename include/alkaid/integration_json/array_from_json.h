@@ -2,8 +2,8 @@
 /// Arrays, chunked arrays and record batches from JSON literals, built with
 /// the builders: handy in tests, examples and small programs.
 ///
-///   ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr a, json::ArrayFromJSONString(int32(), "[1, null, 3]"));
-///   ALKAID_ASSIGN_OR_RAISE(auto batch, json::RecordBatchFromJSONString(
+///   ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr a, integration_json::ArrayFromJSONString(int32(), "[1, null, 3]"));
+///   ALKAID_ASSIGN_OR_RAISE(auto batch, integration_json::RecordBatchFromJSONString(
 ///       schema({field("id", int32()), field("name", utf8())}),
 ///       R"([{"id": 1, "name": "ada"}, {"id": 2, "name": null}])"));
 ///
@@ -49,12 +49,12 @@
 #include <vector>
 
 #include "alkaid/array_data.h"
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/status.h"
 #include "alkaid/table.h"
 #include "alkaid/type.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 
 /// Deepest nesting of JSON arrays and objects the literal functions accept.
 inline constexpr int kMaxJsonNestingDepth = 64;
@@ -72,4 +72,4 @@ ALKAID_EXPORT Result<ChunkedArrayPtr> ChunkedArrayFromJSONString(
 ALKAID_EXPORT Result<RecordBatchPtr> RecordBatchFromJSONString(const SchemaPtr& schema,
                                                                std::string_view json);
 
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json

@@ -10,12 +10,12 @@
 #include <sstream>
 #include <type_traits>
 
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 #include "alkaid/visit_type.h"
 #include "alkaid/visit_width.h"
 #include "integration_internal.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 
 namespace {
 
@@ -653,4 +653,4 @@ Result<std::string> WriteIntegrationSchemaJson(const Schema& schema, const Dicti
   }
 }
 
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json

@@ -87,7 +87,7 @@
 #include <memory>
 #include <string>
 
-#include "alkaid/export.h"
+#include "alkaid/visibility.h"
 #include "alkaid/io/input.h"
 #include "alkaid/io/output.h"
 #include "alkaid/memory.h"

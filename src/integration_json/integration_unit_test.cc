@@ -16,10 +16,10 @@
 #include "alkaid/array.h"
 #include "alkaid/bitmap.h"
 #include "alkaid/extension_registry.h"
-#include "alkaid/json/integration.h"
+#include "alkaid/integration_json/integration.h"
 #include "integration_internal.h"
 
-namespace alkaid::json {
+namespace alkaid::integration_json {
 namespace {
 
 using ::testing::HasSubstr;
@@ -989,4 +989,4 @@ TEST(IntegrationJsonValues, FloatForPrinting) {
 }
 
 }  // namespace
-}  // namespace alkaid::json
+}  // namespace alkaid::integration_json
