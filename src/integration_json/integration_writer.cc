@@ -1,4 +1,8 @@
-// IntegrationFile -> integration JSON in the reference layout.
+// Arrays -> integration JSON in the reference layout, value by value.
+//
+// Text goes straight from the buffers into a JsonTextWriter (a fixed buffer
+// flushed to the output stream), so writing a batch costs the batch plus
+// that buffer, whatever its length.
 //
 // Sliced arrays are written as what they show: a column covers slots
 // [begin, begin + count) of its ArrayData, offsets are rebased to start at
@@ -7,48 +11,57 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <sstream>
+#include <ostream>
 #include <type_traits>
 
 #include "alkaid/integration_json/integration.h"
 #include "alkaid/visit_type.h"
 #include "alkaid/visit_width.h"
 #include "integration_internal.h"
+#include "json_text_writer.h"
 
 namespace alkaid::integration_json {
 
+using internal::JsonTextWriter;
+
 namespace {
 
-using internal::OrderedJson;
+Status WriteColumn(JsonTextWriter* out, const ArrayData& data, int64_t begin, int64_t length,
+                   std::string_view name);
 
-Result<OrderedJson> WriteColumn(const ArrayData& data, int64_t begin, int64_t length,
-                                const std::string& name);
+// The bytes of buffer `i`, or null when the array has none there.
+const uint8_t* BufferData(const ArrayData& data, size_t i) {
+  return i < data.buffers.size() && data.buffers[i] != nullptr ? data.buffers[i]->data() : nullptr;
+}
 
 // A 64-bit integer goes out as a string; narrower ones as numbers.
 template <typename T>
-OrderedJson IntegerJson(T value) {
-  if constexpr (sizeof(T) == 8) {
-    return OrderedJson(std::to_string(value));
+void WriteInteger(JsonTextWriter* out, T value) {
+  if constexpr (sizeof(T) == 8 && std::is_signed_v<T>) {
+    out->QuotedInt(value);
+  } else if constexpr (sizeof(T) == 8) {
+    out->QuotedUInt(value);
   } else if constexpr (std::is_signed_v<T>) {
-    return OrderedJson(static_cast<int64_t>(value));
+    out->Int(value);
   } else {
-    return OrderedJson(static_cast<uint64_t>(value));
+    out->UInt(value);
   }
 }
 
 class ColumnWriter {
  public:
-  ColumnWriter(const ArrayData& data, int64_t begin, int64_t length, OrderedJson* out)
-      : data_(data), begin_(begin), length_(length), out_(*out) {}
+  ColumnWriter(JsonTextWriter* out, const ArrayData& data, int64_t begin, int64_t length)
+      : out_(out), data_(data), begin_(begin), length_(length) {}
 
   Status Visit(const NullType&) { return Status::OK(); }
 
   Status Visit(const BooleanType&) {
     WriteValidity();
-    const uint8_t* bits = data_.buffers[1]->data();
-    OrderedJson values = OrderedJson::array();
-    for (int64_t i = 0; i < length_; ++i) values.push_back(bit_util::GetBit(bits, begin_ + i));
-    out_["DATA"] = std::move(values);
+    const uint8_t* bits = BufferData(data_, 1);
+    out_->PlainKey("DATA");
+    out_->BeginArray();
+    for (int64_t i = 0; i < length_; ++i) out_->Bool(bit_util::GetBit(bits, begin_ + i));
+    out_->EndArray();
     return Status::OK();
   }
 
@@ -56,15 +69,15 @@ class ColumnWriter {
   std::enable_if_t<has_c_type_v<T>, Status> Visit(const T&) {
     using C = typename T::c_type;
     WriteValidity();
-    const uint8_t* raw = data_.buffers[1]->data();
-    OrderedJson values = OrderedJson::array();
+    const uint8_t* raw = BufferData(data_, 1);
+    out_->PlainKey("DATA");
+    out_->BeginArray();
     for (int64_t i = 0; i < length_; ++i) {
       C value;
       std::memcpy(&value, raw + (begin_ + i) * static_cast<int64_t>(sizeof(C)), sizeof(C));
-      ALKAID_ASSIGN_OR_RAISE(OrderedJson v, ValueJson<T>(value, i));
-      values.push_back(std::move(v));
+      ALKAID_RETURN_NOT_OK(WriteValue<T>(value, i));
     }
-    out_["DATA"] = std::move(values);
+    out_->EndArray();
     return Status::OK();
   }
 
@@ -72,22 +85,24 @@ class ColumnWriter {
   std::enable_if_t<is_decimal_v<T>, Status> Visit(const T& type) {
     WriteValidity();
     const int width = type.byte_width();
-    const uint8_t* raw = data_.buffers[1]->data();
-    OrderedJson values = OrderedJson::array();
+    const uint8_t* raw = BufferData(data_, 1);
+    out_->PlainKey("DATA");
+    out_->BeginArray();
     for (int64_t i = 0; i < length_; ++i)
-      values.push_back(internal::FormatDecimalInteger(raw + (begin_ + i) * width, width));
-    out_["DATA"] = std::move(values);
+      out_->PlainString(internal::FormatDecimalInteger(raw + (begin_ + i) * width, width));
+    out_->EndArray();
     return Status::OK();
   }
 
   Status Visit(const FixedSizeBinaryType& type) {
     WriteValidity();
     const int64_t width = type.byte_width();
-    const uint8_t* raw = data_.buffers[1] ? data_.buffers[1]->data() : nullptr;
-    OrderedJson values = OrderedJson::array();
+    const uint8_t* raw = BufferData(data_, 1);
+    out_->PlainKey("DATA");
+    out_->BeginArray();
     for (int64_t i = 0; i < length_; ++i)
-      values.push_back(internal::HexEncode(raw + (begin_ + i) * width, width));
-    out_["DATA"] = std::move(values);
+      out_->HexString(width == 0 ? nullptr : raw + (begin_ + i) * width, width);
+    out_->EndArray();
     return Status::OK();
   }
 
@@ -96,21 +111,22 @@ class ColumnWriter {
     using Offset = typename T::offset_type;
     constexpr bool kHex = !std::is_same_v<T, StringType> && !std::is_same_v<T, LargeStringType>;
     WriteValidity();
-    const Offset* off = data_.buffers[1]->data_as<Offset>() + begin_;
-    const uint8_t* bytes = data_.buffers[2] ? data_.buffers[2]->data() : nullptr;
+    const Offset* off = Offsets<Offset>();
+    const uint8_t* bytes = BufferData(data_, 2);
     WriteRebasedOffsets(off);
-    OrderedJson values = OrderedJson::array();
+    out_->PlainKey("DATA");
+    out_->BeginArray();
     for (int64_t i = 0; i < length_; ++i) {
-      const uint8_t* value = bytes + off[i];
-      int64_t size = static_cast<int64_t>(off[i + 1] - off[i]);
+      const int64_t size = static_cast<int64_t>(off[i + 1] - off[i]);
+      const uint8_t* value = size == 0 ? nullptr : bytes + off[i];
       if constexpr (kHex) {
-        values.push_back(internal::HexEncode(value, size));
+        out_->HexString(value, size);
       } else {
-        values.push_back(size == 0 ? std::string()
-                                   : std::string(reinterpret_cast<const char*>(value), static_cast<size_t>(size)));
+        ALKAID_RETURN_NOT_OK(out_->String(
+            std::string_view(reinterpret_cast<const char*>(value), static_cast<size_t>(size))));
       }
     }
-    out_["DATA"] = std::move(values);
+    out_->EndArray();
     return Status::OK();
   }
 
@@ -118,33 +134,41 @@ class ColumnWriter {
   std::enable_if_t<is_binary_view_v<T>, Status> Visit(const T&) {
     constexpr bool kHex = std::is_same_v<T, BinaryViewType>;
     WriteValidity();
-    const auto* views = data_.buffers[1]->data_as<BinaryViewValue>() + begin_;
-    OrderedJson out = OrderedJson::array();
+    const auto* views = reinterpret_cast<const BinaryViewValue*>(BufferData(data_, 1)) + begin_;
+    out_->PlainKey("VIEWS");
+    out_->BeginArray();
     for (int64_t i = 0; i < length_; ++i) {
       const BinaryViewValue& v = views[i];
-      OrderedJson view = OrderedJson::object();
-      view["SIZE"] = v.size();
+      out_->BeginObject();
+      out_->PlainKey("SIZE");
+      out_->Int(v.size());
       if (v.is_inline()) {
+        out_->PlainKey("INLINED");
+        const int32_t size = std::max(v.size(), 0);
         if constexpr (kHex) {
-          view["INLINED"] = internal::HexEncode(v.inlined.data, v.size());
+          out_->HexString(v.inlined.data, size);
         } else {
-          view["INLINED"] = std::string(reinterpret_cast<const char*>(v.inlined.data),
-                                        static_cast<size_t>(std::max(v.size(), 0)));
+          ALKAID_RETURN_NOT_OK(out_->String(std::string_view(
+              reinterpret_cast<const char*>(v.inlined.data), static_cast<size_t>(size))));
         }
       } else {
-        view["PREFIX_HEX"] = internal::HexEncode(v.ref.prefix, BinaryViewValue::kPrefixSize);
-        view["BUFFER_INDEX"] = v.ref.buffer_index;
-        view["OFFSET"] = v.ref.offset;
+        out_->PlainKey("PREFIX_HEX");
+        out_->HexString(v.ref.prefix, BinaryViewValue::kPrefixSize);
+        out_->PlainKey("BUFFER_INDEX");
+        out_->Int(v.ref.buffer_index);
+        out_->PlainKey("OFFSET");
+        out_->Int(v.ref.offset);
       }
-      out.push_back(std::move(view));
+      out_->EndObject();
     }
-    out_["VIEWS"] = std::move(out);
-    OrderedJson buffers = OrderedJson::array();
+    out_->EndArray();
+    out_->PlainKey("VARIADIC_DATA_BUFFERS");
+    out_->BeginArray();
     for (size_t b = 2; b < data_.buffers.size(); ++b) {
       const auto& buffer = data_.buffers[b];
-      buffers.push_back(buffer ? internal::HexEncode(buffer->data(), buffer->size()) : std::string());
+      out_->HexString(buffer ? buffer->data() : nullptr, buffer ? buffer->size() : 0);
     }
-    out_["VARIADIC_DATA_BUFFERS"] = std::move(buffers);
+    out_->EndArray();
     return Status::OK();
   }
 
@@ -152,7 +176,7 @@ class ColumnWriter {
   std::enable_if_t<is_var_list_v<T>, Status> Visit(const T& type) {
     using Offset = typename T::offset_type;
     WriteValidity();
-    const Offset* off = data_.buffers[1]->data_as<Offset>() + begin_;
+    const Offset* off = Offsets<Offset>();
     WriteRebasedOffsets(off);
     const ArrayData& child = *data_.child_data[0];
     return WriteChildren(type, {{child.offset + off[0], off[length_] - off[0]}});
@@ -162,8 +186,8 @@ class ColumnWriter {
   std::enable_if_t<is_list_view_v<T>, Status> Visit(const T& type) {
     using Offset = typename T::offset_type;
     WriteValidity();
-    out_["OFFSET"] = IntegerArray(data_.buffers[1]->data_as<Offset>() + begin_, length_);
-    out_["SIZE"] = IntegerArray(data_.buffers[2]->data_as<Offset>() + begin_, length_);
+    WriteIntegers("OFFSET", reinterpret_cast<const Offset*>(BufferData(data_, 1)) + begin_);
+    WriteIntegers("SIZE", reinterpret_cast<const Offset*>(BufferData(data_, 2)) + begin_);
     return WriteWholeChildren(type);
   }
 
@@ -181,9 +205,9 @@ class ColumnWriter {
 
   template <typename T>
   std::enable_if_t<is_union_v<T>, Status> Visit(const T& type) {
-    out_["TYPE_ID"] = IntegerArray(data_.buffers[0]->data_as<int8_t>() + begin_, length_);
+    WriteIntegers("TYPE_ID", reinterpret_cast<const int8_t*>(BufferData(data_, 0)) + begin_);
     if constexpr (std::is_same_v<T, DenseUnionType>) {
-      out_["OFFSET"] = IntegerArray(data_.buffers[1]->data_as<int32_t>() + begin_, length_);
+      WriteIntegers("OFFSET", reinterpret_cast<const int32_t*>(BufferData(data_, 1)) + begin_);
       return WriteWholeChildren(type);
     } else {
       return WriteChildren(type, SameWindowForEachChild(type));
@@ -201,59 +225,93 @@ class ColumnWriter {
 
  private:
   void WriteValidity() {
-    const uint8_t* bits = data_.null_count != 0 && !data_.buffers.empty() && data_.buffers[0]
-                              ? data_.buffers[0]->data()
-                              : nullptr;
-    OrderedJson validity = OrderedJson::array();
-    for (int64_t i = 0; i < length_; ++i)
-      validity.push_back(bits == nullptr || bit_util::GetBit(bits, begin_ + i) ? 1 : 0);
-    out_["VALIDITY"] = std::move(validity);
+    const uint8_t* bits = data_.null_count != 0 ? BufferData(data_, 0) : nullptr;
+    out_->PlainKey("VALIDITY");
+    out_->BeginArray();
+    if (bits == nullptr) {
+      for (int64_t i = 0; i < length_; ++i) out_->Int(1);
+    } else {
+      for (int64_t i = 0; i < length_; ++i) out_->Int(bit_util::GetBit(bits, begin_ + i) ? 1 : 0);
+    }
+    out_->EndArray();
   }
 
   bool IsValid(int64_t i) const {
-    if (data_.null_count == 0 || data_.buffers.empty() || data_.buffers[0] == nullptr) return true;
-    return bit_util::GetBit(data_.buffers[0]->data(), begin_ + i);
+    const uint8_t* bits = data_.null_count != 0 ? BufferData(data_, 0) : nullptr;
+    return bits == nullptr || bit_util::GetBit(bits, begin_ + i);
   }
 
   template <typename T, typename C>
-  Result<OrderedJson> ValueJson(const C& value, int64_t i) const {
+  Status WriteValue(const C& value, int64_t i) {
     if constexpr (std::is_same_v<T, HalfFloatType>) {
-      return FloatJson(internal::FloatForPrinting(internal::HalfToFloat(value)), i);
+      return WriteFloat(internal::FloatForPrinting(internal::HalfToFloat(value)), i);
     } else if constexpr (std::is_same_v<C, float>) {
-      return FloatJson(internal::FloatForPrinting(value), i);
+      return WriteFloat(internal::FloatForPrinting(value), i);
     } else if constexpr (std::is_same_v<C, double>) {
-      return FloatJson(value, i);
+      return WriteFloat(value, i);
     } else if constexpr (std::is_same_v<C, DayTimeInterval>) {
-      return OrderedJson{{"days", value.days}, {"milliseconds", value.milliseconds}};
+      out_->BeginObject();
+      out_->PlainKey("days");
+      out_->Int(value.days);
+      out_->PlainKey("milliseconds");
+      out_->Int(value.milliseconds);
+      out_->EndObject();
+      return Status::OK();
     } else if constexpr (std::is_same_v<C, MonthDayNanoInterval>) {
       // The reference spells nanoseconds as a JSON number even though it is 64-bit.
-      return OrderedJson{{"months", value.months}, {"days", value.days}, {"nanoseconds", value.nanoseconds}};
+      out_->BeginObject();
+      out_->PlainKey("months");
+      out_->Int(value.months);
+      out_->PlainKey("days");
+      out_->Int(value.days);
+      out_->PlainKey("nanoseconds");
+      out_->Int(value.nanoseconds);
+      out_->EndObject();
+      return Status::OK();
     } else {
-      return IntegerJson(value);
+      WriteInteger(out_, value);
+      return Status::OK();
     }
   }
 
   // JSON has no NaN or infinity. Null slots may hold anything and are
   // written as 0; a valid non-finite value cannot be represented.
-  Result<OrderedJson> FloatJson(double value, int64_t i) const {
-    if (std::isfinite(value)) return OrderedJson(value);
-    if (!IsValid(i)) return OrderedJson(0.0);
+  Status WriteFloat(double value, int64_t i) {
+    if (std::isfinite(value)) {
+      out_->Double(value);
+      return Status::OK();
+    }
+    if (!IsValid(i)) {
+      out_->Double(0.0);
+      return Status::OK();
+    }
     return Status::NotImplemented("slot ", i, " holds ", value,
                                   ", which integration JSON cannot represent");
   }
 
+  // The offsets of slots [begin, begin + length]. An empty array may have no
+  // offsets at all (the layout requires none for length 0), so it reads none.
+  template <typename Offset>
+  const Offset* Offsets() const {
+    static const Offset kZero[1] = {0};
+    if (length_ == 0) return kZero;
+    return reinterpret_cast<const Offset*>(BufferData(data_, 1)) + begin_;
+  }
+
   template <typename Offset>
   void WriteRebasedOffsets(const Offset* off) {
-    OrderedJson offsets = OrderedJson::array();
-    for (int64_t i = 0; i <= length_; ++i) offsets.push_back(IntegerJson<Offset>(off[i] - off[0]));
-    out_["OFFSET"] = std::move(offsets);
+    out_->PlainKey("OFFSET");
+    out_->BeginArray();
+    for (int64_t i = 0; i <= length_; ++i) WriteInteger<Offset>(out_, static_cast<Offset>(off[i] - off[0]));
+    out_->EndArray();
   }
 
   template <typename C>
-  static OrderedJson IntegerArray(const C* values, int64_t n) {
-    OrderedJson out = OrderedJson::array();
-    for (int64_t i = 0; i < n; ++i) out.push_back(IntegerJson<C>(values[i]));
-    return out;
+  void WriteIntegers(std::string_view key, const C* values) {
+    out_->PlainKey(key);
+    out_->BeginArray();
+    for (int64_t i = 0; i < length_; ++i) WriteInteger<C>(out_, values[i]);
+    out_->EndArray();
   }
 
   struct Window {
@@ -278,14 +336,14 @@ class ColumnWriter {
   }
 
   Status WriteChildren(const DataType& type, const std::vector<Window>& windows) {
-    OrderedJson children = OrderedJson::array();
+    out_->PlainKey("children");
+    out_->BeginArray();
     for (int i = 0; i < type.num_fields(); ++i) {
       const Window& w = windows[static_cast<size_t>(i)];
-      ALKAID_ASSIGN_OR_RAISE(OrderedJson child, WriteColumn(*data_.child_data[static_cast<size_t>(i)],
-                                                            w.begin, w.length, type.field(i)->name()));
-      children.push_back(std::move(child));
+      ALKAID_RETURN_NOT_OK(WriteColumn(out_, *data_.child_data[static_cast<size_t>(i)], w.begin,
+                                       w.length, type.field(i)->name()));
     }
-    out_["children"] = std::move(children);
+    out_->EndArray();
     return Status::OK();
   }
 
@@ -295,51 +353,114 @@ class ColumnWriter {
   Status WriteRunEndEncoded(const RunEndEncodedType& type) {
     const ArrayData& run_ends = *data_.child_data[0];
     const ArrayData& values = *data_.child_data[1];
-    const RunEnd* ends = run_ends.GetValues<RunEnd>(1);
+    const RunEnd* ends = run_ends.length == 0 ? nullptr : run_ends.GetValues<RunEnd>(1);
     const RunEnd* ends_end = ends + run_ends.length;
     int64_t first = std::upper_bound(ends, ends_end, static_cast<RunEnd>(begin_)) - ends;
     int64_t last = length_ == 0 ? first
                                 : std::lower_bound(ends, ends_end, static_cast<RunEnd>(begin_ + length_)) - ends + 1;
     last = std::min<int64_t>(last, run_ends.length);
-    OrderedJson ends_json = OrderedJson::object();
-    ends_json["name"] = type.field(0)->name();
-    ends_json["count"] = last - first;
-    OrderedJson validity = OrderedJson::array();
-    OrderedJson data = OrderedJson::array();
+    out_->PlainKey("children");
+    out_->BeginArray();
+    out_->BeginObject();
+    out_->PlainKey("name");
+    ALKAID_RETURN_NOT_OK(out_->String(type.field(0)->name()));
+    out_->PlainKey("count");
+    out_->Int(last - first);
+    out_->PlainKey("VALIDITY");
+    out_->BeginArray();
+    for (int64_t r = first; r < last; ++r) out_->Int(1);
+    out_->EndArray();
+    out_->PlainKey("DATA");
+    out_->BeginArray();
     for (int64_t r = first; r < last; ++r) {
-      validity.push_back(1);
-      int64_t end = std::min<int64_t>(static_cast<int64_t>(ends[r]) - begin_, length_);
-      data.push_back(IntegerJson<RunEnd>(static_cast<RunEnd>(end)));
+      const int64_t end = std::min<int64_t>(static_cast<int64_t>(ends[r]) - begin_, length_);
+      WriteInteger<RunEnd>(out_, static_cast<RunEnd>(end));
     }
-    ends_json["VALIDITY"] = std::move(validity);
-    ends_json["DATA"] = std::move(data);
-    ALKAID_ASSIGN_OR_RAISE(OrderedJson values_json,
-                           WriteColumn(values, values.offset + first, last - first, type.field(1)->name()));
-    out_["children"] = OrderedJson::array({std::move(ends_json), std::move(values_json)});
+    out_->EndArray();
+    out_->EndObject();
+    ALKAID_RETURN_NOT_OK(
+        WriteColumn(out_, values, values.offset + first, last - first, type.field(1)->name()));
+    out_->EndArray();
     return Status::OK();
   }
 
+  JsonTextWriter* out_;
   const ArrayData& data_;
   int64_t begin_;
   int64_t length_;
-  OrderedJson& out_;
 };
 
-Result<OrderedJson> WriteColumn(const ArrayData& data, int64_t begin, int64_t length,
-                                const std::string& name) {
-  OrderedJson out = OrderedJson::object();
-  out["name"] = name;
-  out["count"] = length;
-  ColumnWriter writer(data, begin, length, &out);
-  Status st = VisitTypeInline(*data.type, &writer);
-  if (!st.ok()) return st.WithContext("column " + name);
-  return out;
+Status WriteColumn(JsonTextWriter* out, const ArrayData& data, int64_t begin, int64_t length,
+                   std::string_view name) {
+  out->BeginObject();
+  out->PlainKey("name");
+  Status st = out->String(name);
+  if (st.ok()) {
+    out->PlainKey("count");
+    out->Int(length);
+    ColumnWriter writer(out, data, begin, length);
+    st = VisitTypeInline(*data.type, &writer);
+  }
+  if (!st.ok()) return st.WithContext("column " + std::string(name));
+  out->EndObject();
+  return Status::OK();
 }
+
+// An OutputStream appending to a std::string.
+class StringOutputStream final : public io::OutputStream {
+ public:
+  explicit StringOutputStream(std::string* out) : out_(out) {}
+  Status Write(const void* data, int64_t nbytes) override {
+    out_->append(static_cast<const char*>(data), static_cast<size_t>(nbytes));
+    return Status::OK();
+  }
+  using io::OutputStream::Write;
+  Result<int64_t> Tell() const override { return static_cast<int64_t>(out_->size()); }
+  Status Close() override { return Status::OK(); }
+  bool closed() const override { return false; }
+
+ private:
+  std::string* out_;
+};
+
+// An OutputStream writing to a std::ostream.
+class StdOutputStream final : public io::OutputStream {
+ public:
+  explicit StdOutputStream(std::ostream* out) : out_(out) {}
+  Status Write(const void* data, int64_t nbytes) override {
+    out_->write(static_cast<const char*>(data), static_cast<std::streamsize>(nbytes));
+    if (!*out_) return Status::IOError("integration JSON: writing the output failed");
+    position_ += nbytes;
+    return Status::OK();
+  }
+  using io::OutputStream::Write;
+  Result<int64_t> Tell() const override { return position_; }
+  Status Flush() override {
+    out_->flush();
+    return *out_ ? Status::OK() : Status::IOError("integration JSON: writing the output failed");
+  }
+  Status Close() override { return Flush(); }
+  bool closed() const override { return false; }
+
+ private:
+  std::ostream* out_;
+  int64_t position_ = 0;
+};
+
+// The text of one column, for comparing what two arrays would write.
+Result<std::string> ColumnText(const ArrayData& data) {
+  std::string text;
+  StringOutputStream sink(&text);
+  JsonTextWriter out(&sink);
+  ALKAID_RETURN_NOT_OK(WriteColumn(&out, data, data.offset, data.length, ""));
+  ALKAID_RETURN_NOT_OK(out.Flush());
+  return text;
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------------------
 // Dictionaries carried by the batches
-
-}  // namespace
 
 namespace internal {
 
@@ -379,9 +500,8 @@ class DictionaryCollector {
     auto [it, inserted] = found_.emplace(*id, data.dictionary);
     if (inserted || it->second == data.dictionary) return Status::OK();
     // Different objects may still hold the same values; compare what would be written.
-    ALKAID_ASSIGN_OR_RAISE(OrderedJson a, WriteColumn(*it->second, it->second->offset, it->second->length, ""));
-    ALKAID_ASSIGN_OR_RAISE(OrderedJson b, WriteColumn(*data.dictionary, data.dictionary->offset,
-                                                      data.dictionary->length, ""));
+    ALKAID_ASSIGN_OR_RAISE(std::string a, ColumnText(*it->second));
+    ALKAID_ASSIGN_OR_RAISE(std::string b, ColumnText(*data.dictionary));
     if (a != b)
       return Status::NotImplemented("dictionary id ", *id,
                                     " has different dictionaries in different batches; integration "
@@ -395,39 +515,13 @@ class DictionaryCollector {
 
 }  // namespace internal
 
-static Result<std::map<int64_t, ArrayDataPtr>> CollectDictionaries(const std::vector<RecordBatchPtr>& batches,
+namespace {
+
+Result<std::map<int64_t, ArrayDataPtr>> CollectDictionaries(const std::vector<RecordBatchPtr>& batches,
                                                             const DictionaryIds& ids) {
   IntegrationDictionaries collector(ids);
   for (const auto& batch : batches) ALKAID_RETURN_NOT_OK(collector.Add(*batch));
   return collector.Take();
-}
-
-namespace {
-
-Result<std::string> Dump(const OrderedJson& root) {
-  try {
-    return root.dump(2, ' ', /*ensure_ascii=*/true, nlohmann::json::error_handler_t::strict);
-  } catch (const nlohmann::json::exception& e) {
-    // The only failure left at this point is a string that is not UTF-8.
-    return Status::Invalid("integration JSON: cannot serialize: ", e.what());
-  } catch (const std::bad_alloc&) {
-    return Status::OutOfMemory("integration JSON: out of memory while serializing");
-  }
-}
-
-// `value` dumped as it appears `level` levels deep in the document: with
-// ensure_ascii every newline in the dump is structural (strings escape
-// theirs), so indenting after each one reproduces one whole-document dump.
-Result<std::string> DumpAtLevel(const OrderedJson& value, int level) {
-  ALKAID_ASSIGN_OR_RAISE(std::string text, Dump(value));
-  const std::string indent(static_cast<size_t>(2 * level), ' ');
-  std::string out = indent;
-  out.reserve(text.size() + indent.size());
-  for (char ch : text) {
-    out.push_back(ch);
-    if (ch == '\n') out += indent;
-  }
-  return out;
 }
 
 int64_t SaturatingAdd(int64_t a, int64_t b) {
@@ -441,7 +535,7 @@ int64_t SaturatingMul(int64_t a, int64_t b) {
 // A lower bound of the bytes the JSON of `length` slots of `data` takes,
 // from lengths alone (no values are read): every slot of a node that has a
 // VALIDITY or DATA array costs at least two bytes ("1,"). It lets the writer
-// refuse a column of 2^62 struct slots before trying to build it.
+// refuse a column of 2^62 struct slots before starting on it.
 int64_t MinJsonBytes(const ArrayData& data, int64_t length) {
   const DataType& type = internal::UnwrapExtension(*data.type);
   int64_t per_slot_arrays = 2;  // VALIDITY and DATA/OFFSET/TYPE_ID
@@ -472,81 +566,127 @@ int64_t MinJsonBytes(const ArrayData& data, int64_t length) {
 // ---------------------------------------------------------------------------
 // Streaming writer
 
-IntegrationJsonWriter::IntegrationJsonWriter(std::ostream* out, SchemaPtr schema,
-                                             const IntegrationWriteOptions& options)
-    : out_(out), schema_(std::move(schema)), options_(options) {}
+struct IntegrationJsonWriter::Impl {
+  Impl(std::unique_ptr<io::OutputStream> owned, io::OutputStream* sink, SchemaPtr schema,
+       const IntegrationWriteOptions& options)
+      : owned_sink(std::move(owned)), text(sink), schema(std::move(schema)), options(options) {}
+
+  Status CheckBudget(int64_t more, const std::string& what) const {
+    if (options.max_output_bytes < 0) return Status::OK();
+    const int64_t written = text.bytes_produced();
+    if (more > options.max_output_bytes - written)
+      return Status::CapacityError(what, " needs at least ", more, " bytes of integration JSON, and ",
+                                   written, " were already written; the output limit is ",
+                                   options.max_output_bytes, " bytes");
+    return Status::OK();
+  }
+
+  Status CheckColumn(int64_t bytes, const std::string& what) const {
+    if (options.max_column_bytes >= 0 && bytes > options.max_column_bytes)
+      return Status::CapacityError(what, " needs at least ", bytes,
+                                   " bytes of integration JSON, more than the limit of ",
+                                   options.max_column_bytes, " bytes per column");
+    return CheckBudget(bytes, what);
+  }
+
+  Status Begin(const DictionaryIds& ids, const std::map<int64_t, ArrayDataPtr>& dictionaries);
+  Status Batch(const RecordBatch& batch);
+
+  std::unique_ptr<io::OutputStream> owned_sink;
+  JsonTextWriter text;
+  SchemaPtr schema;
+  IntegrationWriteOptions options;
+  int64_t num_batches = 0;
+  bool closed = false;
+};
+
+IntegrationJsonWriter::IntegrationJsonWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 IntegrationJsonWriter::~IntegrationJsonWriter() = default;
 
-Status IntegrationJsonWriter::Emit(std::string_view text) {
-  bytes_written_ += static_cast<int64_t>(text.size());
-  out_->write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!*out_) return Status::IOError("integration JSON: writing the output failed");
-  return Status::OK();
-}
-
-Status IntegrationJsonWriter::CheckColumn(int64_t bytes, const std::string& what) const {
-  if (options_.max_column_bytes >= 0 && bytes > options_.max_column_bytes)
-    return Status::CapacityError(what, " needs at least ", bytes,
-                                 " bytes of integration JSON, more than the limit of ",
-                                 options_.max_column_bytes, " bytes per column");
-  return CheckBudget(bytes, what);
-}
-
-Status IntegrationJsonWriter::CheckBudget(int64_t more, const std::string& what) const {
-  if (options_.max_output_bytes < 0) return Status::OK();
-  if (more > options_.max_output_bytes - bytes_written_)
-    return Status::CapacityError(what, " needs at least ", more, " bytes of integration JSON, and ",
-                                 bytes_written_, " were already written; the output limit is ",
-                                 options_.max_output_bytes, " bytes");
-  return Status::OK();
-}
+int64_t IntegrationJsonWriter::bytes_written() const { return impl_->text.bytes_produced(); }
 
 Result<std::unique_ptr<IntegrationJsonWriter>> IntegrationJsonWriter::Open(
     std::ostream* out, SchemaPtr schema, const DictionaryIds& ids,
     const std::map<int64_t, ArrayDataPtr>& dictionaries, const IntegrationWriteOptions& options) {
+  if (out == nullptr) return Status::Invalid("IntegrationJsonWriter: null output");
+  auto sink = std::make_unique<StdOutputStream>(out);
+  io::OutputStream* raw = sink.get();
+  return Start(std::move(sink), raw, std::move(schema), ids, dictionaries, options);
+}
+
+Result<std::unique_ptr<IntegrationJsonWriter>> IntegrationJsonWriter::Open(
+    io::OutputStream* out, SchemaPtr schema, const DictionaryIds& ids,
+    const std::map<int64_t, ArrayDataPtr>& dictionaries, const IntegrationWriteOptions& options) {
+  return Start(nullptr, out, std::move(schema), ids, dictionaries, options);
+}
+
+Result<std::unique_ptr<IntegrationJsonWriter>> IntegrationJsonWriter::Start(
+    std::unique_ptr<io::OutputStream> owned, io::OutputStream* out, SchemaPtr schema,
+    const DictionaryIds& ids, const std::map<int64_t, ArrayDataPtr>& dictionaries,
+    const IntegrationWriteOptions& options) {
   if (out == nullptr || schema == nullptr)
     return Status::Invalid("IntegrationJsonWriter: null output or schema");
-  std::unique_ptr<IntegrationJsonWriter> writer(new IntegrationJsonWriter(out, schema, options));
   try {
-    ALKAID_ASSIGN_OR_RAISE(OrderedJson schema_json, internal::SchemaToJson(*schema, ids));
-    ALKAID_ASSIGN_OR_RAISE(std::string schema_text, DumpAtLevel(schema_json, 1));
-    schema_text.erase(0, 2);  // follows the key on its line
-    ALKAID_RETURN_NOT_OK(writer->Emit("{\n  \"schema\": " + schema_text));
-    if (!dictionaries.empty()) {
-      ALKAID_RETURN_NOT_OK(writer->Emit(",\n  \"dictionaries\": [\n"));
-      bool first = true;
-      for (const auto& [id, values] : dictionaries) {
-        ALKAID_RETURN_NOT_OK(writer->CheckColumn(MinJsonBytes(*values, values->length),
-                                                 "dictionary " + std::to_string(id)));
-        ALKAID_ASSIGN_OR_RAISE(OrderedJson column, WriteColumn(*values, values->offset, values->length,
-                                                               "DICT" + std::to_string(id)));
-        OrderedJson data = OrderedJson::object();
-        data["count"] = values->length;
-        data["columns"] = OrderedJson::array({std::move(column)});
-        ALKAID_ASSIGN_OR_RAISE(std::string text,
-                               DumpAtLevel(OrderedJson{{"id", id}, {"data", std::move(data)}}, 2));
-        ALKAID_RETURN_NOT_OK(writer->Emit(first ? text : ",\n" + text));
-        first = false;
-      }
-      ALKAID_RETURN_NOT_OK(writer->Emit("\n  ]"));
-    }
-    ALKAID_RETURN_NOT_OK(writer->Emit(",\n  \"batches\": ["));
+    auto impl = std::make_unique<Impl>(std::move(owned), out, schema, options);
+    ALKAID_RETURN_NOT_OK(impl->Begin(ids, dictionaries));
+    return std::unique_ptr<IntegrationJsonWriter>(new IntegrationJsonWriter(std::move(impl)));
   } catch (const std::bad_alloc&) {
     return Status::OutOfMemory("integration JSON: out of memory while writing");
   } catch (const nlohmann::json::exception& e) {
     return Status::UnknownError("integration JSON: ", e.what());
   }
-  return writer;
+}
+
+Status IntegrationJsonWriter::Impl::Begin(const DictionaryIds& ids,
+                                          const std::map<int64_t, ArrayDataPtr>& dictionaries) {
+  ALKAID_ASSIGN_OR_RAISE(internal::OrderedJson schema_json, internal::SchemaToJson(*schema, ids));
+  text.BeginObject();
+  text.PlainKey("schema");
+  ALKAID_RETURN_NOT_OK(text.Dom(schema_json));
+  if (!dictionaries.empty()) {
+    text.PlainKey("dictionaries");
+    text.BeginArray();
+    for (const auto& [id, values] : dictionaries) {
+      const std::string what = "dictionary " + std::to_string(id);
+      ALKAID_RETURN_NOT_OK(CheckColumn(MinJsonBytes(*values, values->length), what));
+      text.BeginObject();
+      text.PlainKey("id");
+      text.Int(id);
+      text.PlainKey("data");
+      text.BeginObject();
+      text.PlainKey("count");
+      text.Int(values->length);
+      text.PlainKey("columns");
+      text.BeginArray();
+      ALKAID_RETURN_NOT_OK(
+          WriteColumn(&text, *values, values->offset, values->length, "DICT" + std::to_string(id)));
+      text.EndArray();
+      text.EndObject();
+      text.EndObject();
+    }
+    text.EndArray();
+  }
+  text.PlainKey("batches");
+  text.BeginArray();
+  return text.Flush();
 }
 
 Status IntegrationJsonWriter::WriteRecordBatch(const RecordBatch& batch) {
-  if (closed_) return Status::Invalid("IntegrationJsonWriter: already closed");
-  const int64_t b = num_batches_;
-  const Schema& schema = *schema_;
-  if (batch.num_columns() != schema.num_fields())
+  try {
+    return impl_->Batch(batch);
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("integration JSON: out of memory while writing batch ",
+                               impl_->num_batches);
+  }
+}
+
+Status IntegrationJsonWriter::Impl::Batch(const RecordBatch& batch) {
+  if (closed) return Status::Invalid("IntegrationJsonWriter: already closed");
+  const int64_t b = num_batches;
+  if (batch.num_columns() != schema->num_fields())
     return Status::Invalid("batch ", b, " has ", batch.num_columns(), " columns but the schema has ",
-                           schema.num_fields(), " fields");
+                           schema->num_fields(), " fields");
   int64_t need = 0;
   for (int c = 0; c < batch.num_columns(); ++c) {
     const ArrayData& column = *batch.column_data(c);
@@ -560,34 +700,34 @@ Status IntegrationJsonWriter::WriteRecordBatch(const RecordBatch& batch) {
     need = SaturatingAdd(need, bytes);
   }
   ALKAID_RETURN_NOT_OK(CheckBudget(need, "batch " + std::to_string(b) + " (" +
-                                             std::to_string(batch.num_rows()) + " rows)"));
-  try {
-    ALKAID_RETURN_NOT_OK(Emit(b == 0 ? "\n" : ",\n"));
-    ALKAID_RETURN_NOT_OK(Emit("    {\n      \"count\": " + std::to_string(batch.num_rows()) +
-                              ",\n      \"columns\": ["));
-    // One column's document at a time: memory follows the largest column.
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      const ArrayData& column = *batch.column_data(c);
-      auto written = WriteColumn(column, column.offset, column.length, schema.field(c)->name());
-      if (!written.ok()) return written.status().WithContext("batch " + std::to_string(b));
-      ALKAID_ASSIGN_OR_RAISE(std::string text, DumpAtLevel(*written, 4));
-      ALKAID_RETURN_NOT_OK(Emit(c == 0 ? "\n" : ",\n"));
-      ALKAID_RETURN_NOT_OK(Emit(text));
-    }
-    ALKAID_RETURN_NOT_OK(Emit(batch.num_columns() == 0 ? "]\n    }" : "\n      ]\n    }"));
-  } catch (const std::bad_alloc&) {
-    return Status::OutOfMemory("integration JSON: out of memory while writing batch ", b);
-  } catch (const nlohmann::json::exception& e) {
-    return Status::UnknownError("integration JSON: ", e.what());
+                                         std::to_string(batch.num_rows()) + " rows)"));
+  text.BeginObject();
+  text.PlainKey("count");
+  text.Int(batch.num_rows());
+  text.PlainKey("columns");
+  text.BeginArray();
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    const ArrayData& column = *batch.column_data(c);
+    Status st = WriteColumn(&text, column, column.offset, column.length, schema->field(c)->name());
+    if (!st.ok()) return st.WithContext("batch " + std::to_string(b));
   }
-  ++num_batches_;
+  text.EndArray();
+  text.EndObject();
+  // Whole batches reach the output as they are done.
+  ALKAID_RETURN_NOT_OK(text.Flush());
+  ++num_batches;
   return Status::OK();
 }
 
 Status IntegrationJsonWriter::Close() {
-  if (closed_) return Status::OK();
-  closed_ = true;
-  return Emit(num_batches_ == 0 ? "]\n}" : "\n  ]\n}");
+  Impl& impl = *impl_;
+  if (impl.closed) return Status::OK();
+  impl.closed = true;
+  impl.text.EndArray();
+  impl.text.EndObject();
+  ALKAID_RETURN_NOT_OK(impl.text.Flush());
+  if (impl.owned_sink != nullptr) return impl.owned_sink->Flush();
+  return Status::OK();
 }
 
 // ---------------------------------------------------------------------------
@@ -616,13 +756,14 @@ namespace {
 Result<std::string> WriteFile(const Schema& schema, const DictionaryIds& ids,
                               const std::map<int64_t, ArrayDataPtr>& dictionaries,
                               const std::vector<RecordBatchPtr>& batches) {
-  std::ostringstream out;
+  std::string text;
+  StringOutputStream out(&text);
   // The writer keeps the schema alive; a non-owning alias suffices here.
   SchemaPtr alias(std::shared_ptr<Schema>(), const_cast<Schema*>(&schema));
   ALKAID_ASSIGN_OR_RAISE(auto writer, IntegrationJsonWriter::Open(&out, alias, ids, dictionaries));
   for (const auto& batch : batches) ALKAID_RETURN_NOT_OK(writer->WriteRecordBatch(*batch));
   ALKAID_RETURN_NOT_OK(writer->Close());
-  return std::move(out).str();
+  return text;
 }
 
 }  // namespace
@@ -646,8 +787,13 @@ Result<std::string> WriteIntegrationJson(const Schema& schema, const std::vector
 Result<std::string> WriteIntegrationSchemaJson(const Schema& schema, const DictionaryIds* ids) {
   DictionaryIds assigned = ids != nullptr ? *ids : DictionaryIds::AssignSequential(schema);
   try {
-    ALKAID_ASSIGN_OR_RAISE(OrderedJson json, internal::SchemaToJson(schema, assigned));
-    return Dump(json);
+    ALKAID_ASSIGN_OR_RAISE(internal::OrderedJson json, internal::SchemaToJson(schema, assigned));
+    std::string text;
+    StringOutputStream sink(&text);
+    JsonTextWriter out(&sink);
+    ALKAID_RETURN_NOT_OK(out.Dom(json));
+    ALKAID_RETURN_NOT_OK(out.Flush());
+    return text;
   } catch (const std::exception& e) {
     return Status::UnknownError("integration JSON: ", e.what());
   }
