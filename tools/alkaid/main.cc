@@ -555,9 +555,18 @@ int RunValidate(const std::string& path, const std::string& json_path) {
     if (!opened.ok()) return Report(json_path, opened.status());
     expected = std::move(opened).MoveValueUnsafe();
   }
+  // Reads the rest of the expected JSON: a broken file is reported before
+  // any difference from it.
+  auto drain = [&]() -> Status {
+    while (true) {
+      ALKAID_ASSIGN_OR_RAISE(auto batch, expected->Next());
+      if (batch == nullptr) return Status::OK();
+    }
+  };
   auto [input, code] = OpenOrReport(path, {});  // full validation is the default
   if (!input) return code;
   if (expected && !input->schema()->Equals(*expected->schema(), /*check_metadata=*/true)) {
+    if (Status st = drain(); !st.ok()) return Report(json_path, st);
     std::cerr << "alkaid: " << path << ": schema differs from " << json_path << "\nactual:\n"
               << input->schema()->ToString(true) << "\nexpected:\n"
               << expected->schema()->ToString(true) << "\n";
@@ -572,10 +581,7 @@ int RunValidate(const std::string& path, const std::string& json_path) {
       auto want = expected->Next();
       if (!want.ok()) return Report(json_path, want.status());
       if (*batch == nullptr && *want != nullptr) {
-        while (*want != nullptr) {
-          want = expected->Next();
-          if (!want.ok()) return Report(json_path, want.status());
-        }
+        if (Status st = drain(); !st.ok()) return Report(json_path, st);
         std::cerr << "alkaid: " << path << ": " << batches << " batches, but " << json_path << " has "
                   << expected->num_batches_read() << "\n";
         return kExitInvalid;
