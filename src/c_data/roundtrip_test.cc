@@ -179,6 +179,36 @@ TEST(CDataRoundTrip, ZeroCopyBothWays) {
   EXPECT_EQ(back->buffers[2]->data(), array->buffers[2]->data());
 }
 
+// alkaid's empty arrays may hold offsets of no bytes (the layout asks for
+// none without slots; the IPC reader keeps what the file has). Consumers
+// such as DuckDB read the first offset of every array all the same: the
+// export hands them a zero, at offset 0, wherever the slice was.
+TEST(CDataRoundTrip, EmptyArraysWithoutOffsetBytesExportAZero) {
+  auto none = std::make_shared<Buffer>(nullptr, 0);
+  auto child = ArrayFromJSON(int32(), "[1, 2]");
+  const std::vector<std::pair<DataTypePtr, ArrayDataPtr>> cases = {
+      {utf8(), ArrayData::Make(utf8(), 0, {nullptr, none, none}, 0, /*offset=*/5)},
+      {large_binary(), ArrayData::Make(large_binary(), 0, {nullptr, none, nullptr}, 0)},
+      {list(int32()), ArrayData::Make(list(int32()), 0, {nullptr, none}, {child}, 0, /*offset=*/1)},
+      {large_list(int32()), ArrayData::Make(large_list(int32()), 0, {nullptr, nullptr}, {child}, 0)},
+  };
+  for (const auto& [type, data] : cases) {
+    SCOPED_TRACE(type->ToString());
+    ArrowArray c;
+    ASSERT_TRUE(ExportArray(*data, &c).ok());
+    EXPECT_EQ(c.offset, 0);
+    ASSERT_NE(c.buffers[1], nullptr);
+    int64_t first = -1;
+    std::memcpy(&first, c.buffers[1], type->layout().buffers[1].byte_width == 4 ? 4 : 8);
+    if (type->layout().buffers[1].byte_width == 4) first = static_cast<int32_t>(first);
+    EXPECT_EQ(first, 0);
+    auto back = ImportArray(&c, type);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ((*back)->length, 0);
+    EXPECT_TRUE(ValidateArrayFull(**back).ok());
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Release exactly once
 
