@@ -420,7 +420,7 @@ class ColumnReader {
   template <typename C, typename Codec>
   Status ReadFixedWidth(const char* key, Member* member, Codec) {
     GrowingBuffer values;
-    if (count_) ALKAID_RETURN_NOT_OK(values.Reserve(*count_ * static_cast<int64_t>(sizeof(C))));
+    ALKAID_RETURN_NOT_OK(values.Reserve(ExpectedEntries() * static_cast<int64_t>(sizeof(C))));
     ALKAID_RETURN_NOT_OK(ForEach(key, member, [&](JsonToken t, int64_t i) -> Status {
       C value{};
       auto ok = Codec::Decode(p_, t, &value);
@@ -432,11 +432,16 @@ class ColumnReader {
     return Status::OK();
   }
 
+  // How many entries to make room for before a member array is read: its
+  // count when known, but no more than a million, so that a count the text
+  // does not back costs nothing (buffers double from there as entries come).
+  int64_t ExpectedEntries() const { return count_ ? std::min<int64_t>(*count_, int64_t{1} << 20) : 0; }
+
   // A missing VALIDITY means every slot is valid; a bitmap is kept only
   // when some slot is null.
   Status ReadValidity() {
     GrowingBitmap bits;
-    if (count_) ALKAID_RETURN_NOT_OK(bits.Reserve(*count_));
+    ALKAID_RETURN_NOT_OK(bits.Reserve(ExpectedEntries()));
     ALKAID_RETURN_NOT_OK(ForEach("VALIDITY", &validity_member_, [&](JsonToken t, int64_t i) -> Status {
       bool valid;
       ALKAID_ASSIGN_OR_RAISE(bool ok, BoolCodec::Decode(p_, t, &valid));
@@ -559,7 +564,7 @@ class ColumnReader {
   // when the column ends (the buffers come after the views).
   Status ReadViews(bool hex) {
     GrowingBuffer views;
-    if (count_) ALKAID_RETURN_NOT_OK(views.Reserve(*count_ * 16));
+    ALKAID_RETURN_NOT_OK(views.Reserve(ExpectedEntries() * 16));
     ALKAID_RETURN_NOT_OK(ForEach("VIEWS", &views_, [&](JsonToken t, int64_t i) -> Status {
       const std::string at = At("VIEWS", i);
       if (t != JsonToken::kBeginObject) return BadValue(p_, t, at, "a view object");

@@ -310,6 +310,19 @@ TEST(IntegrationJsonReader, ChecksTheTextAfterTheLastBatch) {
   EXPECT_THAT(twice.status().message(), HasSubstr("\"batches\" appears twice"));
 }
 
+// A count is only a claim: room is made for no more than a million entries
+// before they come, so 2^40 slots in 300 bytes cost nothing.
+TEST(IntegrationJsonReader, HugeCountsCostNothingUntilValuesCome) {
+  const std::string text =
+      R"({"schema": {"fields": [{"name": "a", "nullable": true, "type": {"name": "int", "isSigned": true, "bitWidth": 64}, "children": []}]},
+          "batches": [{"count": 1099511627776, "columns": [{"name": "a", "count": 1099511627776, "VALIDITY": [1], "DATA": ["1"]}]}]})";
+  const int64_t before = default_memory_pool()->max_memory();
+  auto file = ParseIntegrationJson(text);
+  ASSERT_FALSE(file.ok());
+  EXPECT_THAT(file.status().message(), HasSubstr("VALIDITY: has 1 entries but 1099511627776 are expected"));
+  EXPECT_LT(default_memory_pool()->max_memory() - before, int64_t{64} << 20);
+}
+
 TEST(IntegrationJsonReader, GzipTextIsInflatedAsItIsRead) {
   auto compressed = GzipCompress(kTwoBatches);
   ASSERT_TRUE(compressed.ok());
