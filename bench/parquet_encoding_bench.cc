@@ -193,6 +193,9 @@ void DecodeStrings(benchmark::State& state, Encoding encoding, uint64_t distinct
   auto dec = Decoder(PhysicalType::kByteArray, encoding, page);
   for (auto _ : state) {
     alkaid::internal::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
+    // A reader knows the page's value count and roughly its bytes: one allocation each.
+    Check(offsets.Reserve((kValues + 1) * 4));
+    Check(data.Reserve(static_cast<int64_t>(s.data.size()) + 64));
     Check(offsets.Append("\0\0\0\0", 4));
     BinaryOutput out{&offsets, &data, false};
     Check(dec->SetData(kValues, page.values->data(), page.values->size()));

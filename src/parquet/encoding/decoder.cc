@@ -30,6 +30,7 @@ Status ValueDecoder::CheckCount(int64_t n) const {
 }
 
 Status ValueDecoder::Decode(int64_t, uint8_t*) { return Unsupported("fixed-width values"); }
+Result<const uint8_t*> ValueDecoder::DecodeInPlace(int64_t) { return nullptr; }
 Status ValueDecoder::DecodeBits(int64_t, uint8_t*, int64_t) { return Unsupported("bits"); }
 Result<int64_t> ValueDecoder::DecodeBinary(int64_t, BinaryOutput*) {
   return Unsupported("binary values");

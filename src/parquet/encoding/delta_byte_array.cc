@@ -95,6 +95,7 @@ class DeltaLengthDecoder final : public ValueDecoder {
     }
     ALKAID_RETURN_NOT_OK(lengths_.Init(data, size, encoding_, type_, 0));
     bytes_ = data + start;
+    end_ = data + size;
     values_left_ = lengths_.total();
     return Status::OK();
   }
@@ -113,11 +114,12 @@ class DeltaLengthDecoder final : public ValueDecoder {
         int fit = 0;
         const int64_t room = appender.room();
         for (; fit < k && total + lens[fit] <= room; ++fit) total += lens[fit];
-        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total));
+        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total + appender.kSlack));
         for (int i = 0; i < fit; ++i) {
-          appender.UnsafeAppend(bytes_, lens[i]);
+          appender.UnsafeAppendShort(bytes_, lens[i], end_ - bytes_ >= appender.kSlack);
           bytes_ += lens[i];
         }
+        appender.ZeroSlack();
         lengths_.Consume(fit);
         done += fit;
         values_left_ -= fit;
@@ -140,6 +142,7 @@ class DeltaLengthDecoder final : public ValueDecoder {
  private:
   LengthReader lengths_;
   const uint8_t* bytes_ = nullptr;
+  const uint8_t* end_ = nullptr;
 };
 
 class DeltaByteArrayDecoder final : public ValueDecoder {
