@@ -51,6 +51,10 @@ constexpr auto kKernels64 = MakeKernels<uint64_t>(std::make_index_sequence<65>()
 template <typename Out>
 void Unpack(const uint8_t* in, int bit_width, int64_t count, Out* out, int64_t readable,
             GroupKernel<Out> kernel) {
+  if (bit_width == 0) {  // no bytes at all (the input may be null)
+    std::fill(out, out + count, Out{0});
+    return;
+  }
   const int64_t group_bytes = 4 * bit_width;
   const int64_t total_bytes = BitPackedBytes(count, bit_width);
   int64_t done = 0;

@@ -268,8 +268,9 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
         const uint8_t* previous = last_.data();
         for (int i = 0; i < fit; ++i) {
           uint8_t* dst = appender.data_tail();
-          std::memmove(dst, previous, static_cast<size_t>(prefixes[i]));
-          std::memcpy(dst + prefixes[i], bytes_, static_cast<size_t>(suffixes[i]));
+          // (Empty values may have null pointers on both sides: no call for them.)
+          if (prefixes[i] > 0) std::memmove(dst, previous, static_cast<size_t>(prefixes[i]));
+          if (suffixes[i] > 0) std::memcpy(dst + prefixes[i], bytes_, static_cast<size_t>(suffixes[i]));
           bytes_ += suffixes[i];
           appender.UnsafeCommit(prefixes[i] + suffixes[i]);
           previous = dst;
