@@ -378,13 +378,11 @@ class DeltaLengthEncoder final : public ValueEncoder {
         values_(pool),
         pool_(pool) {}
 
-  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutImpl(offsets, data, n, valid_bits, valid_offset);
-  }
-  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutImpl(offsets, data, n, valid_bits, valid_offset);
+  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                         int64_t valid_offset) override {
+    return WithOffsets(values, [&](const auto* offsets) {
+      return PutImpl(offsets, values.data, n, valid_bits, valid_offset);
+    });
   }
   int64_t EstimatedSize() const override { return values_.EstimatedSize(); }
   Result<BufferPtr> FlushValues() override {
@@ -427,13 +425,11 @@ class DeltaByteArrayEncoder final : public ValueEncoder {
                  });
     return status;
   }
-  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutImpl(offsets, data, n, valid_bits, valid_offset);
-  }
-  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutImpl(offsets, data, n, valid_bits, valid_offset);
+  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                         int64_t valid_offset) override {
+    return WithOffsets(values, [&](const auto* offsets) {
+      return PutImpl(offsets, values.data, n, valid_bits, valid_offset);
+    });
   }
   int64_t EstimatedSize() const override {
     return prefixes_.size() + suffixes_.EstimatedSize();

@@ -229,13 +229,11 @@ class PlainEncoder final : public ValueEncoder {
     return Status::OK();
   }
 
-  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutBinaryImpl(offsets, data, n, valid_bits, valid_offset);
-  }
-  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutBinaryImpl(offsets, data, n, valid_bits, valid_offset);
+  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                         int64_t valid_offset) override {
+    return WithOffsets(values, [&](const auto* offsets) {
+      return PutBinaryImpl(offsets, values.data, n, valid_bits, valid_offset);
+    });
   }
 
   int64_t EstimatedSize() const override { return out_.size(); }
