@@ -36,3 +36,16 @@ alkaid_dependency(TARGET FastFloat::fast_float HEADER_ONLY)
 # simdjson: the JSON Lines reader's parser.
 find_package(simdjson REQUIRED)
 alkaid_dependency(TARGET simdjson::simdjson PACKAGE simdjson PKGCONFIG simdjson)
+
+# Arrow Flight: gRPC and protobuf (Debian 12: gRPC ships a CMake package; protobuf is found by
+# CMake's own FindProtobuf module). protoc and grpc_cpp_plugin generate the code of
+# format/Flight.proto at build time.
+find_package(Protobuf REQUIRED)
+alkaid_dependency(TARGET protobuf::libprotobuf PACKAGE Protobuf PKGCONFIG protobuf)
+find_package(gRPC CONFIG REQUIRED)
+alkaid_dependency(TARGET gRPC::grpc++ PACKAGE gRPC CONFIG PKGCONFIG grpc++)
+if(TARGET gRPC::grpc_cpp_plugin)
+  get_target_property(ALKAID_GRPC_CPP_PLUGIN gRPC::grpc_cpp_plugin LOCATION)
+else()
+  find_program(ALKAID_GRPC_CPP_PLUGIN grpc_cpp_plugin REQUIRED)
+endif()
