@@ -34,7 +34,7 @@
 #include <string_view>
 #include <vector>
 
-#include "alkaid/array_data.h"
+#include "alkaid/memory.h"
 #include "alkaid/flight/middleware.h"
 #include "alkaid/flight/options.h"
 #include "alkaid/flight/types.h"
