@@ -51,6 +51,7 @@
 #include "alkaid/table.h"
 #include "alkaid/thread_pool.h"
 #include "alkaid/type.h"
+#include "alkaid/type_name.h"
 #include "alkaid/utf8.h"
 #include "alkaid/validate.h"
 #include "alkaid/version.h"

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -171,10 +172,13 @@ void AppendTimestamp(std::string* out, int64_t value, TimeUnit unit, const std::
   if (!IsUtcName(tz)) *out += "[" + tz + "]";
 }
 
-void AppendQuoted(std::string* out, const uint8_t* data, int64_t size) {
+// `limit`: the text stops growing once it holds that many bytes, so that a
+// huge value costs no more than the part of it that is shown.
+void AppendQuoted(std::string* out, const uint8_t* data, int64_t size, size_t limit) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   *out += '"';
   for (int64_t i = 0; i < size; ++i) {
+    if (out->size() >= limit) return;  // cut: no closing quote
     const uint8_t c = data[i];
     switch (c) {
       case '"': *out += "\\\""; break;
@@ -195,23 +199,23 @@ void AppendQuoted(std::string* out, const uint8_t* data, int64_t size) {
   *out += '"';
 }
 
-void AppendHex(std::string* out, const uint8_t* data, int64_t size) {
+void AppendHex(std::string* out, const uint8_t* data, int64_t size, size_t limit) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   if (size == 0) {
     *out += "\"\"";
     return;
   }
-  for (int64_t i = 0; i < size; ++i) {
+  for (int64_t i = 0; i < size && out->size() < limit; ++i) {
     *out += kHex[data[i] >> 4];
     *out += kHex[data[i] & 15];
   }
 }
 
-void AppendBytes(std::string* out, const uint8_t* data, int64_t size, bool utf8) {
+void AppendBytes(std::string* out, const uint8_t* data, int64_t size, bool utf8, size_t limit) {
   if (utf8) {
-    AppendQuoted(out, data, size);
+    AppendQuoted(out, data, size, limit);
   } else {
-    AppendHex(out, data, size);
+    AppendHex(out, data, size, limit);
   }
 }
 
@@ -236,8 +240,14 @@ bool SlotIsNull(const ArrayData& data, int64_t pos) {
 
 class Printer {
  public:
-  Printer(const PrettyPrintOptions& options, bool multi_line, std::string* out)
-      : options_(options), multi_line_(multi_line), out_(out) {}
+  // `limit`: text beyond this many bytes is not produced (full() tells).
+  Printer(const PrettyPrintOptions& options, bool multi_line, std::string* out,
+          size_t limit = SIZE_MAX)
+      : options_(options), multi_line_(multi_line), out_(out), limit_(limit) {}
+
+  size_t limit() const { return limit_; }
+  // True once the text reached the limit: everything after is skipped.
+  bool full() const { return out_->size() >= limit_; }
 
   void PrintArray(const ArrayData& data) {
     Indent(0);
@@ -273,6 +283,7 @@ class Printer {
       first = false;
     };
     for (int64_t k = 0; k < count; ++k) {
+      if (full()) return;  // cut: no closing bracket
       if (truncated && k == window) {
         separate();
         *out_ += "...";
@@ -301,6 +312,7 @@ class Printer {
   const PrettyPrintOptions& options_;
   bool multi_line_;
   std::string* out_;
+  size_t limit_;
 };
 
 // Writes one non-null slot of one type.
@@ -375,7 +387,7 @@ struct SlotVisitor {
   }
 
   void Visit(const FixedSizeBinaryType& type) {
-    AppendHex(out(), fixed_value(type.byte_width()), type.byte_width());
+    AppendHex(out(), fixed_value(type.byte_width()), type.byte_width(), printer->limit());
   }
 
   template <typename T>
@@ -384,7 +396,8 @@ struct SlotVisitor {
     using O = typename T::offset_type;
     const O* offsets = data.GetValues<O>(1) + pos;
     const uint8_t* bytes = data.buffers[2] ? data.buffers[2]->data() + offsets[0] : nullptr;
-    AppendBytes(out(), bytes, static_cast<int64_t>(offsets[1] - offsets[0]), type.is_utf8());
+    AppendBytes(out(), bytes, static_cast<int64_t>(offsets[1] - offsets[0]), type.is_utf8(),
+                printer->limit());
   }
 
   template <typename T>
@@ -397,7 +410,7 @@ struct SlotVisitor {
         view.is_inline()
             ? raw + 4
             : data.buffers[static_cast<size_t>(2 + view.ref.buffer_index)]->data() + view.ref.offset;
-    AppendBytes(out(), bytes, view.size(), type.is_utf8());
+    AppendBytes(out(), bytes, view.size(), type.is_utf8(), printer->limit());
   }
 
   void Elements(const ArrayData& child, int64_t start, int64_t count) {
@@ -495,6 +508,7 @@ struct SlotVisitor {
 };
 
 void Printer::PrintSlot(const ArrayData& data, int64_t pos, int level) {
+  if (full()) return;
   if (SlotIsNull(data, pos)) {
     *out_ += options_.null_rep;
     return;
@@ -560,6 +574,32 @@ std::string FormatValue(const ArrayData& data, int64_t i, const PrettyPrintOptio
     printer.PrintSlot(data, i, 0);
   } catch (const std::bad_alloc&) {
     return "<out of memory>";
+  }
+  return text;
+}
+
+std::string FormatValue(const ArrayData& data, int64_t i, const PrettyPrintOptions& options,
+                        int64_t max_bytes, bool* cut) {
+  if (cut != nullptr) *cut = false;
+  if (!CheckOptions(options).ok() || data.type == nullptr || max_bytes < 0) return "";
+  if (i < 0 || i >= data.length) return "<slot " + std::to_string(i) + " out of range>";
+  PrettyPrintOptions one_line = options;
+  one_line.indent = 0;
+  std::string text;
+  try {
+    // Room for one character after the budget: whether there was more.
+    const size_t limit = static_cast<size_t>(std::min<int64_t>(max_bytes, INT64_MAX - 1)) + 1;
+    Printer printer(one_line, /*multi_line=*/false, &text, limit);
+    printer.PrintSlot(data, i, 0);
+  } catch (const std::bad_alloc&) {
+    return "<out of memory>";
+  }
+  if (text.size() > static_cast<size_t>(max_bytes)) {
+    // Cut at a character boundary (never inside a UTF-8 sequence).
+    size_t end = static_cast<size_t>(max_bytes);
+    while (end > 0 && (static_cast<uint8_t>(text[end]) & 0xC0) == 0x80) --end;
+    text.resize(end);
+    if (cut != nullptr) *cut = true;
   }
   return text;
 }

@@ -480,6 +480,51 @@ TEST(CsvReader, UnclosedQuoteIsBoundedAndLinear) {
   EXPECT_THAT(st.message(), HasSubstr("never closed"));
 }
 
+// Where an option would change the outcome, the error says which in
+// Status::detail(), for programs (the tool maps it to its flags).
+TEST(CsvReader, LimitErrorsNameTheirOptionInTheDetail) {
+  auto options_of = [](const Status& st) {
+    EXPECT_NE(st.detail(), nullptr) << st;
+    return st.detail() ? st.detail()->options : std::vector<std::string>{};
+  };
+  ReadOptions o;
+  o.block_size = 4096;
+  o.max_record_bytes = 1 << 10;
+  Status st = ReadError("a\n\"" + std::string(1 << 16, 'x'), o);
+  EXPECT_EQ(options_of(st), std::vector<std::string>{"max_record_bytes"});
+  EXPECT_EQ(st.detail()->kind, StatusDetail::Kind::kLimit);
+
+  o = ReadOptions();
+  o.max_columns = 2;
+  EXPECT_EQ(options_of(ReadError("a,b,c\n1,2,3\n", o)),
+            (std::vector<std::string>{"max_columns", "include_columns"}));
+
+  o = ReadOptions();
+  o.ragged_rows = RaggedRows::kFillNull;
+  o.missing_nulls_per_byte = 1;  // 3 nulls a short record of 2 bytes: past the allowance
+  o.missing_nulls_floor = 1;
+  std::string short_records = "a,b,c,d\n";
+  for (int i = 0; i < 100; ++i) short_records += "1\n";
+  EXPECT_EQ(options_of(ReadError(short_records, o)),
+            std::vector<std::string>{"missing_nulls_per_byte"});
+
+  o = ReadOptions();
+  o.inference_rows = 1;
+  o.block_size = 1024;
+  std::string text = "n\n1\n";
+  for (int i = 0; i < 400; ++i) text += "2\n";
+  text += "x\n";
+  st = ReadError(text, o);
+  EXPECT_EQ(options_of(st), (std::vector<std::string>{"inference_rows", "column_types"}));
+  EXPECT_EQ(st.detail()->kind, StatusDetail::Kind::kInferredType);
+  EXPECT_THAT(st.message(), HasSubstr("CSV line"));
+
+  // A given type that does not fit is the data's fault: no option to name.
+  o.column_types = {{"n", int64()}};
+  EXPECT_EQ(ReadError(text, o).detail(), nullptr);
+  EXPECT_EQ(ReadError("a\n\"x", ReadOptions()).detail(), nullptr);
+}
+
 TEST(CsvReader, StreamsBatchByBatch) {
   std::string text = "n\n";
   for (int i = 0; i < 1000; ++i) text += std::to_string(i) + "\n";

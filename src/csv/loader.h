@@ -155,7 +155,8 @@ class Loader {
         b.error = Status::Invalid(options_.quote == '\0' ? "a line" : "a record",
                                   " is longer than ", options_.max_record_bytes_name, " (",
                                   options_.max_record_bytes, " bytes)",
-                                  in_quote_ ? "; a quote opened in it is never closed" : "");
+                                  in_quote_ ? "; a quote opened in it is never closed" : "")
+                      .WithDetail({StatusDetail::Kind::kLimit, {options_.max_record_bytes_name}});
         eof_ = true;
         size_ = 0;
         return b;

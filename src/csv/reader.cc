@@ -550,6 +550,11 @@ class ColumnConverter {
     if (s.size() > 60) shown += "...";
     error.status = Status::Invalid("column ", col_ + 1, " (", name_, "): \"", shown, "\" ", what,
                                    " ", type_->ToString(), hint_);
+    // An inferred type (the hint says so): name the options that change it.
+    if (!hint_.empty()) {
+      error.status = error.status.WithDetail(
+          {StatusDetail::Kind::kInferredType, {"inference_rows", "column_types"}});
+    }
     return Status::OK();
   }
 
@@ -665,7 +670,8 @@ class CsvReader final : public RecordBatchReader {
         options_.block_size + options_.max_record_bytes + 256 > internal::kMaxBlockBytes) {
       return Status::Invalid("CSV block_size and max_record_bytes must be positive and sum to "
                              "less than ",
-                             internal::kMaxBlockBytes, " bytes");
+                             internal::kMaxBlockBytes, " bytes")
+          .WithDetail({StatusDetail::Kind::kLimit, {"block_size", "max_record_bytes"}});
     }
     if (options_.delimiter == '\n' || options_.delimiter == '\r' ||
         options_.delimiter == options_.quote || options_.quote == '\n' || options_.quote == '\r') {
@@ -878,12 +884,14 @@ class CsvReader final : public RecordBatchReader {
       return Status::OK();
     }
     return LocatedError(internal::TooManyColumns(what, options_.max_columns,
-                                                 "read fewer columns (include_columns)"),
+                                                 "read fewer columns (include_columns)")
+                            .WithDetail({StatusDetail::Kind::kLimit,
+                                         {"max_columns", "include_columns"}}),
                         0);
   }
 
   Status LocatedError(const Status& st, int64_t line_delta) const {
-    return Status(st.code(), "CSV line " + std::to_string(next_line_ + line_delta) + ": " + st.message());
+    return st.WithContext("CSV line " + std::to_string(next_line_ + line_delta));
   }
 
   Status LoadBlock() {

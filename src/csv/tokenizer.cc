@@ -462,11 +462,14 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
       }
       missing_left -= ncols - nfields;
       if (missing_left < 0) {
-        return fail(row_line, "short records need more than the ", missing_allowance,
-                    " null fields this block's ", size - begin,
-                    " bytes allow (ReadOptions::missing_nulls_per_byte = ",
-                    options.missing_per_byte, " per byte, at least missing_nulls_floor = ",
-                    options.missing_floor, "): each field left out of a record is a null");
+        fail(row_line, "short records need more than the ", missing_allowance,
+             " null fields this block's ", size - begin,
+             " bytes allow (ReadOptions::missing_nulls_per_byte = ", options.missing_per_byte,
+             " per byte, at least missing_nulls_floor = ", options.missing_floor,
+             "): each field left out of a record is a null");
+        error->status = error->status.WithDetail(
+            {StatusDetail::Kind::kLimit, {"missing_nulls_per_byte"}});
+        return false;
       }
       room(static_cast<size_t>(ncols - nfields));
       for (int i = nfields; i < ncols; ++i) fields[nf++] = FieldRef(0, FieldRef::kMissing);

@@ -15,6 +15,7 @@
 #include <deque>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "../csv/fast_values.h"
@@ -47,6 +48,8 @@ struct PathError {
   std::string path;
   std::string message;
   bool too_wide = false;  // the inferred schema passed max_columns
+  // Which ReadOptions change the outcome (Status::detail()), when some do.
+  std::optional<StatusDetail> detail;
 };
 
 const char* KindName(dom::element_type t) {
@@ -350,6 +353,10 @@ class Converter {
                                 std::to_string(options_.inference_rows) +
                                 " lines (raise inference_rows, give a schema that has it, or "
                                 "ignore unexpected fields)";
+        if (!options_.schema) {
+          err.detail = StatusDetail{StatusDetail::Kind::kInferredType,
+                                    {"inference_rows", "unexpected_fields", "schema"}};
+        }
         return false;
       }
       n->guess = idx + 1;
@@ -372,6 +379,7 @@ class Converter {
         if (n->stamp[k] == gen) continue;
         if (n->children[k].nullable && !n->ChargeFill(k)) {
           err.message = FillSpentMessage();
+          err.detail = StatusDetail{StatusDetail::Kind::kLimit, {"missing_nulls_per_byte"}};
           return false;
         }
         if (!Null(&n->children[k])) {
@@ -414,21 +422,34 @@ class Converter {
       err.message = "\"" + std::string(text.substr(0, cut)) +
                     (cut < text.size() ? "...\"" : "\"") + " is not a valid " +
                     n.type->ToString() + SampleNote(*n.type);
+      err.detail = SampleDetail(*n.type);
       return false;
     }
     err.message = std::string(KindName(e.type())) + " where the column type " +
                   n.type->ToString() + " expects " + expected + SampleNote(*n.type);
+    err.detail = SampleDetail(*n.type);
     return false;
   }
   // After an inferred schema's sample, where its types came from and what
   // changes them.
   std::string SampleNote(const DataType& type) const {
     if (options_.schema) return "";
-    const bool from_strings = type.id() == TypeId::kDate32 || type.id() == TypeId::kTimestamp ||
-                              type.id() == TypeId::kTime32 || type.id() == TypeId::kTime64;
+    const bool from_strings = IsInferredTemporal(type);
     return " (the type inferred from the first " + std::to_string(options_.inference_rows) +
            " lines; raise inference_rows" +
            (from_strings ? ", set infer_temporal to false" : "") + " or give a schema)";
+  }
+  // The same as SampleNote, for programs (Status::detail()).
+  std::optional<StatusDetail> SampleDetail(const DataType& type) const {
+    if (options_.schema) return std::nullopt;
+    StatusDetail detail{StatusDetail::Kind::kInferredType, {"inference_rows"}};
+    if (IsInferredTemporal(type)) detail.options.push_back("infer_temporal");
+    detail.options.push_back("schema");
+    return detail;
+  }
+  static bool IsInferredTemporal(const DataType& type) {
+    return type.id() == TypeId::kDate32 || type.id() == TypeId::kTimestamp ||
+           type.id() == TypeId::kTime32 || type.id() == TypeId::kTime64;
   }
   static constexpr const char* kStringForm = "a string (or integer) of the right form";
   static const char* Expected(const DataType& t) {
@@ -968,7 +989,8 @@ class JsonlReader final : public RecordBatchReader {
         options_.block_size + options_.max_line_bytes + 256 > csv::internal::kMaxBlockBytes) {
       return Status::Invalid("JSON Lines: block_size, max_line_bytes and max_depth must be "
                              "positive and the byte sizes sum to less than ",
-                             csv::internal::kMaxBlockBytes);
+                             csv::internal::kMaxBlockBytes)
+          .WithDetail({StatusDetail::Kind::kLimit, {"block_size", "max_line_bytes"}});
     }
     ALKAID_RETURN_NOT_OK(loader_.Start());
     if (options_.schema) {
@@ -1016,11 +1038,13 @@ class JsonlReader final : public RecordBatchReader {
                 csv::internal::TooManyColumns(
                     "the keys of the lines so far name more fields (nested ones included)",
                     options_.max_columns,
-                    "give a schema of the fields wanted (and ignore unexpected ones)"),
+                    "give a schema of the fields wanted (and ignore unexpected ones)")
+                    .WithDetail({StatusDetail::Kind::kLimit, {"max_columns", "schema"}}),
                 line_base + line);
           }
-          return Located(Status::Invalid("field ", perr.path.substr(1), ": ", perr.message),
-                         line_base + line);
+          Status st = Status::Invalid("field ", perr.path.substr(1), ": ", perr.message);
+          if (perr.detail) st = st.WithDetail(*perr.detail);
+          return Located(st, line_base + line);
         }
         return Status::OK();
       });
@@ -1071,7 +1095,7 @@ class JsonlReader final : public RecordBatchReader {
     return env == nullptr || std::string_view(env) != "0";
   }
   static Status Located(const Status& st, int64_t line) {
-    return Status(st.code(), "JSON Lines line " + std::to_string(line) + ": " + st.message());
+    return st.WithContext("JSON Lines line " + std::to_string(line));
   }
   Status LoadBlock() {
     ALKAID_ASSIGN_OR_RAISE(RawBlock raw, loader_.Next());
@@ -1243,6 +1267,7 @@ class JsonlReader final : public RecordBatchReader {
       auto err = ParseLine(b->data() + s, static_cast<size_t>(e - s), options_.max_depth, &doc);
       dom::object obj;
       std::string message;
+      conv.err.detail.reset();
       if (err) {
         message = DescribeParseError(err, options_.max_depth);
       } else if (doc.get_object().get(obj)) {
@@ -1259,6 +1284,7 @@ class JsonlReader final : public RecordBatchReader {
       b->ok = false;
       b->error_line = line;
       b->error = Status::Invalid(message);
+      if (conv.err.detail) b->error = b->error.WithDetail(*conv.err.detail);
       return Status::Invalid("stop");
     });
     if (!b->ok) return Status::OK();

@@ -21,6 +21,7 @@
 #include "alkaid/jsonl/api.h"
 #include "alkaid/record_batch_reader.h"
 #include "alkaid/table.h"
+#include "text_options.h"
 
 namespace alkaid::cli {
 
@@ -42,16 +43,6 @@ DataKind SniffDataKind(std::string_view head);
 // "a Parquet file", "CSV text", ...
 const char* DataKindName(DataKind kind);
 
-// What an input is taken to be: kAuto decides by content.
-enum class InputFormat { kAuto, kArrow, kCsv, kJsonLines };
-
-// How text input is read by the subcommands that accept it.
-struct TextReadOptions {
-  InputFormat format = InputFormat::kAuto;
-  csv::ReadOptions csv;
-  jsonl::ReadOptions jsonl;
-};
-
 class Input {
  public:
   ~Input();
@@ -66,6 +57,8 @@ class Input {
                                              const TextReadOptions* text = nullptr);
 
   bool is_file_format() const { return file_ != nullptr; }
+  // Batches in the input when known up front (an IPC file), else -1.
+  int64_t num_batches() const { return file_ ? file_->num_record_batches() : -1; }
   // CSV or JSON Lines read through a text reader.
   bool is_text() const { return text_ != nullptr; }
   const SchemaPtr& schema() const { return schema_; }

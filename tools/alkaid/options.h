@@ -1,0 +1,68 @@
+// The command line as the commands see it: one Options struct that every
+// command's add_options binds flags into and its run reads, and the helpers
+// that attach the option groups several commands share.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "alkaid/status.h"
+#include "text_options.h"
+
+namespace alkaid::cli {
+
+// How `cat`, `head` and `tail` show rows.
+struct DisplaySettings {
+  std::string format = "table";
+  int64_t max_width = -1;  // -1: from COLUMNS or the terminal
+  int64_t max_cell = 40;
+};
+
+// How the converting commands write Arrow IPC.
+struct WriteSettings {
+  std::string format = "file";
+  std::string compression = "none";
+  std::string dialect = "arrow";
+};
+
+// Limits of `to-json`.
+struct JsonOutputSettings {
+  int64_t max_output_bytes = int64_t{64} << 30;
+  int64_t max_column_bytes = int64_t{32} << 20;
+};
+
+struct Options {
+  // The running command's name and its parsed flags (for error hints that
+  // name only flags the command has).
+  std::string command;
+  const CLI::App* app = nullptr;
+
+  std::string input;   // FILE or IN: a path or "-" for standard input
+  std::string output;  // OUT
+  std::string columns;  // --columns, comma-separated
+  std::string limit;    // cat --limit (text: "-1" gets a sentence, not a parser error)
+  std::string rows = "10";  // head/tail -n
+  std::string input_format = "auto";
+  std::string json_path;  // validate --json
+  DisplaySettings display;
+  WriteSettings write;
+  JsonOutputSettings json_limits;
+  TextReadOptions text;
+};
+
+// The positional input (FILE), required.
+void AddInputArgument(CLI::App* cmd, Options* options, const std::string& help);
+// IN and OUT of the converting commands.
+void AddInOut(CLI::App* cmd, Options* options, const std::string& in_help);
+void AddColumnsOption(CLI::App* cmd, Options* options, const std::string& help);
+void AddDisplayOptions(CLI::App* cmd, Options* options);
+void AddWriteOptions(CLI::App* cmd, Options* options);
+
+// "a,b" -> {"a", "b"}; an empty name is a KeyError.
+Result<std::vector<std::string>> SplitColumns(const std::string& list);
+// Row counts are taken as text so "-1" or "ten" get a sentence.
+Result<int64_t> ParseRowCount(const std::string& option, const std::string& text);
+
+}  // namespace alkaid::cli
