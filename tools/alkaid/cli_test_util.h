@@ -14,6 +14,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -28,6 +29,7 @@
 #include "alkaid/ipc/writer.h"
 #include "alkaid/integration_json/integration.h"
 #include "test_util/array_from_json.h"
+#include "test_util/sanitizers.h"
 #include "test_util/test_data.h"
 
 namespace alkaid_cli_test {
@@ -78,10 +80,12 @@ struct Measured {
   double seconds = 0;
 };
 
+// `stdout_file`, when given, takes the output instead (which is then not read back).
 inline Measured RunMeasured(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {},
-                     const std::string& stdin_file = "/dev/null") {
+                            const std::string& stdin_file = "/dev/null", const std::string& stdout_file = "") {
   Measured m;
-  fs::path out_file = fs::temp_directory_path() / ("alkaid_out_" + std::to_string(::getpid()));
+  fs::path out_file = !stdout_file.empty() ? fs::path(stdout_file)
+                                           : fs::temp_directory_path() / ("alkaid_out_" + std::to_string(::getpid()));
   fs::path err_file = fs::temp_directory_path() / ("alkaid_err_" + std::to_string(::getpid()));
   std::string exe = CliPath();
   auto start = std::chrono::steady_clock::now();
@@ -109,9 +113,11 @@ inline Measured RunMeasured(const std::vector<std::string>& args, const std::map
   m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   m.max_rss_kib = usage.ru_maxrss;
   std::ifstream o(out_file, std::ios::binary), e(err_file, std::ios::binary);
-  m.out.assign(std::istreambuf_iterator<char>(o), {});
+  if (stdout_file.empty()) {
+    m.out.assign(std::istreambuf_iterator<char>(o), {});
+    fs::remove(out_file);
+  }
   m.err.assign(std::istreambuf_iterator<char>(e), {});
-  fs::remove(out_file);
   fs::remove(err_file);
   return m;
 }

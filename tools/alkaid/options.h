@@ -30,7 +30,7 @@ struct WriteSettings {
 // Limits of `to-json`.
 struct JsonOutputSettings {
   int64_t max_output_bytes = int64_t{64} << 30;
-  int64_t max_column_bytes = int64_t{32} << 20;
+  int64_t max_column_bytes = -1;  // memory does not depend on it: values are written one by one
 };
 
 struct Options {

@@ -22,7 +22,7 @@ void AddOptions(CLI::App* cmd, Options* options) {
                   "Refuse to write more JSON than this (-1: no limit)")
       ->capture_default_str();
   cmd->add_option("--max-column-bytes", options->json_limits.max_column_bytes,
-                  "Refuse a column whose JSON would exceed this; bounds memory (-1: no limit)")
+                  "Refuse a column whose JSON would exceed this (-1: no limit)")
       ->capture_default_str();
 }
 
