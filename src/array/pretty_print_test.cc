@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -337,6 +339,84 @@ TEST(Float16Test, Conversions) {
     if ((h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0) continue;  // NaN payloads
     ASSERT_EQ(FloatToHalf(HalfToFloat(h)), h) << bits;
   }
+}
+
+// --- Bounded formatting (a cell of a table) ----------------------------------
+
+// A buffer of `size` bytes of `fill`.
+BufferPtr Filled(int64_t size, char fill) {
+  auto buffer = AllocateBuffer(size).ValueOrDie();
+  std::memset(buffer->mutable_data(), fill, static_cast<size_t>(size));
+  return buffer;
+}
+
+// Seconds spent in bounded FormatValue calls (not in building the inputs).
+double bounded_seconds = 0;
+
+// Formats slot 0 of `data` within `max_bytes`; checks the cut and the size.
+std::string Bounded(const ArrayData& data, int64_t max_bytes, bool expect_cut,
+                    const PrettyPrintOptions& options = PrettyPrintOptions()) {
+  bool cut = !expect_cut;
+  const auto start = std::chrono::steady_clock::now();
+  std::string text = FormatValue(data, 0, options, max_bytes, &cut);
+  bounded_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(cut, expect_cut) << text;
+  EXPECT_LE(static_cast<int64_t>(text.size()), max_bytes) << text;
+  return text;
+}
+
+// The work is the budget, not the value: a 64 MiB string, a list of ten
+// million numbers or a value nested 60 deep each cost a few hundred bytes.
+// (Formatted whole, the string alone is 64 MiB of text and about a second.)
+TEST(FormatValueBounded, HugeValuesCostOnlyTheBudget) {
+  const int64_t big = int64_t{64} << 20;
+  bounded_seconds = 0;
+  auto offsets = Buf(std::vector<int32_t>{0, static_cast<int32_t>(big)});
+  auto text = ArrayData::Make(utf8(), 1, {nullptr, offsets, Filled(big, 'x')}, 0);
+  EXPECT_EQ(Bounded(*text, 100, true), "\"" + std::string(99, 'x'));
+  auto bytes = ArrayData::Make(binary(), 1, {nullptr, offsets, Filled(big, 'x')}, 0);
+  EXPECT_EQ(Bounded(*bytes, 10, true), "7878787878");
+
+  // A view into the same 64 MiB (the issue's 16,000 views over one buffer).
+  BinaryViewValue view{};
+  view.ref.size = static_cast<int32_t>(big);
+  std::memcpy(view.ref.prefix, "xxxx", 4);
+  auto views = ArrayData::Make(utf8_view(), 1,
+                               {nullptr, Buf(std::vector<BinaryViewValue>{view}), text->buffers[2]}, 0);
+  EXPECT_EQ(Bounded(*views, 50, true).size(), 50u);
+
+  // Ten million elements, all of them shown (no window).
+  const int64_t n = 10'000'000;
+  auto numbers = ArrayData::Make(int32(), n, {nullptr, Filled(n * 4, 0)}, 0);
+  auto list_of = ArrayData::Make(list(int32()), 1,
+                                 {nullptr, Buf(std::vector<int32_t>{0, static_cast<int32_t>(n)})},
+                                 {numbers}, 0);
+  PrettyPrintOptions everything;
+  everything.container_window = n;
+  EXPECT_EQ(Bounded(*list_of, 12, true, everything), "[0, 0, 0, 0,");
+
+  // 60 levels of single-element lists around the 64 MiB string.
+  ArrayDataPtr nested = text;
+  for (int level = 0; level < 60; ++level) {
+    nested = ArrayData::Make(list(nested->type), 1, {nullptr, Buf(std::vector<int32_t>{0, 1})},
+                             {nested}, 0);
+  }
+  EXPECT_EQ(Bounded(*nested, 64, true), std::string(60, '[') + "\"xxx");
+  EXPECT_LT(bounded_seconds, 0.05);  // whole, the string alone is about a second
+}
+
+TEST(FormatValueBounded, ShortValuesAreWholeAndCutsKeepCharacters) {
+  auto words = Utf8({"h\xC3\xA9h\xC3\xA9", "ab"});
+  // Whole when it fits, the same text as the unbounded form.
+  bool cut = true;
+  EXPECT_EQ(FormatValue(*words, 1, PrettyPrintOptions(), 4, &cut), "\"ab\"");
+  EXPECT_FALSE(cut);
+  EXPECT_EQ(FormatValue(*words, 0, PrettyPrintOptions(), 100, &cut),
+            FormatValue(*words, 0, PrettyPrintOptions()));
+  // "\"h" then the two bytes of U+00E9: a budget of 3 stops before them.
+  EXPECT_EQ(Bounded(*words, 3, true), "\"h");
+  EXPECT_EQ(Bounded(*words, 4, true), "\"h\xC3\xA9");
+  EXPECT_EQ(Bounded(*words, 0, true), "");
 }
 
 }  // namespace

@@ -164,6 +164,12 @@ TEST_F(CliTest, StatsOfTheSample) {
   EXPECT_NE(r.out.find("column"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("population"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("6 rows, 2 batches"), std::string::npos) << r.out;
+  // Strings: min and max bytewise, and the distinct estimate (exact this small).
+  auto lines = Lines(r.out);
+  ASSERT_GE(lines.size(), 2u) << r.out;
+  EXPECT_NE(lines[0].find("distinct"), std::string::npos) << r.out;
+  for (const char* cell : {"~6", "\"Berlin\"", "\"Shanghai\""})
+    EXPECT_NE(lines[1].find(cell), std::string::npos) << cell << "\n" << r.out;
 }
 
 alkaid::RecordBatchPtr WideBatch(int columns) {

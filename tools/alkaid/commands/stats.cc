@@ -1,4 +1,5 @@
-// `alkaid stats FILE`: per column, its type, nulls, min, max and mean.
+// `alkaid stats FILE`: per column, its type, nulls, distinct values, min,
+// max and mean (stats.h).
 #include <iostream>
 
 #include "command.h"
@@ -34,6 +35,9 @@ int Run(const Options& options) {
 }  // namespace
 
 extern const Command kStatsCommand = {
-    "stats", "Per column: type, nulls, min, max, mean of numbers", AddOptions, Run};
+    "stats",
+    "Per column: type, nulls, distinct values (estimate), min and max (numbers, times, "
+    "decimals, strings and binary bytewise), mean of numbers",
+    AddOptions, Run};
 
 }  // namespace alkaid::cli
