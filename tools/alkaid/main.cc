@@ -15,7 +15,7 @@
 #include <new>
 
 #include "CLI/CLI.hpp"
-#include "alkaid/extension_registry.h"
+#include "alkaid/extension.h"
 #include "alkaid/version.h"
 #include "command.h"
 #include "report.h"
