@@ -20,115 +20,9 @@
 namespace alkaid::text {
 namespace {
 
-inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// Days since 1970-01-01 of a proleptic Gregorian date (era arithmetic: 400-year
-// cycles of 146097 days, years starting in March so leap days come last).
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t mp = (m + 9) % 12;
-  int64_t doy = (153 * mp + 2) / 5 + d - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-void CivilFromDays(int64_t z, int64_t* y, int* m, int* d) {
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-  *m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
-bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-int DaysInMonth(int64_t y, int m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
-}
-
-// Exactly `n` digits at s[*pos].
-bool Digits(std::string_view s, size_t* pos, int n, int64_t* out) {
-  if (*pos + static_cast<size_t>(n) > s.size()) return false;
-  int64_t v = 0;
-  for (int i = 0; i < n; ++i) {
-    char c = s[*pos + static_cast<size_t>(i)];
-    if (!IsDigit(c)) return false;
-    v = v * 10 + (c - '0');
-  }
-  *pos += static_cast<size_t>(n);
-  *out = v;
-  return true;
-}
-
-// YYYY-MM-DD (or signed expanded years) at the start of s; sets *pos past it.
-bool ParseDatePrefix(std::string_view s, size_t* pos, int64_t* days) {
-  size_t p = 0;
-  bool neg = false;
-  if (p < s.size() && (s[p] == '+' || s[p] == '-')) {
-    neg = s[p] == '-';
-    ++p;
-  }
-  size_t start = p;
-  int64_t year = 0;
-  while (p < s.size() && IsDigit(s[p])) {
-    if (p - start >= 12) return false;  // keeps the day count far from overflow
-    year = year * 10 + (s[p] - '0');
-    ++p;
-  }
-  if (p - start < 4 || (p - start > 4 && start == 0)) return false;
-  if (neg) year = -year;
-  int64_t month = 0, day = 0;
-  if (p >= s.size() || s[p] != '-') return false;
-  ++p;
-  if (!Digits(s, &p, 2, &month) || month < 1 || month > 12) return false;
-  if (p >= s.size() || s[p] != '-') return false;
-  ++p;
-  if (!Digits(s, &p, 2, &day) || day < 1 || day > DaysInMonth(year, static_cast<int>(month))) {
-    return false;
-  }
-  *days = DaysFromCivil(year, month, day);
-  *pos = p;
-  return true;
-}
-
-// HH:MM[:SS[.f]] at s[*pos]; nanos since midnight.
-bool ParseClock(std::string_view s, size_t* pos, bool seconds_required, int64_t* nanos,
-                int* frac_digits) {
-  size_t p = *pos;
-  int64_t h = 0, mi = 0, sec = 0, frac = 0;
-  int digits = 0;
-  if (!Digits(s, &p, 2, &h) || h > 23) return false;
-  if (p >= s.size() || s[p] != ':') return false;
-  ++p;
-  if (!Digits(s, &p, 2, &mi) || mi > 59) return false;
-  if (p < s.size() && s[p] == ':') {
-    ++p;
-    if (!Digits(s, &p, 2, &sec) || sec > 59) return false;
-    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
-      ++p;
-      while (p < s.size() && IsDigit(s[p])) {
-        if (digits == 9) return false;
-        frac = frac * 10 + (s[p] - '0');
-        ++digits;
-        ++p;
-      }
-      if (digits == 0) return false;
-    }
-  } else if (seconds_required) {
-    return false;
-  }
-  for (int i = digits; i < 9; ++i) frac *= 10;
-  *nanos = ((h * 60 + mi) * 60 + sec) * 1'000'000'000 + frac;
-  *frac_digits = digits;
-  *pos = p;
-  return true;
-}
+using civil::DaysInMonth;
+using civil::ParseClock;
+using civil::ParseDatePrefix;
 
 }  // namespace
 
@@ -347,9 +241,9 @@ bool ParseTimestampGeneral(std::string_view s, TimestampText* out) {
         int sign = s[p] == '-' ? -1 : 1;
         ++p;
         int64_t oh = 0, om = 0;
-        if (!Digits(s, &p, 2, &oh) || oh > 23) return false;
+        if (!civil::ParseDigits(s, &p, 2, &oh) || oh > 23) return false;
         if (p < s.size() && s[p] == ':') ++p;
-        if (p < s.size() && (!Digits(s, &p, 2, &om) || om > 59)) return false;
+        if (p < s.size() && (!civil::ParseDigits(s, &p, 2, &om) || om > 59)) return false;
         // Local time minus its offset is UTC.
         seconds -= sign * (oh * 3600 + om * 60);
       } else {
@@ -367,16 +261,6 @@ bool ParseTimestampGeneral(std::string_view s, TimestampText* out) {
   }
   *out = ts;
   return true;
-}
-
-int64_t UnitsPerSecond(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 1;
-    case TimeUnit::kMilli: return 1000;
-    case TimeUnit::kMicro: return 1'000'000;
-    case TimeUnit::kNano: return 1'000'000'000;
-  }
-  return 1;
 }
 
 TimeUnit UnitForFractionDigits(int frac_digits) {
@@ -494,76 +378,22 @@ void AppendFloat(std::string* out, float v) {
   out->append(buf, r.ptr);
 }
 
-static void AppendPadded(std::string* out, int64_t v, int width) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  for (int i = static_cast<int>(r.ptr - buf); i < width; ++i) out->push_back('0');
-  out->append(buf, r.ptr);
-}
-
-void AppendDate(std::string* out, int64_t days) {
-  int64_t y;
-  int m, d;
-  CivilFromDays(days, &y, &m, &d);
-  if (y < 0) {
-    out->push_back('-');
-    AppendPadded(out, -y, 5);
-  } else if (y > 9999) {
-    out->push_back('+');
-    AppendPadded(out, y, 5);
-  } else {
-    AppendPadded(out, y, 4);
-  }
-  out->push_back('-');
-  AppendPadded(out, m, 2);
-  out->push_back('-');
-  AppendPadded(out, d, 2);
-}
-
-// s, ms, us, ns are 10^0, 10^3, 10^6, 10^9 per second (the enum counts up).
-static int FractionDigits(TimeUnit unit) { return 3 * static_cast<int>(unit); }
-
-static void AppendClock(std::string* out, int64_t secs_of_day, int64_t sub, TimeUnit unit) {
-  AppendPadded(out, secs_of_day / 3600, 2);
-  out->push_back(':');
-  AppendPadded(out, secs_of_day / 60 % 60, 2);
-  out->push_back(':');
-  AppendPadded(out, secs_of_day % 60, 2);
-  int digits = FractionDigits(unit);
-  if (digits > 0) {
-    out->push_back('.');
-    AppendPadded(out, sub, digits);
-  }
-}
+void AppendDate(std::string* out, int64_t days) { civil::AppendDate(out, days); }
 
 void AppendTimestamp(std::string* out, int64_t v, TimeUnit unit, bool zone) {
-  int64_t per = UnitsPerSecond(unit);
-  // Floor division so instants before 1970 land on the right day.
-  int64_t secs = v / per, sub = v % per;
-  if (sub < 0) {
-    sub += per;
-    --secs;
-  }
-  int64_t days = secs / 86400, sod = secs % 86400;
-  if (sod < 0) {
-    sod += 86400;
-    --days;
-  }
-  AppendDate(out, days);
-  out->push_back('T');
-  AppendClock(out, sod, sub, unit);
+  civil::AppendDateTime(out, v, unit);
   if (zone) out->push_back('Z');
 }
 
 void AppendTimeOfDay(std::string* out, int64_t v, TimeUnit unit) {
-  int64_t per = UnitsPerSecond(unit);
-  int64_t secs = v / per, sub = v % per;
+  const int64_t per = UnitsPerSecond(unit);
+  const int64_t secs = v / per, sub = v % per;
   if (v < 0 || secs >= 86400) {
     // Not a time of day (invalid data): print the raw count rather than lie.
     AppendInt(out, v);
     return;
   }
-  AppendClock(out, secs, sub, unit);
+  civil::AppendClock(out, secs, sub, unit);
 }
 
 // Intervals as ISO 8601 durations -------------------------------------------

@@ -33,6 +33,7 @@
 #include "alkaid/table.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"
+#include "../util/civil_time.h"
 
 // Not installed, but the JSON Lines library and the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
 // so they keep default visibility.
@@ -93,7 +94,7 @@ struct TemporalInference {
 // HH:MM:SS[.fraction] as nanoseconds since midnight.
 bool ParseTimeOfDay(std::string_view s, int64_t* nanos, int* frac_digits);
 
-int64_t UnitsPerSecond(TimeUnit unit);
+using civil::UnitsPerSecond;
 
 // Text of a date32 (days), date64 (milliseconds; a date or a zone-less
 // timestamp), timestamp (its unit; a zone is required exactly when the type
