@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/csv/api.h"
-#include "src/csv/text_test_helpers.h"
-#include "src/csv/text_values.h"
+#include "src/text/text_test_helpers.h"
+#include "src/text/text_values.h"
 
 namespace alkaid::csv {
 namespace {
