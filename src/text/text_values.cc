@@ -353,26 +353,17 @@ bool ParseTemporal(std::string_view s, const DataType& type, int64_t* out) {
   }
 }
 
-void AppendInt(std::string* out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  out->append(buf, r.ptr);
-}
-void AppendUInt(std::string* out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  out->append(buf, r.ptr);
-}
-void AppendDouble(std::string* out, double v) {
+// Shortest text of a number (std::to_chars: round-trip exact for floats).
+template <typename T>
+static void AppendChars(std::string* out, T v) {
   char buf[32];
   auto r = std::to_chars(buf, buf + sizeof(buf), v);
   out->append(buf, r.ptr);
 }
-void AppendFloat(std::string* out, float v) {
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  out->append(buf, r.ptr);
-}
+void AppendInt(std::string* out, int64_t v) { AppendChars(out, v); }
+void AppendUInt(std::string* out, uint64_t v) { AppendChars(out, v); }
+void AppendDouble(std::string* out, double v) { AppendChars(out, v); }
+void AppendFloat(std::string* out, float v) { AppendChars(out, v); }
 
 void AppendDate(std::string* out, int64_t days) { civil::AppendDate(out, days); }
 
