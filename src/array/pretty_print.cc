@@ -16,6 +16,7 @@
 #include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
 #include "alkaid/visit_width.h"
+#include "../util/civil_time.h"
 
 namespace alkaid {
 
@@ -49,70 +50,9 @@ void AppendFloat(std::string* out, Float v) {
   out->append(buf, res.ptr);
 }
 
-// Floor division and modulo for splitting negative times correctly.
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-// Proleptic Gregorian date of a day count since 1970-01-01. Works on years
-// that start on March 1st, so the leap day is the last day of its year and
-// months map linearly onto days (153 days per five months).
-void CivilFromDays(int64_t days, int64_t* year, int* month, int* day) {
-  const int64_t since_0000_03_01 = days + 719468;
-  const int64_t cycle = FloorDiv(since_0000_03_01, 146097);  // 400-year cycles
-  const int64_t day_of_cycle = since_0000_03_01 - cycle * 146097;           // [0, 146096]
-  const int64_t year_of_cycle = (day_of_cycle - day_of_cycle / 1460 + day_of_cycle / 36524 -
-                                 day_of_cycle / 146096) / 365;               // [0, 399]
-  const int64_t day_of_year =
-      day_of_cycle - (365 * year_of_cycle + year_of_cycle / 4 - year_of_cycle / 100);  // [0, 365]
-  const int64_t month_from_march = (5 * day_of_year + 2) / 153;                       // [0, 11]
-  *day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
-  *month = static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
-  *year = year_of_cycle + cycle * 400 + (*month <= 2 ? 1 : 0);
-}
-
-void AppendDate(std::string* out, int64_t days) {
-  int64_t year;
-  int month, day;
-  CivilFromDays(days, &year, &month, &day);
-  char buf[48];
-  int n = year < 0 ? std::snprintf(buf, sizeof(buf), "-%04lld-%02d-%02d", static_cast<long long>(-year), month, day)
-                   : std::snprintf(buf, sizeof(buf), "%04lld-%02d-%02d", static_cast<long long>(year), month, day);
-  out->append(buf, static_cast<size_t>(n));
-}
-
-int64_t UnitsPerSecond(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 1;
-    case TimeUnit::kMilli: return 1000;
-    case TimeUnit::kMicro: return 1000000;
-    case TimeUnit::kNano: return 1000000000;
-  }
-  return 1;
-}
-
-int FractionDigits(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 0;
-    case TimeUnit::kMilli: return 3;
-    case TimeUnit::kMicro: return 6;
-    case TimeUnit::kNano: return 9;
-  }
-  return 0;
-}
-
-// HH:MM:SS[.fraction] of a non-negative count of seconds plus its fraction.
-void AppendTimeOfDay(std::string* out, int64_t seconds, int64_t fraction, TimeUnit unit) {
-  char buf[64];
-  int n = std::snprintf(buf, sizeof(buf), "%02lld:%02lld:%02lld", static_cast<long long>(seconds / 3600),
-                        static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
-  out->append(buf, static_cast<size_t>(n));
-  if (int digits = FractionDigits(unit); digits > 0) {
-    n = std::snprintf(buf, sizeof(buf), ".%0*lld", digits, static_cast<long long>(fraction));
-    out->append(buf, static_cast<size_t>(n));
-  }
-}
+using civil::AppendDate;
+using civil::FloorDiv;
+using civil::UnitsPerSecond;
 
 void AppendTime(std::string* out, int64_t value, TimeUnit unit) {
   const int64_t per_second = UnitsPerSecond(unit);
@@ -123,7 +63,7 @@ void AppendTime(std::string* out, int64_t value, TimeUnit unit) {
     *out += TimeUnitName(unit);
     return;
   }
-  AppendTimeOfDay(out, seconds, fraction, unit);
+  civil::AppendClock(out, seconds, fraction, unit);
 }
 
 // "+05:30" / "-0800" / "+05" style offsets, in seconds east of UTC.
@@ -149,16 +89,9 @@ bool IsUtcName(const std::string& tz) {
 }
 
 void AppendTimestamp(std::string* out, int64_t value, TimeUnit unit, const std::string& tz) {
-  const int64_t per_second = UnitsPerSecond(unit);
-  int64_t seconds = FloorDiv(value, per_second);
-  const int64_t fraction = value - seconds * per_second;
   int64_t offset = 0;
   const bool fixed = !tz.empty() && !IsUtcName(tz) && ParseFixedOffset(tz, &offset);
-  seconds += offset;  // fixed offsets are shown as local time
-  const int64_t days = FloorDiv(seconds, 86400);
-  AppendDate(out, days);
-  *out += 'T';
-  AppendTimeOfDay(out, seconds - days * 86400, fraction, unit);
+  civil::AppendDateTime(out, value, unit, offset);  // fixed offsets are shown as local time
   if (tz.empty()) return;
   if (fixed) {
     char buf[16];

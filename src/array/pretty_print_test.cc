@@ -208,6 +208,9 @@ TEST(PrettyPrintTest, Decimals) {
 TEST(PrettyPrintTest, DatesAndTimes) {
   EXPECT_EQ(Line(Prim<int32_t>(date32(), {0, 19782, -1, 11016, -719528, N})),
             "[1970-01-01, 2024-02-29, 1969-12-31, 2000-02-29, 0000-01-01, null]");
+  // Years outside 0..9999 as ISO 8601 expanded years, as the CSV and JSON Lines writers print them.
+  EXPECT_EQ(Line(Prim<int32_t>(date32(), {-719529, 2932896, 2932897})),
+            "[-0001-12-31, 9999-12-31, +10000-01-01]");
   EXPECT_EQ(Line(Prim<int64_t>(date64(), {86400000LL * 19782, -1})), "[2024-02-29, 1969-12-31]");
   EXPECT_EQ(Line(Prim<int32_t>(time32(TimeUnit::kSecond), {0, 49627})), "[00:00:00, 13:47:07]");
   EXPECT_EQ(Line(Prim<int32_t>(time32(TimeUnit::kMilli), {49627250})), "[13:47:07.250]");

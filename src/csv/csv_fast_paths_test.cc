@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "alkaid/csv/api.h"
-#include "src/csv/text_test_helpers.h"
-#include "src/csv/text_values.h"
+#include "src/text/text_test_helpers.h"
+#include "src/text/text_values.h"
 #include "src/csv/tokenizer.h"
 
 namespace alkaid::csv {

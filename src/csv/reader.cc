@@ -15,8 +15,8 @@
 #include "alkaid/thread_pool.h"
 #include "alkaid/utf8.h"
 #include "alkaid/visit_type.h"
-#include "fast_values.h"
-#include "text_values.h"
+#include "../text/fast_values.h"
+#include "../text/text_values.h"
 #include "pipeline.h"
 #include "tokenizer.h"
 

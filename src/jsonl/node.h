@@ -13,7 +13,7 @@
 
 #include "alkaid/builder.h"
 #include "alkaid/type.h"
-#include "../csv/fast_values.h"
+#include "../text/fast_values.h"
 
 namespace alkaid::jsonl::internal {
 

@@ -18,9 +18,9 @@
 #include <optional>
 #include <unordered_map>
 
-#include "../csv/fast_values.h"
+#include "../text/fast_values.h"
 #include "../csv/pipeline.h"
-#include "../csv/text_values.h"
+#include "../text/text_values.h"
 #include "../csv/tokenizer.h"
 #include "alkaid/builder.h"
 #include "alkaid/decimal.h"

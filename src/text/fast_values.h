@@ -38,19 +38,8 @@ inline uint32_t EightDigits(uint64_t d) {
 
 inline uint32_t ByteAt(uint64_t v, int k) { return static_cast<uint32_t>(v >> (8 * k)) & 0xFF; }
 
-// Days since 1970-01-01 of y-m-d, years 0..9999 (unsigned, March-based years
-// shifted by 400 so every division is of a non-negative number by a
-// constant: multiplications, no loop, no table).
-constexpr int64_t DaysFromCivil(uint32_t y, uint32_t m, uint32_t d) {
-  y += 400 - (m <= 2);
-  const uint32_t mp = m > 2 ? m - 3 : m + 9;
-  const uint32_t doy = (153 * mp + 2) / 5 + d - 1;
-  const uint32_t days = y * 365 + y / 4 - y / 100 + y / 400 + doy;
-  return static_cast<int64_t>(days) - 719468 - 146097;
-}
-
 // Days from 1970-01-01 to January 1st of 1900 + i, times two, plus one in
-// leap years: the common years by one table load (others by DaysFromCivil).
+// leap years: the common years by one table load (others by civil::DaysFromCivil).
 struct YearTable {
   int32_t v[256];
 };
@@ -58,8 +47,7 @@ constexpr YearTable MakeYearTable() {
   YearTable t{};
   for (uint32_t i = 0; i < 256; ++i) {
     const uint32_t y = 1900 + i;
-    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    t.v[i] = static_cast<int32_t>(DaysFromCivil(y, 1, 1) * 2 + leap);
+    t.v[i] = static_cast<int32_t>(civil::DaysFromCivil(y, 1, 1) * 2 + civil::IsLeapYear(y));
   }
   return t;
 }
@@ -106,9 +94,9 @@ __attribute__((always_inline)) inline bool FinishTimestamp(const char* p, size_t
     if (PastMonthEnd(day, month, leap)) return false;
     days = static_cast<int64_t>(y >> 1) + static_cast<int64_t>(kMonthStart[leap][month] + day) - 1;
   } else {
-    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    const bool leap = civil::IsLeapYear(year);
     if (PastMonthEnd(day, month, leap ? 1 : 0)) return false;
-    days = DaysFromCivil(year, month, day);
+    days = civil::DaysFromCivil(year, month, day);
   }
   int32_t nanos = 0;
   int digits = 0;

@@ -8,7 +8,8 @@
 //   bool       true / false (readers also accept True, TRUE, False, FALSE)
 //   integers   optional sign and decimal digits, range-checked for the type
 //   floats     shortest round-trip decimal; nan, inf, -inf
-//   date       YYYY-MM-DD; years outside 0000..9999 as +YYYYY / -YYYYY
+//   date       YYYY-MM-DD; years outside 0000..9999 as ISO 8601
+//              expanded years: a sign and at least 4 digits (util/civil_time.h)
 //   time       HH:MM:SS with 3, 6 or 9 fraction digits for ms, us, ns
 //   timestamp  date, then 'T' or ' ', then HH:MM[:SS[.fraction]] and an
 //              optional zone Z or +HH:MM / -HH:MM / +HHMM / +HH. A value with
@@ -33,23 +34,24 @@
 #include "alkaid/table.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"
+#include "alkaid/visibility.h"
+#include "../util/civil_time.h"
 
-// Not installed, but the JSON Lines library and the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
-// so they keep default visibility.
-#pragma GCC visibility push(default)
+// Not installed, but the CSV and JSON Lines libraries and the tests call these
+// across library boundaries in shared builds, hence ALKAID_EXPORT.
 
 namespace alkaid::text {
 
-bool ParseBool(std::string_view s, bool* out);
-bool ParseInt64(std::string_view s, int64_t* out);
-bool ParseUInt64(std::string_view s, uint64_t* out);
-bool ParseDouble(std::string_view s, double* out);
-bool ParseFloat(std::string_view s, float* out);
+ALKAID_EXPORT bool ParseBool(std::string_view s, bool* out);
+ALKAID_EXPORT bool ParseInt64(std::string_view s, int64_t* out);
+ALKAID_EXPORT bool ParseUInt64(std::string_view s, uint64_t* out);
+ALKAID_EXPORT bool ParseDouble(std::string_view s, double* out);
+ALKAID_EXPORT bool ParseFloat(std::string_view s, float* out);
 // Days since 1970-01-01.
-bool ParseDate(std::string_view s, int64_t* days);
+ALKAID_EXPORT bool ParseDate(std::string_view s, int64_t* days);
 
 // A parsed timestamp before it is put in a unit.
-struct TimestampText {
+struct ALKAID_EXPORT TimestampText {
   int64_t seconds = 0;     // since the epoch, UTC when has_zone (0 if out of range)
   __int128 seconds128 = 0;  // the same, never out of range
   int32_t nanos = 0;       // 0..999'999'999
@@ -57,22 +59,22 @@ struct TimestampText {
   bool has_zone = false;   // Z or an offset was present
   bool date_only = false;  // just YYYY-MM-DD
 };
-bool ParseTimestamp(std::string_view s, TimestampText* out);
+ALKAID_EXPORT bool ParseTimestamp(std::string_view s, TimestampText* out);
 // ParseTimestamp without its fast path for the common fixed layout (tests
 // compare the two).
-bool ParseTimestampGeneral(std::string_view s, TimestampText* out);
+ALKAID_EXPORT bool ParseTimestampGeneral(std::string_view s, TimestampText* out);
 // ParseTimestamp then TimestampToUnit, requiring a zone exactly when `zoned`
 // (the value of a timestamp(unit, zone) column); fast for the fixed layout.
-bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* out);
+ALKAID_EXPORT bool ParseTimestampAs(std::string_view s, TimeUnit unit, bool zoned, int64_t* out);
 // The value in `unit`; false on overflow or when digits finer than the unit
 // would be dropped.
-bool TimestampToUnit(const TimestampText& ts, TimeUnit unit, int64_t* out);
+ALKAID_EXPORT bool TimestampToUnit(const TimestampText& ts, TimeUnit unit, int64_t* out);
 // The coarsest unit that holds `frac_digits` fraction digits exactly.
-TimeUnit UnitForFractionDigits(int frac_digits);
+ALKAID_EXPORT TimeUnit UnitForFractionDigits(int frac_digits);
 // The type both text readers infer for a run of texts that are all dates or
 // timestamps (ParseTimestamp's forms), or all times of day (HH:MM:SS with an
 // optional fraction), fed one text at a time.
-struct TemporalInference {
+struct ALKAID_EXPORT TemporalInference {
   int frac_digits = 0;     // the most seen
   bool any = false;        // some text was noted
   bool times = false;      // the texts are times of day
@@ -91,36 +93,37 @@ struct TemporalInference {
   DataTypePtr Type() const;
 };
 // HH:MM:SS[.fraction] as nanoseconds since midnight.
-bool ParseTimeOfDay(std::string_view s, int64_t* nanos, int* frac_digits);
+ALKAID_EXPORT bool ParseTimeOfDay(std::string_view s, int64_t* nanos, int* frac_digits);
 
-int64_t UnitsPerSecond(TimeUnit unit);
+using civil::UnitsPerSecond;
 
 // Text of a date32 (days), date64 (milliseconds; a date or a zone-less
 // timestamp), timestamp (its unit; a zone is required exactly when the type
 // has one), time32 or time64 (a time of day, or an integer count of the unit
 // as writers put values that are not a time of day) value of `type`.
-bool ParseTemporal(std::string_view s, const DataType& type, int64_t* out);
+ALKAID_EXPORT bool ParseTemporal(std::string_view s, const DataType& type, int64_t* out);
 
-void AppendInt(std::string* out, int64_t v);
-void AppendUInt(std::string* out, uint64_t v);
-void AppendDouble(std::string* out, double v);
-void AppendFloat(std::string* out, float v);
-void AppendDate(std::string* out, int64_t days);
-void AppendTimestamp(std::string* out, int64_t v, TimeUnit unit, bool zone);
-void AppendTimeOfDay(std::string* out, int64_t v, TimeUnit unit);
+ALKAID_EXPORT void AppendInt(std::string* out, int64_t v);
+ALKAID_EXPORT void AppendUInt(std::string* out, uint64_t v);
+ALKAID_EXPORT void AppendDouble(std::string* out, double v);
+ALKAID_EXPORT void AppendFloat(std::string* out, float v);
+ALKAID_EXPORT void AppendDate(std::string* out, int64_t days);
+ALKAID_EXPORT void AppendTimestamp(std::string* out, int64_t v, TimeUnit unit, bool zone);
+ALKAID_EXPORT void AppendTimeOfDay(std::string* out, int64_t v, TimeUnit unit);
 
 // Intervals as ISO 8601 durations, each component signed on its own:
 // "P1Y2M3W4DT5H6M7.5S" (years count 12 months, weeks 7 days; the time part
 // becomes nanoseconds). Writers print months, days and the time part as
 // seconds: "P14M2DT-0.25S"; all zero is "PT0S". Parse fails on anything
 // else, on more than 9 fraction digits and on int64 overflow.
-void AppendInterval(std::string* out, int64_t months, int64_t days, int64_t nanos);
-bool ParseInterval(std::string_view s, int64_t* months, int64_t* days, int64_t* nanos);
+ALKAID_EXPORT void AppendInterval(std::string* out, int64_t months, int64_t days, int64_t nanos);
+ALKAID_EXPORT bool ParseInterval(std::string_view s, int64_t* months, int64_t* days,
+                                 int64_t* nanos);
 
 // Text of one slot of a column, a whole column at a time: the formatters
 // write every slot's text into `bytes` and its end into `ends`, so writers
 // can interleave columns row by row with plain copies (no per-value dispatch).
-struct ColumnText {
+struct ALKAID_EXPORT ColumnText {
   std::string bytes;
   std::vector<int64_t> ends;
   std::string_view get(int64_t i) const {
@@ -138,7 +141,7 @@ enum class TextEscape : int8_t {
   kJson,  // a JSON string; binary as a JSON string of lower-case hex digits
 };
 
-struct CsvEscape {
+struct ALKAID_EXPORT CsvEscape {
   char delimiter = ',';
   char quote = '"';
   // Text written for nulls; strings equal to it are quoted so they read back
@@ -153,23 +156,23 @@ struct CsvEscape {
 // column of any non-nested type (dictionary and extension arrays through their
 // values / storage) into `out`, appending. Nulls become `null_text`. JSON mode
 // quotes temporal, decimal and non-finite float values as strings.
-Status FormatColumn(const ArrayData& data, int64_t offset, int64_t length, TextEscape escape,
-                    const CsvEscape& csv, std::string_view null_text, ColumnText* out);
+ALKAID_EXPORT Status FormatColumn(const ArrayData& data, int64_t offset, int64_t length,
+                                  TextEscape escape, const CsvEscape& csv,
+                                  std::string_view null_text, ColumnText* out);
 
 // Formats `batch` in chunks of rows and calls emit(columns, first, count)
 // for each chunk (columns[c].get(i) is row first + i of column c). Errors name
 // the column with `what` ("CSV", "JSON Lines").
-Status FormatBatchInChunks(
+ALKAID_EXPORT Status FormatBatchInChunks(
     const RecordBatch& batch, TextEscape escape, const CsvEscape& csv, std::string_view null_text,
     const char* what,
     const std::function<Status(const std::vector<ColumnText>&, int64_t)>& emit);
 
 // A table's columns combined into one batch (writers take batches).
-Result<RecordBatchPtr> TableAsBatch(const Table& table);
+ALKAID_EXPORT Result<RecordBatchPtr> TableAsBatch(const Table& table);
 
 // Appends `s` as a JSON string (quotes included), escaping as RFC 8259 asks.
-void AppendJsonString(std::string* out, std::string_view s);
+ALKAID_EXPORT void AppendJsonString(std::string* out, std::string_view s);
 
 }  // namespace alkaid::text
 
-#pragma GCC visibility pop
