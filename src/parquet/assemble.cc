@@ -11,30 +11,22 @@ namespace {
 using alkaid::bit_util::BytesForBits;
 using alkaid::bit_util::SetBitTo;
 
-void Collect(const FieldNode& node, const SchemaDescriptor& schema, std::vector<int16_t> rep_min,
-             bool nested, std::vector<LeafSpec>* specs) {
+void Collect(const FieldNode& node, const SchemaDescriptor& schema, bool nested,
+             std::vector<LeafSpec>* specs) {
   switch (node.kind) {
     case FieldNode::Kind::kLeaf: {
       LeafSpec& spec = (*specs)[static_cast<size_t>(node.column_index)];
       spec.column = &schema.column(node.column_index);
       spec.type = node.field->type();
       spec.slot_def = node.levels.slot_def;
-      rep_min.resize(static_cast<size_t>(spec.column->max_repetition_level) + 1, 0);
-      spec.rep_min_def = std::move(rep_min);
       spec.keep_levels = nested;
       return;
     }
     case FieldNode::Kind::kStruct:
-      for (const auto& child : node.children) Collect(child, schema, rep_min, true, specs);
-      return;
     case FieldNode::Kind::kList:
-    case FieldNode::Kind::kMap: {
-      size_t level = static_cast<size_t>(node.levels.slot_rep) + 1;
-      if (rep_min.size() <= level) rep_min.resize(level + 1, 0);
-      rep_min[level] = node.elem_def;
-      for (const auto& child : node.children) Collect(child, schema, rep_min, true, specs);
+    case FieldNode::Kind::kMap:
+      for (const auto& child : node.children) Collect(child, schema, true, specs);
       return;
-    }
   }
 }
 
@@ -187,7 +179,7 @@ class Assembler {
 
 void CollectLeafSpecs(const FieldNode& node, const SchemaDescriptor& schema,
                       std::vector<LeafSpec>* specs_by_column) {
-  Collect(node, schema, {0}, node.kind != FieldNode::Kind::kLeaf, specs_by_column);
+  Collect(node, schema, node.kind != FieldNode::Kind::kLeaf, specs_by_column);
 }
 
 Result<ArrayDataPtr> AssembleField(const FieldNode& node, const std::vector<LeafData>& leaves,

@@ -19,8 +19,8 @@ namespace alkaid::parquet::internal {
 Result<ArrayDataPtr> AssembleField(const FieldNode& node, const std::vector<LeafData>& leaves,
                                    int64_t num_rows, MemoryPool* pool);
 
-/// The leaf specs of the leaves under `node`: slot definition levels, the minimum
-/// definition level per repetition level, whether levels must be kept.
+/// The leaf specs of the leaves under `node`: types, slot definition levels, whether
+/// levels must be kept.
 void CollectLeafSpecs(const FieldNode& node, const SchemaDescriptor& schema,
                       std::vector<LeafSpec>* specs_by_column);
 

@@ -234,22 +234,14 @@ Status LeafReader::OnData(const DataPage& page) {
     }
   }
 
-  // 2. Records: a chunk starts a record, and an entry continuing a list at level r must
-  // have that list's element present.
+  // 2. Records: a chunk starts with one. An entry continuing a list whose element is absent
+  // (DuckDB pads null fixed-size arrays so) is a slot of no node: assembly skips it.
   if (max_rep_ > 0) {
-    for (int64_t i = 0; i < n; ++i) {
-      int16_t r = rep[i];
-      if (r == 0) {
-        ++rows_;
-      } else if (entries_ + i == 0) {
-        return Status::Invalid("the column chunk starts in the middle of a record (repetition "
-                               "level ", r, ")");
-      } else if (def != nullptr && def[i] < spec_.rep_min_def[static_cast<size_t>(r)]) {
-        return Status::Invalid("entry ", entries_ + i, " has repetition level ", r,
-                               " but definition level ", def[i], " (at least ",
-                               spec_.rep_min_def[static_cast<size_t>(r)], " needed)");
-      }
+    if (entries_ == 0 && n > 0 && rep[0] != 0) {
+      return Status::Invalid("the column chunk starts in the middle of a record (repetition "
+                             "level ", rep[0], ")");
     }
+    for (int64_t i = 0; i < n; ++i) rows_ += rep[i] == 0;
   } else {
     rows_ += n;
   }

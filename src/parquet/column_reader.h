@@ -21,9 +21,6 @@ struct LeafSpec {
   DataTypePtr type;
   /// The leaf has a slot at entries with definition level >= slot_def.
   int16_t slot_def = 0;
-  /// For each repetition level r in 1..max: the least definition level an entry starting a
-  /// new element at level r may have (entry [0] unused).
-  std::vector<int16_t> rep_min_def;
   /// Keep the levels for the assembly of nested parents (structs, lists, maps).
   bool keep_levels = false;
 };

@@ -10,6 +10,7 @@
 
 #include "alkaid/bitmap.h"
 #include "alkaid/decimal.h"
+#include "alkaid/extension/uuid.h"
 #include "alkaid/float16.h"
 #include "alkaid/parquet/reader.h"
 #include "alkaid/table.h"
@@ -23,6 +24,9 @@ struct CanonicalOptions {
   /// Timestamps and times to this many units per second before printing (DuckDB reads
   /// nanosecond timestamps as microseconds).
   int64_t time_resolution = 1000000;
+  /// Print FIXED_LEN_BYTE_ARRAY(12) values as Parquet INTERVALs (months, days, milliseconds),
+  /// the way month_day_nano intervals print.
+  bool fixed12_as_interval = false;
 };
 
 inline int64_t UnitsPerSecond(TimeUnit unit) {
@@ -76,6 +80,11 @@ inline std::string Canonical(const ArrayData& data, int64_t i, const CanonicalOp
   };
   switch (type.id()) {
     case TypeId::kExtension: {
+      if (checked_cast<ExtensionType>(type).extension_name() == "arrow.uuid") {
+        // As text, the way DuckDB hands UUIDs out.
+        std::string text = UuidToString(fixed(16));
+        return Hex(reinterpret_cast<const uint8_t*>(text.data()), static_cast<int64_t>(text.size()));
+      }
       auto storage = std::make_shared<ArrayData>(data);
       storage->type = checked_cast<ExtensionType>(type).storage_type();
       return Canonical(*storage, i, o);
@@ -124,8 +133,22 @@ inline std::string Canonical(const ArrayData& data, int64_t i, const CanonicalOp
       const int width = type.bit_width() / 8;
       return DecimalToString(fixed(width), width, d.scale());
     }
+    case TypeId::kIntervalMonthDayNano: {
+      int32_t months, days;
+      int64_t nanos;
+      std::memcpy(&months, fixed(16), 4);
+      std::memcpy(&days, fixed(16) + 4, 4);
+      std::memcpy(&nanos, fixed(16) + 8, 8);
+      return std::to_string(months) + "m" + std::to_string(days) + "d" + std::to_string(nanos) + "ns";
+    }
     case TypeId::kFixedSizeBinary: {
       const int width = type.bit_width() / 8;
+      if (width == 12 && o.fixed12_as_interval) {
+        uint32_t parts[3];
+        std::memcpy(parts, fixed(12), 12);
+        return std::to_string(parts[0]) + "m" + std::to_string(parts[1]) + "d" +
+               std::to_string(int64_t{parts[2]} * 1000000) + "ns";
+      }
       return Hex(fixed(width), width);
     }
     case TypeId::kBinary:
