@@ -85,6 +85,8 @@ int SchemaDescriptor::FindColumn(std::string_view path) const {
 namespace {
 
 std::string PhysicalTypeText(const SchemaNode& node) {
+  // The format's textual schema spells BYTE_ARRAY "binary".
+  if (node.physical_type == PhysicalType::kByteArray) return "binary";
   std::string name = PhysicalTypeName(node.physical_type);
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (node.physical_type == PhysicalType::kFixedLenByteArray) {
