@@ -4,7 +4,7 @@
 # single release) run in the release and ASan+UBSan suites, not only in fuzzing sessions.
 # Each harness is compiled into the one executable under its own entry-point name.
 set(alkaid_fuzz_harnesses ipc_stream ipc_file ipc_decoder csv jsonl integration_json c_schema
-    c_array)
+    c_array parquet_read)
 set(alkaid_fuzz_sources ${PROJECT_SOURCE_DIR}/fuzz/fuzz_replay_test.cc)
 foreach(harness ${alkaid_fuzz_harnesses})
   set(src ${PROJECT_SOURCE_DIR}/fuzz/fuzz_${harness}.cc)
