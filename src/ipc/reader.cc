@@ -1292,8 +1292,14 @@ Status MessageDecoder::OnMessage(BufferPtr body) {
 
 }  // namespace internal
 
+// The public class names its decoder without naming the internal one.
+class StreamDecoder::Impl : public internal::MessageDecoder {
+ public:
+  using MessageDecoder::MessageDecoder;
+};
+
 StreamDecoder::StreamDecoder(std::shared_ptr<Listener> listener, const IpcReadOptions& options)
-    : decoder_(std::make_unique<internal::MessageDecoder>(std::move(listener), options)) {}
+    : decoder_(std::make_unique<Impl>(std::move(listener), options)) {}
 StreamDecoder::~StreamDecoder() = default;
 
 Status StreamDecoder::Consume(const uint8_t* data, int64_t size) {

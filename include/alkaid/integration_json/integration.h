@@ -106,10 +106,6 @@ struct IntegrationWriteOptions {
   int64_t max_column_bytes = -1;
 };
 
-namespace internal {
-class DictionaryCollector;
-}  // namespace internal
-
 /// Writes integration JSON incrementally: Open() writes the schema and the
 /// dictionaries, WriteRecordBatch() each batch as it comes (holding the JSON
 /// of one column at a time), Close() the end of the document. The text is
@@ -166,7 +162,8 @@ class ALKAID_EXPORT IntegrationDictionaries {
 
  private:
   DictionaryIds ids_;
-  std::unique_ptr<internal::DictionaryCollector> collector_;
+  class Collector;  // defined in src/integration_json
+  std::unique_ptr<Collector> collector_;
   int64_t num_batches_ = 0;
 };
 
