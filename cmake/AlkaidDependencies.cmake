@@ -15,6 +15,14 @@ alkaid_dependency(TARGET PkgConfig::LZ4 PKGCONFIG liblz4)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 alkaid_dependency(TARGET PkgConfig::ZSTD PKGCONFIG libzstd)
 
+# Parquet page codecs: Snappy and Brotli (LZ4, zstd and zlib above serve Parquet too).
+find_package(Snappy REQUIRED)
+alkaid_dependency(TARGET Snappy::snappy PACKAGE Snappy PKGCONFIG snappy)
+pkg_check_modules(BROTLIENC REQUIRED IMPORTED_TARGET libbrotlienc)
+alkaid_dependency(TARGET PkgConfig::BROTLIENC PKGCONFIG libbrotlienc)
+pkg_check_modules(BROTLIDEC REQUIRED IMPORTED_TARGET libbrotlidec)
+alkaid_dependency(TARGET PkgConfig::BROTLIDEC PKGCONFIG libbrotlidec)
+
 find_package(ZLIB REQUIRED)
 alkaid_dependency(TARGET ZLIB::ZLIB PACKAGE ZLIB PKGCONFIG zlib)
 

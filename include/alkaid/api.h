@@ -43,6 +43,7 @@
 #include "alkaid/extension_registry.h"
 #include "alkaid/float16.h"
 #include "alkaid/memory.h"
+#include "alkaid/parquet/types.h"
 #include "alkaid/pretty_print.h"
 #include "alkaid/record_batch_reader.h"
 #include "alkaid/small_vector.h"
