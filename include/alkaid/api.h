@@ -4,8 +4,9 @@
 ///
 ///     #include <alkaid/api.h>
 ///
-/// Link alkaid::alkaid, which brings every module, or alkaid::<module> for one
-/// (with the modules it needs). The modules, each with its own `api.h`:
+/// Link alkaid::alkaid, which brings every module, or the target of one module
+/// (alkaid::ipc, alkaid::csv, ...), which brings the modules it needs. The
+/// modules, each with its own `api.h`:
 ///
 /// - core (alkaid::core): status, memory, types (alkaid/type.h), arrays,
 ///   builders (alkaid/builder.h), tables, validation, comparison, encoding,
@@ -26,7 +27,8 @@
 /// - csv (alkaid::csv): CSV reading and writing (alkaid/csv/api.h).
 /// - jsonl (alkaid::jsonl): JSON Lines, one JSON object per line, reading and
 ///   writing (alkaid/jsonl/api.h).
-/// - parquet (coming): Parquet files.
+/// - parquet (alkaid::parquet, being written): Parquet files; so far the
+///   physical and logical types of the format (alkaid/parquet/types.h).
 /// - flight (coming): Arrow Flight, record batches over gRPC.
 #pragma once
 
@@ -43,7 +45,6 @@
 #include "alkaid/extension_registry.h"
 #include "alkaid/float16.h"
 #include "alkaid/memory.h"
-#include "alkaid/parquet/types.h"
 #include "alkaid/pretty_print.h"
 #include "alkaid/record_batch_reader.h"
 #include "alkaid/small_vector.h"
@@ -67,3 +68,4 @@
 #include "alkaid/io/api.h"
 #include "alkaid/ipc/api.h"
 #include "alkaid/jsonl/api.h"
+#include "alkaid/parquet/types.h"  // until the parquet module has its api.h

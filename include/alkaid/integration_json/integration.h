@@ -194,10 +194,6 @@ class ALKAID_EXPORT IntegrationJsonReader {
   std::unique_ptr<Impl> impl_;
 };
 
-namespace internal {
-class DictionaryCollector;
-}  // namespace internal
-
 /// Collects, batch by batch, the dictionaries that dictionary-encoded columns
 /// carry, keyed by the ids of `ids`; fails when one id gets two different
 /// dictionaries (the format holds one per id). Holds references only.
