@@ -1,7 +1,8 @@
 /// @file
 /// The extension module (alkaid::extension) in one include: every canonical Arrow
 /// extension type (the arrow.* names of the Arrow specification), their array-level
-/// checks (alkaid/extension/validate.h), and the registry that maps extension names to
+/// checks (alkaid/extension/validate.h), RegisterCanonicalExtensionTypes()
+/// (alkaid/extension/registration.h), and the registry that maps extension names to
 /// types (alkaid/extension_registry.h, part of core). ExtensionType itself, the base of
 /// every extension type, is core: alkaid/type/extension.h.
 ///
@@ -12,6 +13,7 @@
 #include "alkaid/extension/fixed_shape_tensor.h"
 #include "alkaid/extension/json.h"
 #include "alkaid/extension/opaque.h"
+#include "alkaid/extension/registration.h"
 #include "alkaid/extension/timestamp_with_offset.h"
 #include "alkaid/extension/uuid.h"
 #include "alkaid/extension/validate.h"
