@@ -281,14 +281,21 @@ class [[nodiscard]] Result {
   std::variant<Status, T> storage_;
 };
 
-namespace internal {
-inline const Status& GenericToStatus(const Status& st) { return st; }
-inline Status&& GenericToStatus(Status&& st) { return std::move(st); }
+/// @name ToStatus
+/// The Status of a Status or of a Result: lets generic code (and macros such as
+/// ALKAID_RETURN_NOT_OK or a test's ASSERT_OK) treat both alike.
+///@{
+
+/// A Status is its own status.
+inline const Status& ToStatus(const Status& st) { return st; }
+/// A Status is its own status (moved through).
+inline Status&& ToStatus(Status&& st) { return std::move(st); }
+/// A Result's status(): OK when it holds a value.
 template <typename T>
-inline Status GenericToStatus(const Result<T>& r) {
+inline Status ToStatus(const Result<T>& r) {
   return r.status();
 }
-}  // namespace internal
+///@}
 
 }  // namespace alkaid
 
@@ -305,7 +312,7 @@ inline Status GenericToStatus(const Result<T>& r) {
   do {                                                                         \
     auto&& _alkaid_st = (expr);                                                \
     if (!_alkaid_st.ok()) [[unlikely]]                                         \
-      return ::alkaid::internal::GenericToStatus(                              \
+      return ::alkaid::ToStatus(                                               \
           std::forward<decltype(_alkaid_st)>(_alkaid_st));                     \
   } while (false)
 

@@ -39,7 +39,7 @@ class Codec {
   /// Appends the compression of `in_size` bytes at `in` to `out`; returns
   /// the number of bytes appended.
   virtual Result<int64_t> Compress(const uint8_t* in, int64_t in_size,
-                                   alkaid::internal::BufferBuilder* out) const = 0;
+                                   alkaid::BufferBuilder* out) const = 0;
 
   /// The most bytes Compress can append for `in_size` input bytes.
   virtual int64_t MaxCompressedSize(int64_t in_size) const = 0;

@@ -41,8 +41,8 @@ namespace alkaid::parquet::internal {
 /// append one offset and the value's bytes per value. With 32-bit offsets a
 /// decoder stops before the data would pass INT32_MAX bytes (see DecodeBinary).
 struct BinaryOutput {
-  alkaid::internal::BufferBuilder* offsets = nullptr;
-  alkaid::internal::BufferBuilder* data = nullptr;
+  alkaid::BufferBuilder* offsets = nullptr;
+  alkaid::BufferBuilder* data = nullptr;
   bool large_offsets = false;  ///< int64 offsets (large_binary/large_utf8)
 };
 

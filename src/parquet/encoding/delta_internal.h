@@ -62,6 +62,6 @@ class DeltaInts {
 /// Writes a DELTA_BINARY_PACKED stream of `n` values (blocks of 128 values
 /// in 4 miniblocks, as common writers do) to `out`.
 template <typename T>
-Status WriteDeltaInts(const T* values, int64_t n, alkaid::internal::BufferBuilder* out);
+Status WriteDeltaInts(const T* values, int64_t n, alkaid::BufferBuilder* out);
 
 }  // namespace alkaid::parquet::internal

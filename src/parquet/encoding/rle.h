@@ -127,7 +127,7 @@ class RleBitPackedEncoder {
   /// Appends the encoded runs to `out`, preceded by their 4-byte length when
   /// `length_prefix` is true; returns the bytes appended. The encoder is then
   /// empty and may be reused.
-  Result<int64_t> FinishInto(alkaid::internal::BufferBuilder* out, bool length_prefix);
+  Result<int64_t> FinishInto(alkaid::BufferBuilder* out, bool length_prefix);
   /// The same into a new buffer.
   Result<BufferPtr> Finish(bool length_prefix = false);
 
@@ -143,7 +143,7 @@ class RleBitPackedEncoder {
  private:
   int bit_width_;
   MemoryPool* pool_;
-  alkaid::internal::BufferBuilder values_;  // uint32 values appended so far
+  alkaid::BufferBuilder values_;  // uint32 values appended so far
 };
 
 /// Bit width of dictionary indices for a dictionary of `num_entries` values.

@@ -1,10 +1,12 @@
 // DecimalBuilder and the precision-checked decimal text parsing it offers to
 // readers of textual formats. The text <-> integer arithmetic lives in
 // alkaid/decimal.h; this adds the type's precision on top.
+#include "alkaid/builder/decimal.h"
+
+#include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "alkaid/builder.h"
 #include "alkaid/decimal.h"
 
 namespace alkaid {
