@@ -15,7 +15,9 @@ Result<std::unique_ptr<Codec>> MakeCodec(Compression compression, int level) {
   switch (compression) {
     case Compression::kUncompressed:
       return Status::Invalid("MakeCodec: UNCOMPRESSED has no codec (pass no codec instead)");
-    case Compression::kSnappy: return MakeSnappyCodec();
+    case Compression::kSnappy:
+      if (level != kCodecDefaultLevel) return Status::Invalid("SNAPPY has no compression levels");
+      return MakeSnappyCodec();
     case Compression::kGzip: return MakeGzipCodec(level);
     case Compression::kBrotli: return MakeBrotliCodec(level);
     case Compression::kZstd: return MakeZstdCodec(level);
@@ -44,6 +46,8 @@ Result<BufferPtr> DecompressPage(const Codec* codec, const BufferPtr& compressed
     return compressed;
   }
   auto out = std::make_shared<ResizableBuffer>(pool);
+  // An empty page (v2 pages of nulls only) may have no compressed bytes at all.
+  if (uncompressed_size == 0 && compressed->size() == 0) return BufferPtr(std::move(out));
   ALKAID_RETURN_NOT_OK(out->ResizeForOverwrite(uncompressed_size));
   ALKAID_RETURN_NOT_OK(codec->Decompress(compressed->data(), compressed->size(),
                                          out->mutable_data(), uncompressed_size));

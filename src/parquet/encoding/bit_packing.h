@@ -12,7 +12,18 @@
 #include <cstdint>
 #include <cstring>
 
+#include "alkaid/bitmap.h"
+
 namespace alkaid::parquet::internal {
+
+// The bitmap helpers every encoding uses, by their short names.
+using bit_util::ClearBit;
+using bit_util::CopyBitmap;
+using bit_util::GetBit;
+using bit_util::SetBit;
+using bit_util::SetBitsTo;
+using bit_util::SetBitTo;
+using bit_util::VisitSetBits;
 
 /// Bytes that `count` values of `bit_width` bits occupy when packed.
 inline int64_t BitPackedBytes(int64_t count, int bit_width) {

@@ -107,6 +107,8 @@ class ValueDecoder {
       : type_(type), encoding_(encoding), value_width_(value_width) {}
   // The error of a call the type or encoding does not support.
   Status Unsupported(const char* what) const;
+  // Invalid unless 0 <= n <= values_left().
+  Status CheckCount(int64_t n) const;
 
   PhysicalType type_;
   Encoding encoding_;

@@ -63,6 +63,8 @@ class RleBitPackedDecoder {
  private:
   // Loads the next run header; false at the end of the input.
   Result<bool> NextRun();
+  template <typename OnRun, typename OnPacked>
+  Result<int64_t> VisitRuns(int64_t n, OnRun&& on_run, OnPacked&& on_packed);
 
   const uint8_t* begin_ = nullptr;
   const uint8_t* pos_ = nullptr;
@@ -109,46 +111,39 @@ class LevelDecoder {
   int64_t packed_next_ = 0;
 };
 
-/// Encodes values of a fixed bit width (0..32) in the hybrid encoding, choosing
-/// RLE runs for repeats of 8 or more and bit-packed groups otherwise. Used for
-/// levels, dictionary indices and RLE booleans.
+/// Encodes values of a fixed bit width (0..32) in the hybrid encoding. Values
+/// are kept until Finish, which then picks runs knowing what follows: repeats
+/// of 8 or more become RLE runs and the rest bit-packed groups of 8 (only the
+/// last group is padded, with zeros, as the format allows). Used for levels,
+/// dictionary indices and RLE booleans.
 class RleBitPackedEncoder {
  public:
   RleBitPackedEncoder(int bit_width, MemoryPool* pool);
 
-  /// Appends `n` values.
+  /// Appends `n` values (each must fit in bit_width bits). T is an integer type.
   template <typename T>
   Status Put(const T* values, int64_t n);
-  /// Appends one value.
-  Status Put(uint32_t value);
 
-  /// Ends the runs and returns the encoded bytes (without a length prefix);
-  /// the encoder is then empty and may be reused.
-  Result<BufferPtr> Finish();
-  /// Ends the runs and appends the encoded bytes to `out`, preceded by their
-  /// 4-byte length when `length_prefix` is true.
-  Status FinishInto(alkaid::internal::BufferBuilder* out, bool length_prefix);
+  /// Appends the encoded runs to `out`, preceded by their 4-byte length when
+  /// `length_prefix` is true; returns the bytes appended. The encoder is then
+  /// empty and may be reused.
+  Result<int64_t> FinishInto(alkaid::internal::BufferBuilder* out, bool length_prefix);
+  /// The same into a new buffer.
+  Result<BufferPtr> Finish(bool length_prefix = false);
 
-  /// An upper bound of the bytes Finish would produce now.
+  /// Values appended since the last Finish.
+  int64_t num_values() const { return values_.size() / 4; }
+  /// The bit-packed size of the values so far (what the runs cost at most,
+  /// give or take a header per 8 values).
   int64_t EstimatedSize() const;
+  /// An upper bound of the bytes FinishInto appends for `n` values.
+  static int64_t MaxEncodedSize(int64_t n, int bit_width);
   int bit_width() const { return bit_width_; }
 
  private:
-  Status FlushBuffered(bool done);
-  Status WriteRleRun();
-  Status WriteBitPackedRun(bool done);
-
   int bit_width_;
-  alkaid::internal::BufferBuilder out_;
-  // Up to 8 values waiting to be packed or to extend a run.
-  uint32_t buffered_[8];
-  int num_buffered_ = 0;
-  // The value being repeated and how often it has been seen in a row.
-  uint32_t current_ = 0;
-  int64_t repeat_count_ = 0;
-  // The open bit-packed run: where its header byte is and how many groups of 8 it has.
-  int64_t packed_header_pos_ = -1;
-  int64_t packed_groups_ = 0;
+  MemoryPool* pool_;
+  alkaid::internal::BufferBuilder values_;  // uint32 values appended so far
 };
 
 /// Bit width of dictionary indices for a dictionary of `num_entries` values.

@@ -1,0 +1,209 @@
+// The dictionary encoder: a memo table of the distinct values of a column
+// chunk (open addressing, entries stored back to back in one buffer) and the
+// indices of each page, written as a bit-width byte and RLE/bit-packed runs.
+#include <algorithm>
+#include <vector>
+
+#include "decoders_internal.h"
+#include "rle.h"
+
+namespace alkaid::parquet::internal {
+
+namespace {
+
+inline uint64_t Mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return h;
+}
+
+// Hash of a byte string, 8 bytes per step.
+inline uint64_t HashBytes(const uint8_t* p, int64_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(n);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) h = Mix(h ^ LoadLE<uint64_t>(p + i)) * 0x9e3779b97f4a7c15ULL;
+  uint64_t tail = 0;
+  std::memcpy(&tail, p + i, static_cast<size_t>(n - i));
+  return Mix(h ^ tail ^ (static_cast<uint64_t>(n - i) << 56));
+}
+
+class DictEncoder final : public DictionaryEncoder {
+ public:
+  DictEncoder(PhysicalType type, int width, int64_t limit, MemoryPool* pool)
+      : DictionaryEncoder(type, width, limit),
+        pool_(pool),
+        entries_(pool),
+        entry_offsets_(pool),
+        indices_(pool) {
+    slots_.assign(1024, -1);
+    if (type_ == PhysicalType::kByteArray) (void)entry_offsets_.Append("\0\0\0\0\0\0\0\0", 8);
+  }
+
+  Status Put(const uint8_t* values, int64_t n, const uint8_t* valid_bits,
+             int64_t valid_offset) override {
+    if (value_width_ == 0) return Unsupported("fixed-width input");
+    ALKAID_RETURN_NOT_OK(indices_.Reserve(n * 4));
+    Status status;
+    VisitSetBits(valid_bits, valid_offset, n, [&](int64_t i) {
+      if (!status.ok()) return;
+      const uint8_t* v = values + i * value_width_;
+      status = Add(v, value_width_, HashFixed(v));
+    });
+    return status;
+  }
+
+  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
+                   const uint8_t* valid_bits, int64_t valid_offset) override {
+    return PutBinaryImpl(offsets, data, n, valid_bits, valid_offset);
+  }
+  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
+                   const uint8_t* valid_bits, int64_t valid_offset) override {
+    return PutBinaryImpl(offsets, data, n, valid_bits, valid_offset);
+  }
+
+  int64_t EstimatedSize() const override {
+    return 1 + RleBitPackedEncoder::MaxEncodedSize(num_values_, IndexBitWidth());
+  }
+
+  Result<BufferPtr> FlushValues() override {
+    const int width = IndexBitWidth();
+    RleBitPackedEncoder rle(width, pool_);
+    ALKAID_RETURN_NOT_OK(rle.Put(indices_.data_as_int32(), num_values_));
+    alkaid::internal::BufferBuilder out(pool_);
+    const auto width_byte = static_cast<uint8_t>(width);
+    ALKAID_RETURN_NOT_OK(out.Append(&width_byte, 1));
+    ALKAID_RETURN_NOT_OK(rle.FinishInto(&out, false).status());
+    indices_.Reset();
+    num_values_ = 0;
+    return out.Finish();
+  }
+
+  int64_t dictionary_byte_size() const override {
+    return type_ == PhysicalType::kByteArray ? entries_.size() + 4 * num_entries_
+                                             : entries_.size();
+  }
+  int64_t num_entries() const override { return num_entries_; }
+
+  Result<BufferPtr> FlushDictionary() override {
+    if (type_ != PhysicalType::kByteArray) return Buffer::Copy(entries_.data(), entries_.size(), pool_);
+    alkaid::internal::BufferBuilder out(pool_);
+    ALKAID_RETURN_NOT_OK(out.Reserve(dictionary_byte_size()));
+    const auto* offsets = reinterpret_cast<const int64_t*>(entry_offsets_.data());
+    for (int64_t e = 0; e < num_entries_; ++e) {
+      out.UnsafeAppendValue(static_cast<uint32_t>(offsets[e + 1] - offsets[e]));
+      out.UnsafeAppend(entries_.data() + offsets[e], offsets[e + 1] - offsets[e]);
+    }
+    return out.Finish();
+  }
+
+ private:
+  // indices_ as int32 values.
+  struct Indices : alkaid::internal::BufferBuilder {
+    using BufferBuilder::BufferBuilder;
+    const int32_t* data_as_int32() const { return reinterpret_cast<const int32_t*>(data()); }
+  };
+
+  int IndexBitWidth() const {
+    if (num_entries_ == 0) return 0;
+    // One entry still gets one bit, as common readers expect.
+    return std::max(1, DictionaryIndexBitWidth(num_entries_));
+  }
+
+  uint64_t HashFixed(const uint8_t* v) const {
+    if (value_width_ == 4) return Mix(LoadLE<uint32_t>(v) * 0x9e3779b97f4a7c15ULL);
+    if (value_width_ == 8) return Mix(LoadLE<uint64_t>(v) * 0x9e3779b97f4a7c15ULL);
+    return HashBytes(v, value_width_);
+  }
+
+  const uint8_t* EntryData(int32_t e, int64_t* length) const {
+    if (type_ != PhysicalType::kByteArray) {
+      *length = value_width_;
+      return entries_.data() + static_cast<int64_t>(e) * value_width_;
+    }
+    const auto* offsets = reinterpret_cast<const int64_t*>(entry_offsets_.data());
+    *length = offsets[e + 1] - offsets[e];
+    return entries_.data() + offsets[e];
+  }
+
+  // Finds or inserts the value and appends its index (room reserved by the caller).
+  Status Add(const uint8_t* v, int64_t length, uint64_t hash) {
+    size_t mask = slots_.size() - 1;
+    size_t s = hash & mask;
+    while (true) {
+      const int32_t e = slots_[s];
+      if (e < 0) break;
+      if (hashes_[e] == hash) {
+        int64_t elen;
+        const uint8_t* ev = EntryData(e, &elen);
+        if (elen == length && std::memcmp(ev, v, static_cast<size_t>(length)) == 0) {
+          indices_.UnsafeAppendValue(e);
+          ++num_values_;
+          return Status::OK();
+        }
+      }
+      s = (s + 1) & mask;
+    }
+    if (num_entries_ >= std::numeric_limits<int32_t>::max() - 1) {
+      return Status::CapacityError("dictionary encoder: more than 2^31 - 2 distinct values");
+    }
+    const auto e = static_cast<int32_t>(num_entries_);
+    ALKAID_RETURN_NOT_OK(entries_.Append(v, length));
+    if (type_ == PhysicalType::kByteArray) {
+      const int64_t end = entries_.size();
+      ALKAID_RETURN_NOT_OK(entry_offsets_.Append(&end, sizeof(end)));
+    }
+    hashes_.push_back(hash);
+    slots_[s] = e;
+    ++num_entries_;
+    indices_.UnsafeAppendValue(e);
+    ++num_values_;
+    if (num_entries_ * 2 > static_cast<int64_t>(slots_.size())) Grow();
+    return Status::OK();
+  }
+
+  void Grow() {
+    std::vector<int32_t> slots(slots_.size() * 2, -1);
+    const size_t mask = slots.size() - 1;
+    for (int32_t e = 0; e < num_entries_; ++e) {
+      size_t s = hashes_[e] & mask;
+      while (slots[s] >= 0) s = (s + 1) & mask;
+      slots[s] = e;
+    }
+    slots_ = std::move(slots);
+  }
+
+  template <typename Offset>
+  Status PutBinaryImpl(const Offset* offsets, const uint8_t* data, int64_t n,
+                       const uint8_t* valid_bits, int64_t valid_offset) {
+    if (type_ != PhysicalType::kByteArray) return Unsupported("binary input");
+    ALKAID_RETURN_NOT_OK(indices_.Reserve(n * 4));
+    Status status;
+    VisitSetBits(valid_bits, valid_offset, n, [&](int64_t i) {
+      if (!status.ok()) return;
+      const uint8_t* v = data + offsets[i];
+      const int64_t length = offsets[i + 1] - offsets[i];
+      status = Add(v, length, HashBytes(v, length));
+    });
+    return status;
+  }
+
+  MemoryPool* pool_;
+  // The distinct values back to back; for BYTE_ARRAY, entry_offsets_ holds
+  // num_entries_ + 1 int64 offsets into them.
+  alkaid::internal::BufferBuilder entries_;
+  alkaid::internal::BufferBuilder entry_offsets_;
+  std::vector<uint64_t> hashes_;  // per entry
+  std::vector<int32_t> slots_;    // open addressing: entry or -1, power-of-two size
+  int64_t num_entries_ = 0;
+  Indices indices_;               // int32 index per value of the current page
+};
+
+}  // namespace
+
+std::unique_ptr<DictionaryEncoder> MakeDictionaryEncoderImpl(PhysicalType type, int value_width,
+                                                             int64_t byte_limit, MemoryPool* pool) {
+  return std::make_unique<DictEncoder>(type, value_width, byte_limit, pool);
+}
+
+}  // namespace alkaid::parquet::internal
