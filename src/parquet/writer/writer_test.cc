@@ -37,41 +37,6 @@ Result<std::shared_ptr<Table>> RoundTrip(const Table& table, const WriterPropert
   return back;
 }
 
-// Types the reader does not restore from ARROW:schema yet (src/parquet/restore.cc): they
-// come back as their Parquet form. Arrow C++ writes none of them.
-bool ReadBackAsStorage(const DataType& type) {
-  switch (type.id()) {
-    case TypeId::kIntervalMonths:       // fixed_size_binary[12]
-    case TypeId::kIntervalDayTime:      // fixed_size_binary[12]
-    case TypeId::kIntervalMonthDayNano: // fixed_size_binary[16]
-    case TypeId::kRunEndEncoded:        // the plain values
-    case TypeId::kFixedSizeList:        // list
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Column by column, so that a failure names the column and the first difference.
-void ExpectTablesEqual(const Table& expected, const Table& actual) {
-  ASSERT_EQ(expected.num_columns(), actual.num_columns());
-  ASSERT_EQ(expected.num_rows(), actual.num_rows());
-  for (int c = 0; c < expected.num_columns(); ++c) {
-    const Field& want = *expected.schema()->field(c);
-    const Field& got = *actual.schema()->field(c);
-    if (ReadBackAsStorage(*want.type())) continue;
-    EXPECT_TRUE(want.type()->Equals(*got.type()))
-        << want.name() << ": wrote " << want.type()->ToString() << ", read "
-        << got.type()->ToString();
-    if (!want.type()->Equals(*got.type())) continue;
-    EXPECT_EQ(want.nullable(), got.nullable()) << want.name();
-    auto a = expected.column(c)->Combine().ValueOrDie();
-    auto b = actual.column(c)->Combine().ValueOrDie();
-    std::string diff = ArrayDiff(*a, *b, EqualOptions::Defaults().with_nans_equal());
-    EXPECT_TRUE(diff.empty()) << want.name() << ": " << diff.substr(0, 600);
-  }
-}
-
 struct Layout {
   const char* name;
   void (*apply)(WriterProperties*);
@@ -135,7 +100,7 @@ TEST_P(ParquetWriteRoundTrip, EveryTypeComesBackEqual) {
   GetParam().apply(&props);
   std::unique_ptr<FileReader> reader;
   ASSERT_OK_AND_ASSIGN(auto back, RoundTrip(*table, props, &reader));
-  ExpectTablesEqual(*table, *back);
+  testing::ExpectTablesEqual(*table, *back);
   const int64_t groups = (table->num_rows() + props.max_row_group_rows - 1) / props.max_row_group_rows;
   EXPECT_EQ(reader->num_row_groups(), groups);
 }
@@ -153,7 +118,7 @@ TEST_P(ParquetWriteRoundTrip, SlicedBatchesAndManyChunks) {
   WriterProperties props;
   GetParam().apply(&props);
   ASSERT_OK_AND_ASSIGN(auto back, RoundTrip(*table, props));
-  ExpectTablesEqual(*table, *back);
+  testing::ExpectTablesEqual(*table, *back);
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, ParquetWriteRoundTrip, ::testing::ValuesIn(kLayouts),
@@ -197,7 +162,7 @@ TEST(ParquetWriter, RowGroupsFollowLimitsAndNewRowGroup) {
   }
   ASSERT_OK_AND_ASSIGN(auto back, reader->ReadTable());
   ASSERT_OK_AND_ASSIGN(auto table, Table::FromRecordBatches({batch}));
-  ExpectTablesEqual(*table, *back);
+  testing::ExpectTablesEqual(*table, *back);
 }
 
 TEST(ParquetWriter, RowGroupByteLimit) {
@@ -222,7 +187,7 @@ TEST(ParquetWriter, RowGroupByteLimit) {
     EXPECT_LT(reader->metadata().row_group(g).total_compressed_size(), 8 * 1024 + 4096);
   }
   ASSERT_OK_AND_ASSIGN(auto back, reader->ReadTable());
-  ExpectTablesEqual(*table, *back);
+  testing::ExpectTablesEqual(*table, *back);
 }
 
 TEST(ParquetWriter, FooterFacts) {
@@ -297,7 +262,7 @@ TEST(ParquetWriter, FooterFacts) {
       EXPECT_GT(*chunk.offset_index_length(), 0);
     }
   }
-  ExpectTablesEqual(*table, *back);
+  testing::ExpectTablesEqual(*table, *back);
 }
 
 TEST(ParquetWriter, StatisticsFollowEachColumnsOrder) {
@@ -327,7 +292,7 @@ TEST(ParquetWriter, StatisticsFollowEachColumnsOrder) {
   ASSERT_TRUE(ss.has_min_max());
   EXPECT_EQ(*ss.min, "a");
   EXPECT_EQ(*ss.max, "\xc3\xa9");
-  ExpectTablesEqual(*table, *back);
+  testing::ExpectTablesEqual(*table, *back);
 }
 
 TEST(ParquetWriter, Errors) {
@@ -392,7 +357,7 @@ TEST(ParquetWriter, WriteTableReplacesTheFileOnlyOnSuccess) {
   ASSERT_OK(WriteTable(*table, path));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
   ASSERT_OK_AND_ASSIGN(auto back, ReadTable(path));
-  ExpectTablesEqual(*table, *back);
+  testing::ExpectTablesEqual(*table, *back);
 
   // A directory that does not exist: an error naming the path, nothing written.
   Status st = WriteTable(*table, (dir / "missing" / "t.parquet").string());
