@@ -44,6 +44,7 @@
 #include "alkaid/integration_json/integration.h"
 #include "alkaid/jsonl/api.h"
 #include "alkaid/memory.h"
+#include "alkaid/parquet/types.h"
 #include "alkaid/pretty_print.h"
 #include "alkaid/record_batch_reader.h"
 #include "alkaid/small_vector.h"

@@ -188,11 +188,18 @@ Status ExportArrayImpl(const ArrayDataPtr& data, ArrowArray* out, int depth) {
   }
   const size_t n = layout.variadic_data ? data->buffers.size() + 1 : fixed;
   priv->buffers.resize(n, nullptr);
+  // An empty array goes out at offset 0. Its offsets buffer may hold no
+  // bytes (IPC writers leave it empty, which the layout allows), but strict
+  // consumers read the first offset of every array: they get a zero.
+  const bool empty = data->length == 0;
   for (size_t i = 0; i < fixed; ++i) {
     const BufferPtr& b = data->buffers[i];
-    if (b != nullptr) {
+    const BufferSpec& spec = layout.buffers[i];
+    if (empty && spec.offsets_plus_one && (b == nullptr || b->size() < spec.byte_width)) {
+      priv->buffers[i] = kZeros;
+    } else if (b != nullptr) {
       priv->buffers[i] = b->data();
-    } else if (layout.buffers[i].kind != BufferSpec::kValidity) {
+    } else if (spec.kind != BufferSpec::kValidity) {
       priv->buffers[i] = kZeros;
     }
   }
@@ -215,7 +222,7 @@ Status ExportArrayImpl(const ArrayDataPtr& data, ArrowArray* out, int depth) {
   // keep their nulls in their children; null arrays are all null.
   if (storage.id() == TypeId::kNull) {
     null_count = data->length;
-  } else if (!layout.has_validity() || !data->HasValidityBitmap()) {
+  } else if (empty || !layout.has_validity() || !data->HasValidityBitmap()) {
     null_count = 0;
   }
 
@@ -243,7 +250,7 @@ Status ExportArrayImpl(const ArrayDataPtr& data, ArrowArray* out, int depth) {
       return st;
     }
   }
-  FillArray(priv.release(), data->length, null_count, data->offset, out);
+  FillArray(priv.release(), data->length, null_count, empty ? 0 : data->offset, out);
   return Status::OK();
 }
 

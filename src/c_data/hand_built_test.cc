@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -232,6 +235,169 @@ TEST(CDataHandBuilt, BinaryAndViews) {
   static int32_t inline_views[4] = {2, 0x6968, 0, 0};  // "hi"
   ExpectImports(CArray(1, 0, 0, 3, NULL, inline_views, NULL), CSchema("vu"), utf8_view(),
                 R"(["hi"])");
+}
+
+// ---- empty arrays from other producers ----------------------------------------
+// An empty array has no slot to read, and producers leave its buffers as they
+// are: the reference exports a binary column read from an IPC file whose
+// offsets buffer has no bytes. Nothing of them may be read.
+
+enum class EmptyBuffers {
+  kNull,      // null pointers
+  kZeroSize,  // malloc(0): ASan reports any read
+  kGarbage,   // bytes that would make any offset read fail validation
+};
+
+// The buffers an empty array's producer hands over; freed after the test.
+class EmptyProducer {
+ public:
+  explicit EmptyProducer(EmptyBuffers how) : how_(how) {}
+  ~EmptyProducer() {
+    for (void* p : allocations_) free(p);
+  }
+  const void* Buffer() {
+    static const uint8_t kGarbage[64] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                         0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f};
+    if (how_ == EmptyBuffers::kNull) return NULL;
+    if (how_ == EmptyBuffers::kGarbage) return kGarbage;
+    void* p = malloc(0);
+    allocations_.push_back(p);
+    return p;
+  }
+
+  // An empty array of `format` (length 0 at `offset`), its children empty too.
+  struct ArrowArray Array(const std::string& format, int64_t offset = 0) {
+    int64_t n_buffers = 2;
+    if (format == "z" || format == "u" || format == "Z" || format == "U" || format == "vz" ||
+        format == "vu" || format == "+vl" || format == "+vL") {
+      n_buffers = 3;  // views: validity, views and the (empty) sizes of no data buffer
+    } else if (format == "+s" || format.rfind("+w", 0) == 0) {
+      n_buffers = 1;
+    }
+    struct ArrowArray a = CArray(0, 0, offset, n_buffers, Buffer(), Buffer(), Buffer());
+    return a;
+  }
+
+ private:
+  EmptyBuffers how_;
+  std::vector<void*> allocations_;
+};
+
+struct EmptyCase {
+  std::string name;
+  DataTypePtr type;
+  // Builds the schema and the array of the producer.
+  std::function<void(EmptyProducer*, struct ArrowSchema*, struct ArrowArray*)> make;
+};
+
+std::vector<EmptyCase> EmptyCases() {
+  std::vector<EmptyCase> cases;
+  const std::pair<const char*, DataTypePtr> leaves[] = {
+      {"z", binary()},       {"u", utf8()},       {"Z", large_binary()},
+      {"U", large_utf8()},   {"vz", binary_view()}, {"vu", utf8_view()}};
+  for (const auto& [format, type] : leaves) {
+    const char* f = format;  // a literal: outlives the schema
+    cases.push_back({f, type, [f](EmptyProducer* p, struct ArrowSchema* s, struct ArrowArray* a) {
+                       *s = CSchema(f);
+                       *a = p->Array(f);
+                     }});
+  }
+  const std::pair<const char*, DataTypePtr> lists[] = {
+      {"+l", list(int32())},          {"+L", large_list(int32())},
+      {"+vl", list_view(int32())},    {"+vL", large_list_view(int32())},
+      {"+w:2", fixed_size_list(int32(), 2)}};
+  for (const auto& [format, type] : lists) {
+    const char* f = format;
+    cases.push_back({f, type, [f](EmptyProducer* p, struct ArrowSchema* s, struct ArrowArray* a) {
+                       *s = CSchema(f);
+                       AddChild(s, CSchema("i", "item"));
+                       *a = p->Array(f);
+                       AddChild(a, p->Array("i"));
+                     }});
+  }
+  cases.push_back({"+m", map(utf8(), int32()), [](EmptyProducer* p, struct ArrowSchema* s, struct ArrowArray* a) {
+                     struct ArrowSchema entries = CSchema("+s", "entries", 0);
+                     AddChild(&entries, CSchema("u", "key", 0));
+                     AddChild(&entries, CSchema("i", "value"));
+                     *s = CSchema("+m");
+                     AddChild(s, entries);
+                     struct ArrowArray e = p->Array("+s");
+                     AddChild(&e, p->Array("u"));
+                     AddChild(&e, p->Array("i"));
+                     *a = p->Array("+m");
+                     AddChild(a, e);
+                   }});
+  // Each of those nested in a struct and in a list (whose offsets are empty
+  // too), the parent at a non-zero offset.
+  auto nest = [](const EmptyCase& inner, const char* format, const char* child, int64_t offset,
+                 const std::string& name, DataTypePtr type) {
+    return EmptyCase{name, std::move(type),
+                     [=](EmptyProducer* p, struct ArrowSchema* s, struct ArrowArray* a) {
+                       struct ArrowSchema cs;
+                       struct ArrowArray ca;
+                       inner.make(p, &cs, &ca);
+                       cs.name = child;
+                       *s = CSchema(format);
+                       AddChild(s, cs);
+                       *a = p->Array(format, offset);
+                       AddChild(a, ca);
+                     }};
+  };
+  const size_t plain = cases.size();
+  for (size_t i = 0; i < plain; ++i) {
+    const EmptyCase inner = cases[i];
+    cases.push_back(nest(inner, "+s", "x", 2, "struct<" + inner.name + ">",
+                         struct_({field("x", inner.type)})));
+    cases.push_back(nest(inner, "+l", "item", 3, "list<" + inner.name + ">",
+                         list(field("item", inner.type))));
+  }
+  return cases;
+}
+
+TEST(CDataHandBuilt, EmptyArraysReadNoBuffer) {
+  int checked = 0;
+  for (EmptyBuffers how : {EmptyBuffers::kNull, EmptyBuffers::kZeroSize, EmptyBuffers::kGarbage}) {
+    for (const EmptyCase& c : EmptyCases()) {
+      SCOPED_TRACE(c.name + " with buffers " +
+                   (how == EmptyBuffers::kNull ? "null" : how == EmptyBuffers::kZeroSize ? "of 0 bytes" : "of garbage"));
+      EmptyProducer producer(how);
+      struct ArrowSchema schema;
+      struct ArrowArray array;
+      c.make(&producer, &schema, &array);
+      ValidateOptions full;
+      full.full = true;
+      auto data = ImportArray(&array, &schema);
+      if (!data.ok()) {
+        ADD_FAILURE() << data.status();
+        continue;
+      }
+      EXPECT_TRUE((*data)->type->Equals(*c.type)) << (*data)->type->ToString();
+      EXPECT_EQ((*data)->length, 0);
+      EXPECT_TRUE(ValidateArray(**data, full).ok());
+      auto expected = ArrayFromJSON(c.type, "[]");
+      ASSERT_NE(expected, nullptr);
+      EXPECT_EQ(ArrayDiff(**data, *expected), "");
+      // What alkaid exports of it is as complete as strict consumers want:
+      // an offsets buffer holds its one zero.
+      struct ArrowArray out;
+      ASSERT_TRUE(ExportArray(**data, &out).ok());
+      EXPECT_EQ(out.offset, 0);
+      const auto& spec = (*data)->storage_type().layout().buffers;
+      for (size_t b = 0; b < spec.size(); ++b) {
+        if (!spec[b].offsets_plus_one) continue;
+        ASSERT_NE(out.buffers[b], nullptr);
+        int64_t first = -1;
+        std::memcpy(&first, out.buffers[b], static_cast<size_t>(spec[b].byte_width));
+        if (spec[b].byte_width == 4) first = static_cast<int32_t>(first);
+        EXPECT_EQ(first, 0);
+      }
+      auto again = ImportArray(&out, c.type);
+      ASSERT_TRUE(again.ok()) << again.status();
+      EXPECT_EQ(ArrayDiff(**again, *expected), "");
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 3 * 36);
 }
 
 TEST(CDataHandBuilt, Nested) {

@@ -170,6 +170,11 @@ class ArrayImporter {
     if (array->null_count > array->length) {
       return fail("null_count ", array->null_count, " exceeds length ", array->length);
     }
+    // An empty array has no slots to read: none of its buffers is read (a
+    // producer may leave offsets unfilled, null or of zero bytes, as the
+    // reference does for arrays read from IPC), and it imports at offset 0.
+    const bool empty = array->length == 0;
+    if (empty) end = 0;
 
     const DataType* storage = type.get();
     if (storage->id() == TypeId::kExtension) {
@@ -202,14 +207,21 @@ class ArrayImporter {
     auto data = std::make_shared<ArrayData>();
     data->type = type;
     data->length = array->length;
-    data->offset = array->offset;
-    data->null_count = array->null_count;
+    data->offset = empty ? 0 : array->offset;
+    data->null_count = empty ? 0 : array->null_count;
 
     // Fixed buffers, in layout order.
     const void* const* ptrs = array->buffers;
     int64_t offsets_end_value = -1;  // binary: last offset, bounding the data
     for (int64_t i = 0; i < fixed; ++i) {
       const BufferSpec& spec = layout.buffers[static_cast<size_t>(i)];
+      if (empty) {
+        // Our own zeros: the single offset an empty array has, and nothing else.
+        const int64_t size = spec.offsets_plus_one ? spec.byte_width : 0;
+        data->buffers.push_back(spec.kind == BufferSpec::kValidity ? nullptr
+                                                                   : std::make_shared<Buffer>(kZeros, size));
+        continue;
+      }
       const uint8_t* p = static_cast<const uint8_t*>(ptrs[i]);
       int64_t size = 0;
       int alignment = 1;
@@ -247,16 +259,8 @@ class ArrayImporter {
           continue;
         }
       } else if (p == nullptr) {
-        if (spec.offsets_plus_one && array->length == 0) {
-          // Producers may omit the single zero offset of an empty array.
-          p = kZeros;
-          size = spec.byte_width;
-          if (array->offset > 0) return fail("buffer ", i, " (offsets) is null");
-        } else if (size != 0) {
-          return fail("buffer ", i, " is null but must hold ", size, " bytes");
-        } else {
-          p = kZeros;
-        }
+        if (size != 0) return fail("buffer ", i, " is null but must hold ", size, " bytes");
+        p = kZeros;
       }
       ALKAID_ASSIGN_OR_RAISE(BufferPtr buffer, Wrap(p, size, alignment));
       if (spec.offsets_plus_one) {
@@ -270,7 +274,8 @@ class ArrayImporter {
       }
       data->buffers.push_back(std::move(buffer));
     }
-    if (views) {
+    // An empty view array refers to no data buffer: none is imported.
+    if (views && !empty) {
       const int64_t num_data = array->n_buffers - fixed - 1;
       const auto* sizes_ptr = static_cast<const uint8_t*>(ptrs[array->n_buffers - 1]);
       if (num_data > 0 && sizes_ptr == nullptr) {

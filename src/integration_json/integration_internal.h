@@ -46,13 +46,9 @@ Result<ParsedSchema> ParseSchema(const Json& schema, const std::string& path, in
 
 // Deepest nesting of JSON arrays and objects in integration JSON whose types
 // nest at most `max_type_depth` levels: each type level costs a field object
-// and its children array, plus a few levels of framing.
+// and its children array, plus a few levels of framing. The parser refuses
+// deeper text as it reads, so no input can exhaust the stack.
 constexpr int MaxJsonNesting(int max_type_depth) { return 2 * max_type_depth + 16; }
-
-// Scans `text` for array/object nesting deeper than `max_nesting` (outside
-// strings) without building anything, so that a hostile document is refused
-// before any recursive code sees it. Reports the byte offset.
-Status CheckJsonNesting(std::string_view text, int max_nesting);
 
 // Field list in the reference layout; ids give each dictionary field's id.
 Result<OrderedJson> SchemaToJson(const Schema& schema, const DictionaryIds& ids);

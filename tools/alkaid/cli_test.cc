@@ -11,6 +11,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -25,6 +26,7 @@
 #include "alkaid/ipc/writer.h"
 #include "alkaid/integration_json/integration.h"
 #include "test_util/array_from_json.h"
+#include "test_util/sanitizers.h"
 #include "test_util/test_data.h"
 
 namespace {
@@ -75,10 +77,12 @@ struct Measured {
   double seconds = 0;
 };
 
+// `stdout_file`, when given, takes the output instead (which is then not read back).
 Measured RunMeasured(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {},
-                     const std::string& stdin_file = "/dev/null") {
+                     const std::string& stdin_file = "/dev/null", const std::string& stdout_file = "") {
   Measured m;
-  fs::path out_file = fs::temp_directory_path() / ("alkaid_out_" + std::to_string(::getpid()));
+  fs::path out_file = !stdout_file.empty() ? fs::path(stdout_file)
+                                           : fs::temp_directory_path() / ("alkaid_out_" + std::to_string(::getpid()));
   fs::path err_file = fs::temp_directory_path() / ("alkaid_err_" + std::to_string(::getpid()));
   std::string exe = CliPath();
   auto start = std::chrono::steady_clock::now();
@@ -106,9 +110,11 @@ Measured RunMeasured(const std::vector<std::string>& args, const std::map<std::s
   m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   m.max_rss_kib = usage.ru_maxrss;
   std::ifstream o(out_file, std::ios::binary), e(err_file, std::ios::binary);
-  m.out.assign(std::istreambuf_iterator<char>(o), {});
+  if (stdout_file.empty()) {
+    m.out.assign(std::istreambuf_iterator<char>(o), {});
+    fs::remove(out_file);
+  }
   m.err.assign(std::istreambuf_iterator<char>(e), {});
-  fs::remove(out_file);
   fs::remove(err_file);
   return m;
 }
@@ -421,6 +427,101 @@ TEST_F(CliTest, GzipJsonBombIsRefused) {
   auto v = RunMeasured({"validate", SampleFile(), "--json", bomb});
   EXPECT_EQ(v.exit_code, 1) << v.err;
   EXPECT_NE(v.err.find("bomb.json.gz"), std::string::npos) << v.err;
+}
+
+// ---------------------------------------------------------------------------
+// Issue 31: integration JSON in bounded memory
+
+// A batch of `rows` int64 values: zeros, or a pattern when `zeros` is false.
+alkaid::RecordBatchPtr Int64Batch(int64_t rows, bool zeros) {
+  auto values = alkaid::AllocateBuffer(rows * 8).ValueOrDie();
+  if (!zeros) {
+    auto* v = values->mutable_data_as<int64_t>();
+    for (int64_t i = 0; i < rows; ++i) v[i] = i * 7919 % 1000003;
+  }
+  auto schema = std::make_shared<alkaid::Schema>(alkaid::FieldVector{alkaid::field("z", alkaid::int64())});
+  return alkaid::RecordBatch::Make(schema, rows, {alkaid::ArrayData::Make(alkaid::int64(), rows, {nullptr, values}, 0)});
+}
+
+// The issue's attack: `count` batches of 64 MiB of zeros, ZSTD-compressed
+// into a few KB each: a stream, or a file whose footer lists the first
+// batch's block `count` times (written as `count` equal blocks, then the
+// footer's block list pointed at the first).
+std::string HugeZerosIpc(const std::string& path, int count, bool file_format) {
+  auto batch = Int64Batch(int64_t{8} << 20, /*zeros=*/true);
+  alkaid::ipc::IpcWriteOptions options;
+  options.compression = alkaid::ipc::CompressionType::kZstd;
+  WriteIpc(path, batch->schema(), std::vector<alkaid::RecordBatchPtr>(static_cast<size_t>(count), batch),
+           file_format, options);
+  if (!file_format) return path;
+  std::string bytes = ReadBytes(path);
+  int32_t footer_size;
+  std::memcpy(&footer_size, bytes.data() + bytes.size() - 10, 4);
+  const size_t footer = bytes.size() - 10 - static_cast<size_t>(footer_size);
+  // The footer's Block structs: {int64 offset, int32 metadata length, pad, int64 body length}.
+  auto field = [&](size_t at, int width) {
+    int64_t v = 0;
+    std::memcpy(&v, bytes.data() + at, static_cast<size_t>(width));
+    return v;
+  };
+  const size_t span = 24 * static_cast<size_t>(count);
+  for (size_t p = footer; p + span <= bytes.size() - 10; p += 4) {
+    const int64_t first = field(p, 8), stride = field(p + 24, 8) - first;
+    bool blocks = first > 0 && stride > 0;
+    for (int i = 0; blocks && i < count; ++i) {
+      const size_t at = p + 24 * static_cast<size_t>(i);
+      blocks = field(at, 8) == first + i * stride && field(at + 8, 4) == field(p + 8, 4) &&
+               field(at + 16, 8) == field(p + 16, 8);
+    }
+    if (!blocks) continue;
+    for (int i = 1; i < count; ++i) std::memcpy(bytes.data() + p + 24 * static_cast<size_t>(i), &first, 8);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    return path;
+  }
+  ADD_FAILURE() << "no block list found in the footer of " << path;
+  return path;
+}
+
+// Each 64 MiB batch is 268 MB of JSON. Before, to-json built each column's
+// document and reached 1.15 GB of RSS before writing the first batch; now it
+// holds the batch and a 256 KiB buffer.
+TEST_F(CliTest, ToJsonOfHugeBatchesHoldsOneBatch) {
+  if (alkaid::testing::kSanitizedBuild)
+    GTEST_SKIP() << "peak RSS is only meaningful without sanitizer shadow memory";
+  for (bool file_format : {false, true}) {
+    const std::string path = HugeZerosIpc(Path(file_format ? "zeros.arrow" : "zeros.arrows"), 3, file_format);
+    EXPECT_LT(fs::file_size(path), size_t{64} << 10);
+    auto count = RunMeasured({"count", path});
+    EXPECT_EQ(count.out, "25165824\n") << count.err;
+    auto r = RunMeasured({"to-json", path}, {}, "/dev/null", "/dev/null");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::printf("[ measure  ] to-json of 3 x 64 MiB (%s): peak RSS %lld KiB, %.2f s\n",
+                file_format ? "footer listing one block 3 times" : "stream",
+                static_cast<long long>(r.max_rss_kib), r.seconds);
+    EXPECT_LT(r.max_rss_kib, (64 + 16) << 10);
+  }
+}
+
+// validate --json reads the expected JSON a batch at a time: 4 batches of
+// 8 MiB in 150 MB of JSON stay within a few batches (the whole document
+// took about 17 bytes per byte of text before).
+TEST_F(CliTest, ValidateJsonComparesBatchByBatch) {
+  if (alkaid::testing::kSanitizedBuild)
+    GTEST_SKIP() << "peak RSS is only meaningful without sanitizer shadow memory";
+  auto batch = Int64Batch(int64_t{1} << 20, /*zeros=*/false);
+  const std::string stream = Path("four.arrows");
+  WriteIpc(stream, batch->schema(), {batch, batch, batch, batch}, /*file_format=*/false);
+  const std::string json = Path("four.json");
+  auto written = RunMeasured({"to-json", stream}, {}, "/dev/null", json);
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  EXPECT_GT(fs::file_size(json), size_t{100} << 20);
+  auto r = RunMeasured({"validate", stream, "--json", json});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("equal to"), std::string::npos) << r.out;
+  std::printf("[ measure  ] validate --json of %lld MB of JSON: peak RSS %lld KiB, %.2f s\n",
+              static_cast<long long>(fs::file_size(json) / 1000000), static_cast<long long>(r.max_rss_kib),
+              r.seconds);
+  EXPECT_LT(r.max_rss_kib, 64 << 10);
 }
 
 // 300 KB of JSON Lines that would be 1.6 GB of columns (a line naming 2,000

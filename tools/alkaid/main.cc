@@ -548,18 +548,28 @@ bool BatchEqualsJson(const std::string& path, const std::string& json_path, size
 }
 
 int RunValidate(const std::string& path, const std::string& json_path) {
-  std::optional<integration_json::IntegrationFile> expected;
+  // The expected JSON is read a batch at a time, beside the batch it is compared with.
+  std::unique_ptr<integration_json::IntegrationJsonReader> expected;
   if (!json_path.empty()) {
-    auto read = integration_json::ReadIntegrationFile(json_path);
-    if (!read.ok()) return Report(json_path, read.status());
-    expected = std::move(read).MoveValueUnsafe();
+    auto opened = integration_json::IntegrationJsonReader::OpenFile(json_path);
+    if (!opened.ok()) return Report(json_path, opened.status());
+    expected = std::move(opened).MoveValueUnsafe();
   }
+  // Reads the rest of the expected JSON: a broken file is reported before
+  // any difference from it.
+  auto drain = [&]() -> Status {
+    while (true) {
+      ALKAID_ASSIGN_OR_RAISE(auto batch, expected->Next());
+      if (batch == nullptr) return Status::OK();
+    }
+  };
   auto [input, code] = OpenOrReport(path, {});  // full validation is the default
   if (!input) return code;
-  if (expected && !input->schema()->Equals(*expected->schema, /*check_metadata=*/true)) {
+  if (expected && !input->schema()->Equals(*expected->schema(), /*check_metadata=*/true)) {
+    if (Status st = drain(); !st.ok()) return Report(json_path, st);
     std::cerr << "alkaid: " << path << ": schema differs from " << json_path << "\nactual:\n"
               << input->schema()->ToString(true) << "\nexpected:\n"
-              << expected->schema->ToString(true) << "\n";
+              << expected->schema()->ToString(true) << "\n";
     return kExitInvalid;
   }
   int64_t rows = 0;
@@ -567,23 +577,26 @@ int RunValidate(const std::string& path, const std::string& json_path) {
   while (true) {
     auto batch = input->Next();
     if (!batch.ok()) return Report(InputName(path), batch.status());
-    if (*batch == nullptr) break;
     if (expected) {
-      if (batches >= expected->batches.size()) {
-        std::cerr << "alkaid: " << path << ": more batches than the " << expected->batches.size()
-                  << " of " << json_path << "\n";
+      auto want = expected->Next();
+      if (!want.ok()) return Report(json_path, want.status());
+      if (*batch == nullptr && *want != nullptr) {
+        if (Status st = drain(); !st.ok()) return Report(json_path, st);
+        std::cerr << "alkaid: " << path << ": " << batches << " batches, but " << json_path << " has "
+                  << expected->num_batches_read() << "\n";
         return kExitInvalid;
       }
-      if (!BatchEqualsJson(path, json_path, batches, **batch, *expected->batches[batches]))
+      if (*batch != nullptr && *want == nullptr) {
+        std::cerr << "alkaid: " << path << ": more batches than the " << batches << " of "
+                  << json_path << "\n";
+        return kExitInvalid;
+      }
+      if (*batch != nullptr && !BatchEqualsJson(path, json_path, batches, **batch, **want))
         return kExitInvalid;
     }
+    if (*batch == nullptr) break;
     rows += (*batch)->num_rows();
     ++batches;
-  }
-  if (expected && batches != expected->batches.size()) {
-    std::cerr << "alkaid: " << path << ": " << batches << " batches, but " << json_path << " has "
-              << expected->batches.size() << "\n";
-    return kExitInvalid;
   }
   std::cout << path << ": valid (" << batches << " batches, " << rows << " rows"
             << (json_path.empty() ? "" : ", equal to " + json_path) << ")\n";
@@ -592,7 +605,7 @@ int RunValidate(const std::string& path, const std::string& json_path) {
 
 struct JsonOutputSettings {
   int64_t max_output_bytes = int64_t{64} << 30;
-  int64_t max_column_bytes = int64_t{32} << 20;
+  int64_t max_column_bytes = -1;  // memory does not depend on it: values are written one by one
 };
 
 bool HasDictionaries(const Schema& schema) {
@@ -1114,7 +1127,7 @@ int Main(int argc, char** argv) {
                           "Refuse to write more JSON than this (-1: no limit)")
       ->capture_default_str();
   to_json_cmd->add_option("--max-column-bytes", json_limits.max_column_bytes,
-                          "Refuse a column whose JSON would exceed this; bounds memory (-1: no limit)")
+                          "Refuse a column whose JSON would exceed this (-1: no limit)")
       ->capture_default_str();
   to_json_cmd->callback([&] { run = [&] { return RunToJson(file, json_limits); }; });
 

@@ -22,6 +22,7 @@
 
 #include "alkaid/array_data.h"
 #include "alkaid/dictionary_ids.h"
+#include "alkaid/io/output.h"
 #include "alkaid/visibility.h"
 #include "alkaid/table.h"
 #include "alkaid/type.h"
@@ -54,10 +55,10 @@ struct IntegrationReadOptions {
   /// How far a gzip-compressed input may inflate: to at most
   /// max(gunzip_floor_bytes, gunzip_ratio x its compressed size) bytes of
   /// text, and never past kDefaultMaxGunzipBytes. Deflate expands up to
-  /// about 1000 times, and parsing holds about 17 bytes per byte of text
-  /// (measured: 40 MB of numbers took 690 MB), so without a bound a 2 MB
-  /// file could take tens of gigabytes. Plain text has no such cap: its own
-  /// size is what it costs.
+  /// about 1000 times, and the arrays built from the text can take several
+  /// times its size (an int64 written as "0," is 2 bytes of text and 8 of
+  /// array), so without a bound a 2 MB file could take gigabytes. Plain text
+  /// has no such cap: its own size is what it costs.
   int64_t gunzip_ratio = 64;
   /// See gunzip_ratio.
   int64_t gunzip_floor_bytes = int64_t{16} << 20;
@@ -73,7 +74,9 @@ struct IntegrationReadOptions {
 /// Reads a file holding integration JSON, gzip-compressed or not (decided by
 /// the 1f 8b magic bytes, not by the file name). What is built is fully
 /// validated (ValidateArrayFull) like the output of every other reader; errors
-/// name the batch and column.
+/// name the batch and column. Parsing holds no document: the text is read in
+/// chunks and decoded into the arrays as it comes (see IntegrationJsonReader
+/// for reading one batch at a time).
 ALKAID_EXPORT Result<IntegrationFile> ReadIntegrationFile(
     const std::string& path, const IntegrationReadOptions& options = {});
 /// The same from JSON text already in memory (not compressed).
@@ -92,33 +95,37 @@ ALKAID_EXPORT Result<std::string> WriteIntegrationJson(const Schema& schema,
                                                        const std::vector<RecordBatchPtr>& batches,
                                                        const DictionaryIds* ids = nullptr);
 
-/// Limits of IntegrationJsonWriter; the defaults set none.
+/// Limits of IntegrationJsonWriter; the defaults set none. The writer's memory
+/// does not depend on them: it writes value by value through a fixed buffer.
 struct IntegrationWriteOptions {
   /// Refuse to write more than this many bytes (-1: no limit). Before each
-  /// batch or dictionary is built, a lower bound of its size computed from
+  /// batch or dictionary is written, a lower bound of its size computed from
   /// lengths alone is checked against what is left, so a column of 2^62 slots
-  /// is refused up front instead of exhausting memory.
+  /// is refused up front instead of being written for ever.
   int64_t max_output_bytes = -1;
-  /// Refuse a column (or dictionary) whose JSON is at least this many bytes
-  /// (-1: no limit). The writer builds one column's document at a time, which
-  /// takes roughly 4 to 16 times the bound's bytes in memory, so this bounds
-  /// the writer's memory.
+  /// Refuse a column (or dictionary) whose JSON would take at least this many
+  /// bytes by the same lower bound (-1: no limit).
   int64_t max_column_bytes = -1;
 };
 
-namespace internal {
-class DictionaryCollector;
-}  // namespace internal
-
 /// Writes integration JSON incrementally: Open() writes the schema and the
-/// dictionaries, WriteRecordBatch() each batch as it comes (holding the JSON
-/// of one column at a time), Close() the end of the document. The text is
-/// identical to WriteIntegrationJson's. Integration JSON puts dictionaries
-/// before batches, so they must be known at Open() (IntegrationDictionaries
-/// collects them in a first pass). Not thread-safe: one caller at a time.
+/// dictionaries, WriteRecordBatch() each batch as it comes, Close() the end of
+/// the document. Values go from the arrays' buffers straight into a fixed
+/// 256 KiB buffer handed to the output in chunks (at least once per batch),
+/// so memory is the batch being written plus that buffer, whatever its
+/// length; no document is built. The text is identical to
+/// WriteIntegrationJson's. Integration JSON puts dictionaries before batches,
+/// so they must be known at Open() (IntegrationDictionaries collects them in
+/// a first pass). When a call fails the output holds an incomplete document.
+/// Not thread-safe: one caller at a time.
 class ALKAID_EXPORT IntegrationJsonWriter {
  public:
-  /// `out` must outlive the writer. `dictionaries`: id -> values.
+  /// Writes to `out`, which must outlive the writer. `dictionaries`: id -> values.
+  static Result<std::unique_ptr<IntegrationJsonWriter>> Open(
+      io::OutputStream* out, SchemaPtr schema, const DictionaryIds& ids,
+      const std::map<int64_t, ArrayDataPtr>& dictionaries,
+      const IntegrationWriteOptions& options = {});
+  /// The same to a std::ostream (flushed by Close()).
   static Result<std::unique_ptr<IntegrationJsonWriter>> Open(
       std::ostream* out, SchemaPtr schema, const DictionaryIds& ids,
       const std::map<int64_t, ArrayDataPtr>& dictionaries,
@@ -127,26 +134,69 @@ class ALKAID_EXPORT IntegrationJsonWriter {
 
   /// Writes `batch`, whose columns must match the writer's schema in number,
   /// length and type. Errors: a column over max_column_bytes or output over
-  /// max_output_bytes, a write failure of `out`, or a call after Close().
+  /// max_output_bytes (both checked before anything of the batch is
+  /// written), a value JSON cannot hold (a valid NaN or infinity, text that
+  /// is not UTF-8), a write failure of `out`, or a call after Close().
   Status WriteRecordBatch(const RecordBatch& batch);
   /// Ends the document (no trailing newline). Batches may not follow.
   Status Close();
-  /// Bytes of JSON text written to `out` so far.
-  int64_t bytes_written() const { return bytes_written_; }
+  /// Bytes of JSON text produced so far (all of them written to `out` once
+  /// Open, WriteRecordBatch or Close returns).
+  int64_t bytes_written() const;
 
  private:
-  IntegrationJsonWriter(std::ostream* out, SchemaPtr schema, const IntegrationWriteOptions& options);
-  Status Emit(std::string_view text);
-  Status CheckBudget(int64_t more, const std::string& what) const;
-  Status CheckColumn(int64_t bytes, const std::string& what) const;
-
-  std::ostream* out_;
-  SchemaPtr schema_;
-  IntegrationWriteOptions options_;
-  int64_t bytes_written_ = 0;
-  int64_t num_batches_ = 0;
-  bool closed_ = false;
+  struct Impl;
+  explicit IntegrationJsonWriter(std::unique_ptr<Impl> impl);
+  static Result<std::unique_ptr<IntegrationJsonWriter>> Start(
+      std::unique_ptr<io::OutputStream> owned, io::OutputStream* out, SchemaPtr schema,
+      const DictionaryIds& ids, const std::map<int64_t, ArrayDataPtr>& dictionaries,
+      const IntegrationWriteOptions& options);
+  std::unique_ptr<Impl> impl_;
 };
+
+/// Reads integration JSON one batch at a time. Open() reads the schema and
+/// the dictionaries; Next() parses and returns one batch (fully validated,
+/// dictionaries attached), so memory is the dictionaries plus one batch and
+/// the parser's 1 MiB of text, whatever the file's size. The text is pulled
+/// token by token, never held as a document. Members may come in any order:
+/// when the batches come before the schema or a needed "dictionaries" member,
+/// the reader skips them, reads on, and returns to them (reading a file, or
+/// inflating a .json.gz, a second time); no more than one dictionary's text
+/// is held at once. Errors name the JSON path and the line and column. Not
+/// thread-safe: one caller at a time.
+class ALKAID_EXPORT IntegrationJsonReader {
+ public:
+  /// Reads the file at `path`, gzip-compressed or not (by its first bytes).
+  static Result<std::unique_ptr<IntegrationJsonReader>> OpenFile(
+      const std::string& path, const IntegrationReadOptions& options = {});
+  /// Reads `text` (integration JSON, or its gzip encoding), which the reader keeps.
+  static Result<std::unique_ptr<IntegrationJsonReader>> OpenText(
+      std::string text, const IntegrationReadOptions& options = {});
+  ~IntegrationJsonReader();
+
+  /// The schema of every batch.
+  const SchemaPtr& schema() const;
+  /// Field path -> dictionary id, as the JSON declares them.
+  const DictionaryIds& dictionary_ids() const;
+  /// Dictionary id -> values, all read by Open().
+  const std::map<int64_t, ArrayDataPtr>& dictionaries() const;
+  /// The next batch, or null after the last one (the rest of the document
+  /// has then been checked too). After an error, every later call fails.
+  Result<RecordBatchPtr> Next();
+  /// Batches returned so far.
+  int64_t num_batches_read() const;
+
+ private:
+  class Impl;
+  explicit IntegrationJsonReader(std::unique_ptr<Impl> impl);
+  friend Result<IntegrationFile> ParseIntegrationJson(std::string_view text,
+                                                      const IntegrationReadOptions& options);
+  std::unique_ptr<Impl> impl_;
+};
+
+namespace internal {
+class DictionaryCollector;
+}  // namespace internal
 
 /// Collects, batch by batch, the dictionaries that dictionary-encoded columns
 /// carry, keyed by the ids of `ids`; fails when one id gets two different

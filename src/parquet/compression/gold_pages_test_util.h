@@ -113,7 +113,10 @@ class CompactReader {
         for (uint64_t k = 0; k < n && ok_; ++k) {
           const int et = h & 0x0f;
           // Booleans in containers are one byte each.
-          v.list.push_back(et == 1 || et == 2 ? ThriftValue{Byte() == 1} : Value(et, depth + 1));
+          ThriftValue element;
+          if (et == 1 || et == 2) element.i = Byte() == 1;
+          else element = Value(et, depth + 1);
+          v.list.push_back(std::move(element));
         }
         break;
       }

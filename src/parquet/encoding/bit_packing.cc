@@ -49,12 +49,17 @@ constexpr auto kKernels32 = MakeKernels<uint32_t>(std::make_index_sequence<33>()
 constexpr auto kKernels64 = MakeKernels<uint64_t>(std::make_index_sequence<65>());
 
 template <typename Out>
-void Unpack(const uint8_t* in, int bit_width, int64_t count, Out* out, GroupKernel<Out> kernel) {
+void Unpack(const uint8_t* in, int bit_width, int64_t count, Out* out, int64_t readable,
+            GroupKernel<Out> kernel) {
+  if (bit_width == 0) {  // no bytes at all (the input may be null)
+    std::fill(out, out + count, Out{0});
+    return;
+  }
   const int64_t group_bytes = 4 * bit_width;
   const int64_t total_bytes = BitPackedBytes(count, bit_width);
   int64_t done = 0;
-  // Whole groups with 16 spare input bytes behind them read the input directly.
-  while (done + 32 <= count && (done / 32 + 1) * group_bytes + 16 <= total_bytes) {
+  // Whole groups with 16 readable bytes behind them read the input directly.
+  while (done + 32 <= count && (done / 32 + 1) * group_bytes + 16 <= readable) {
     kernel(in + (done / 32) * group_bytes, out + done);
     done += 32;
   }
@@ -104,12 +109,14 @@ int64_t Pack(const In* in, int bit_width, int64_t count, uint8_t* out) {
 
 }  // namespace
 
-void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out) {
-  Unpack(in, bit_width, count, out, kKernels32[bit_width]);
+void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out,
+                  int64_t readable) {
+  Unpack(in, bit_width, count, out, readable, kKernels32[bit_width]);
 }
 
-void UnpackBits64(const uint8_t* in, int bit_width, int64_t count, uint64_t* out) {
-  Unpack(in, bit_width, count, out, kKernels64[bit_width]);
+void UnpackBits64(const uint8_t* in, int bit_width, int64_t count, uint64_t* out,
+                  int64_t readable) {
+  Unpack(in, bit_width, count, out, readable, kKernels64[bit_width]);
 }
 
 int64_t PackBits32(const uint32_t* in, int bit_width, int64_t count, uint8_t* out) {

@@ -31,10 +31,19 @@ inline int64_t BitPackedBytes(int64_t count, int bit_width) {
 }
 
 /// Unpacks `count` values of `bit_width` bits (0..32) from `in` into `out`.
-/// Reads exactly BitPackedBytes(count, bit_width) bytes, never more.
-void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out);
+/// Reads at most `readable` bytes at `in` (at least BitPackedBytes(count,
+/// bit_width)); with 16 or more to spare it reads the input in place,
+/// otherwise the last groups go through a padded copy.
+void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out, int64_t readable);
 /// Same for widths 0..64 into 64-bit values (DELTA_BINARY_PACKED of INT64).
-void UnpackBits64(const uint8_t* in, int bit_width, int64_t count, uint64_t* out);
+void UnpackBits64(const uint8_t* in, int bit_width, int64_t count, uint64_t* out, int64_t readable);
+/// The same reading exactly BitPackedBytes(count, bit_width) bytes.
+inline void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out) {
+  UnpackBits32(in, bit_width, count, out, (count * bit_width + 7) >> 3);
+}
+inline void UnpackBits64(const uint8_t* in, int bit_width, int64_t count, uint64_t* out) {
+  UnpackBits64(in, bit_width, count, out, (count * bit_width + 7) >> 3);
+}
 
 /// Packs the low `bit_width` bits (0..32) of `count` values into `out`, which
 /// must have BitPackedBytes(count, bit_width) bytes; returns that byte count.

@@ -30,6 +30,7 @@ Status ValueDecoder::CheckCount(int64_t n) const {
 }
 
 Status ValueDecoder::Decode(int64_t, uint8_t*) { return Unsupported("fixed-width values"); }
+Result<const uint8_t*> ValueDecoder::DecodeInPlace(int64_t) { return nullptr; }
 Status ValueDecoder::DecodeBits(int64_t, uint8_t*, int64_t) { return Unsupported("bits"); }
 Result<int64_t> ValueDecoder::DecodeBinary(int64_t, BinaryOutput*) {
   return Unsupported("binary values");
@@ -37,12 +38,24 @@ Result<int64_t> ValueDecoder::DecodeBinary(int64_t, BinaryOutput*) {
 
 namespace {
 
-// Back to front so nothing is overwritten before it moves; stops early once
-// the rest is in place (all valid below).
-template <int kWidth>
-void Spread(uint8_t* out, int64_t n, int64_t valid, const uint8_t* valid_bits,
-            int64_t valid_offset, int width) {
-  if constexpr (kWidth > 0) width = kWidth;
+// Back to front, in place: slot i takes dense value src when its bit is set
+// (src moves down), else zero; no branch on the bit. Slot i > src always, so
+// out[src] is still the dense value when it is read. Stops once the rest is
+// in place (every slot below valid).
+template <typename T>
+void SpreadTyped(uint8_t* out, int64_t n, int64_t valid, const uint8_t* valid_bits,
+                 int64_t valid_offset) {
+  int64_t src = valid - 1;
+  for (int64_t i = n - 1; i > src; --i) {
+    const bool set = GetBit(valid_bits, valid_offset + i);
+    const T v = LoadLE<T>(out + (src < 0 ? 0 : src) * sizeof(T));
+    StoreLE<T>(out + i * sizeof(T), set ? v : T{});
+    src -= set;
+  }
+}
+
+void SpreadBytes(uint8_t* out, int64_t n, int64_t valid, const uint8_t* valid_bits,
+                 int64_t valid_offset, int width) {
   int64_t src = valid - 1;
   for (int64_t i = n - 1; i > src; --i) {
     uint8_t* slot = out + i * width;
@@ -60,9 +73,9 @@ void Spread(uint8_t* out, int64_t n, int64_t valid, const uint8_t* valid_bits,
 void SpreadValues(uint8_t* out, int64_t n, int64_t valid, const uint8_t* valid_bits,
                   int64_t valid_offset, int width) {
   switch (width) {
-    case 4: return Spread<4>(out, n, valid, valid_bits, valid_offset, 4);
-    case 8: return Spread<8>(out, n, valid, valid_bits, valid_offset, 8);
-    default: return Spread<0>(out, n, valid, valid_bits, valid_offset, width);
+    case 4: return SpreadTyped<uint32_t>(out, n, valid, valid_bits, valid_offset);
+    case 8: return SpreadTyped<uint64_t>(out, n, valid, valid_bits, valid_offset);
+    default: return SpreadBytes(out, n, valid, valid_bits, valid_offset, width);
   }
 }
 

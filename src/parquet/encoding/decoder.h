@@ -70,6 +70,12 @@ class ValueDecoder {
   /// Decodes the next `n` values of a fixed-width type into `out`
   /// (n * value_width() bytes). Fails when fewer than `n` are left.
   virtual Status Decode(int64_t n, uint8_t* out);
+  /// Zero-copy form of Decode: the next `n` values as they sit in the page
+  /// (`n * value_width()` bytes inside the data given to SetData), or null when
+  /// this encoding has to transform them (then use Decode). Only PLAIN
+  /// fixed-width values are returned in place; the caller keeps the page alive
+  /// and checks the address's alignment before viewing it as T.
+  virtual Result<const uint8_t*> DecodeInPlace(int64_t n);
   /// Decodes `n - null_count` values into the slots of `out` (n slots) whose
   /// bit in `valid_bits` (from bit `valid_offset`) is set; other slots are zeroed.
   virtual Status DecodeSpaced(int64_t n, int64_t null_count, const uint8_t* valid_bits,

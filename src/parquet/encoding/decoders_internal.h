@@ -73,6 +73,23 @@ class BinaryAppender {
   }
   uint8_t* data_tail() { return data_->mutable_data() + data_->size(); }
 
+  /// Short values are copied kSlack bytes at a time (one fixed-size move
+  /// instead of a call with a variable length): reserve `bytes + kSlack`, pass
+  /// whether kSlack bytes can be read at `bytes`, and call ZeroSlack after the
+  /// batch so the bytes past the data are zero again.
+  static constexpr int64_t kSlack = 16;
+  void UnsafeAppendShort(const uint8_t* bytes, int64_t length, bool slack_readable) {
+    uint8_t* dst = data_tail();
+    if (length <= kSlack && slack_readable) {
+      std::memcpy(dst, bytes, kSlack);
+    } else {
+      std::memcpy(dst, bytes, static_cast<size_t>(length));
+    }
+    data_->UnsafeAdvance(length);
+    offsets_->UnsafeAppendValue(static_cast<Offset>(data_->size()));
+  }
+  void ZeroSlack() { std::memset(data_tail(), 0, kSlack); }
+
  private:
   alkaid::internal::BufferBuilder* offsets_;
   alkaid::internal::BufferBuilder* data_;

@@ -117,11 +117,9 @@ Status DeltaInts<T>::Get(int64_t n, T* out) {
     const int64_t bytes = BitPackedBytes(count, width_);
     if (bytes > size_ - miniblock_data_) return Error("miniblock runs past the end of the data", miniblock_data_);
     if constexpr (sizeof(T) == 4) {
-      uint32_t tmp[32];
-      UnpackBits32(data_ + miniblock_data_, width_, count, tmp);
-      for (int64_t i = 0; i < count; ++i) deltas_[i] = tmp[i];
+      UnpackBits32(data_ + miniblock_data_, width_, count, deltas_, size_ - miniblock_data_);
     } else {
-      UnpackBits64(data_ + miniblock_data_, width_, count, deltas_);
+      UnpackBits64(data_ + miniblock_data_, width_, count, deltas_, size_ - miniblock_data_);
     }
     miniblock_data_ += 4 * width_;
     miniblock_left_ = count < 32 ? 0 : miniblock_left_ - 32;

@@ -40,8 +40,18 @@ class LengthReader {
     }
     return buf_[pos_++];
   }
-  // Puts the last length read back (for a value that did not fit the output).
-  void Unread() { --pos_; }
+  // The lengths read ahead (refilling when none are): *available of them at
+  // the result; Consume says how many were used.
+  Result<const int32_t*> Peek(int* available) {
+    if (pos_ == count_) {
+      count_ = static_cast<int>(std::min<int64_t>(kChunk, ints_.left()));
+      ALKAID_RETURN_NOT_OK(ints_.Get(count_, buf_));
+      pos_ = 0;
+    }
+    *available = count_ - pos_;
+    return buf_ + pos_;
+  }
+  void Consume(int k) { pos_ += k; }
 
  private:
   DeltaInts<int32_t> ints_;
@@ -64,10 +74,17 @@ class DeltaLengthDecoder final : public ValueDecoder {
     }
     // Check every length and find where the bytes start.
     int64_t sum = 0;
-    for (int64_t i = 0; i < lengths_.total(); ++i) {
-      ALKAID_ASSIGN_OR_RAISE(int32_t length, lengths_.Next());
-      if (length < 0) return DecodeError(encoding_, type_, "negative length", 0);
-      sum += length;
+    for (int64_t i = 0; i < lengths_.total();) {
+      int k;
+      ALKAID_ASSIGN_OR_RAISE(const int32_t* lens, lengths_.Peek(&k));
+      int32_t min = 0;
+      for (int j = 0; j < k; ++j) {
+        sum += lens[j];
+        min = std::min(min, lens[j]);
+      }
+      if (min < 0) return DecodeError(encoding_, type_, "negative length", 0);
+      lengths_.Consume(k);
+      i += k;
     }
     const int64_t start = lengths_.bytes_used();
     if (sum > size - start) {
@@ -78,6 +95,7 @@ class DeltaLengthDecoder final : public ValueDecoder {
     }
     ALKAID_RETURN_NOT_OK(lengths_.Init(data, size, encoding_, type_, 0));
     bytes_ = data + start;
+    end_ = data + size;
     values_left_ = lengths_.total();
     return Status::OK();
   }
@@ -88,25 +106,21 @@ class DeltaLengthDecoder final : public ValueDecoder {
       BinaryAppender<Offset> appender(out);
       int64_t done = 0;
       while (done < n) {
-        // A chunk of lengths, reserved at once.
-        int32_t lens[kChunk];
-        const int k = static_cast<int>(std::min<int64_t>(kChunk, n - done));
+        // The lengths read ahead, reserved at once.
+        int available;
+        ALKAID_ASSIGN_OR_RAISE(const int32_t* lens, lengths_.Peek(&available));
+        const int k = static_cast<int>(std::min<int64_t>(available, n - done));
         int64_t total = 0;
         int fit = 0;
         const int64_t room = appender.room();
-        for (; fit < k; ++fit) {
-          ALKAID_ASSIGN_OR_RAISE(lens[fit], lengths_.Next());
-          if (total + lens[fit] > room) {
-            lengths_.Unread();
-            break;
-          }
-          total += lens[fit];
-        }
-        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total));
+        for (; fit < k && total + lens[fit] <= room; ++fit) total += lens[fit];
+        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total + appender.kSlack));
         for (int i = 0; i < fit; ++i) {
-          appender.UnsafeAppend(bytes_, lens[i]);
+          appender.UnsafeAppendShort(bytes_, lens[i], end_ - bytes_ >= appender.kSlack);
           bytes_ += lens[i];
         }
+        appender.ZeroSlack();
+        lengths_.Consume(fit);
         done += fit;
         values_left_ -= fit;
         if (fit < k) break;
@@ -128,6 +142,7 @@ class DeltaLengthDecoder final : public ValueDecoder {
  private:
   LengthReader lengths_;
   const uint8_t* bytes_ = nullptr;
+  const uint8_t* end_ = nullptr;
 };
 
 class DeltaByteArrayDecoder final : public ValueDecoder {
@@ -145,7 +160,12 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
                              std::to_string(num_values) + " values",
                          0);
     }
-    for (int64_t i = 0; i < count; ++i) ALKAID_RETURN_NOT_OK(prefixes_.Next().status());
+    for (int64_t i = 0; i < count;) {
+      int k;
+      ALKAID_RETURN_NOT_OK(prefixes_.Peek(&k).status());
+      prefixes_.Consume(k);
+      i += k;
+    }
     const int64_t suffixes_at = prefixes_.bytes_used();
     ALKAID_RETURN_NOT_OK(suffixes_.Init(data + suffixes_at, size - suffixes_at, encoding_, type_,
                                         suffixes_at));
@@ -162,26 +182,31 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
     int64_t suffix_bytes = 0;
     int64_t decoded = 0;
     const int64_t limit = std::max(kMinDecodedLimit, kMaxExpansion * size);
-    for (int64_t i = 0; i < count; ++i) {
-      ALKAID_ASSIGN_OR_RAISE(int32_t prefix, prefixes_.Next());
-      ALKAID_ASSIGN_OR_RAISE(int32_t suffix, suffixes_.Next());
-      if (prefix < 0 || suffix < 0 || prefix > previous) {
-        return DecodeError(encoding_, type_,
-                           "value " + std::to_string(i) + " has prefix length " +
-                               std::to_string(prefix) + " and suffix length " +
-                               std::to_string(suffix) + " after a value of " +
-                               std::to_string(previous) + " bytes",
-                           0);
+    for (int64_t i = 0; i < count;) {
+      int have_prefixes, have_suffixes;
+      ALKAID_ASSIGN_OR_RAISE(const int32_t* prefixes, prefixes_.Peek(&have_prefixes));
+      ALKAID_ASSIGN_OR_RAISE(const int32_t* suffixes, suffixes_.Peek(&have_suffixes));
+      const int k = std::min(have_prefixes, have_suffixes);
+      for (int j = 0; j < k; ++j, ++i) {
+        const int32_t prefix = prefixes[j], suffix = suffixes[j];
+        if (prefix < 0 || suffix < 0 || prefix > previous) {
+          return DecodeError(encoding_, type_,
+                             "value " + std::to_string(i) + " has prefix length " +
+                                 std::to_string(prefix) + " and suffix length " +
+                                 std::to_string(suffix) + " after a value of " +
+                                 std::to_string(previous) + " bytes",
+                             0);
+        }
+        previous = prefix + suffix;
+        if (value_width_ > 0 && previous != value_width_) {
+          return DecodeError(encoding_, type_,
+                             "value " + std::to_string(i) + " has " + std::to_string(previous) +
+                                 " bytes, not the column's " + std::to_string(value_width_),
+                             0);
+        }
+        suffix_bytes += suffix;
+        decoded += previous;
       }
-      previous = prefix + suffix;
-      if (value_width_ > 0 && previous != value_width_) {
-        return DecodeError(encoding_, type_,
-                           "value " + std::to_string(i) + " has " + std::to_string(previous) +
-                               " bytes, not the column's " + std::to_string(value_width_),
-                           0);
-      }
-      suffix_bytes += suffix;
-      decoded += previous;
       if (decoded > limit) {
         return DecodeError(encoding_, type_,
                            "values would decode to more than " + std::to_string(limit) +
@@ -189,6 +214,8 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
                                " times the page's size)",
                            0);
       }
+      prefixes_.Consume(k);
+      suffixes_.Consume(k);
     }
     const int64_t bytes_at = suffixes_at + suffixes_.bytes_used();
     if (suffix_bytes > size - bytes_at) {
@@ -222,19 +249,43 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
     return WithOffsetType(*out, [&]<typename Offset>() -> Result<int64_t> {
       BinaryAppender<Offset> appender(out);
       int64_t done = 0;
-      for (; done < n; ++done) {
-        ALKAID_ASSIGN_OR_RAISE(int32_t prefix, prefixes_.Next());
-        ALKAID_ASSIGN_OR_RAISE(int32_t suffix, suffixes_.Next());
-        if (prefix + suffix > appender.room()) {
-          prefixes_.Unread();
-          suffixes_.Unread();
-          break;
+      while (done < n) {
+        // As many values as both length streams have read ahead, reserved at once.
+        int have_prefixes, have_suffixes;
+        ALKAID_ASSIGN_OR_RAISE(const int32_t* prefixes, prefixes_.Peek(&have_prefixes));
+        ALKAID_ASSIGN_OR_RAISE(const int32_t* suffixes, suffixes_.Peek(&have_suffixes));
+        const int k = static_cast<int>(
+            std::min<int64_t>(std::min(have_prefixes, have_suffixes), n - done));
+        int64_t total = 0;
+        int fit = 0;
+        const int64_t room = appender.room();
+        for (; fit < k && total + prefixes[fit] + suffixes[fit] <= room; ++fit) {
+          total += prefixes[fit] + suffixes[fit];
         }
-        ALKAID_RETURN_NOT_OK(Build(prefix, suffix));
-        ALKAID_RETURN_NOT_OK(appender.Reserve(1, last_.size()));
-        appender.UnsafeAppend(last_.data(), last_.size());
+        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total));
+        // Each value is the previous one's prefix (read from where it was just
+        // written; the first from last_) followed by its suffix.
+        const uint8_t* previous = last_.data();
+        for (int i = 0; i < fit; ++i) {
+          uint8_t* dst = appender.data_tail();
+          // (Empty values may have null pointers on both sides: no call for them.)
+          if (prefixes[i] > 0) std::memmove(dst, previous, static_cast<size_t>(prefixes[i]));
+          if (suffixes[i] > 0) std::memcpy(dst + prefixes[i], bytes_, static_cast<size_t>(suffixes[i]));
+          bytes_ += suffixes[i];
+          appender.UnsafeCommit(prefixes[i] + suffixes[i]);
+          previous = dst;
+        }
+        if (fit > 0) {
+          const int64_t length = prefixes[fit - 1] + suffixes[fit - 1];
+          last_.Reset();
+          ALKAID_RETURN_NOT_OK(last_.Append(previous, length));
+        }
+        prefixes_.Consume(fit);
+        suffixes_.Consume(fit);
+        done += fit;
+        values_left_ -= fit;
+        if (fit < k) break;
       }
-      values_left_ -= done;
       return done;
     });
   }
@@ -327,13 +378,11 @@ class DeltaLengthEncoder final : public ValueEncoder {
         values_(pool),
         pool_(pool) {}
 
-  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutImpl(offsets, data, n, valid_bits, valid_offset);
-  }
-  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutImpl(offsets, data, n, valid_bits, valid_offset);
+  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                         int64_t valid_offset) override {
+    return WithOffsets(values, [&](const auto* offsets) {
+      return PutImpl(offsets, values.data, n, valid_bits, valid_offset);
+    });
   }
   int64_t EstimatedSize() const override { return values_.EstimatedSize(); }
   Result<BufferPtr> FlushValues() override {
@@ -376,13 +425,11 @@ class DeltaByteArrayEncoder final : public ValueEncoder {
                  });
     return status;
   }
-  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutImpl(offsets, data, n, valid_bits, valid_offset);
-  }
-  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutImpl(offsets, data, n, valid_bits, valid_offset);
+  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                         int64_t valid_offset) override {
+    return WithOffsets(values, [&](const auto* offsets) {
+      return PutImpl(offsets, values.data, n, valid_bits, valid_offset);
+    });
   }
   int64_t EstimatedSize() const override {
     return prefixes_.size() + suffixes_.EstimatedSize();

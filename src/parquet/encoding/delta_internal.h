@@ -54,7 +54,7 @@ class DeltaInts {
   int64_t miniblock_data_ = 0;  // byte offset of its next 32 values
   int width_ = 0;
   // Deltas unpacked but not yet added up.
-  uint64_t deltas_[32];
+  U deltas_[32];
   int delta_pos_ = 0;
   int delta_count_ = 0;
 };

@@ -29,6 +29,8 @@ class DictDecoder final : public DictionaryDecoder {
       ALKAID_ASSIGN_OR_RAISE(int64_t got, plain->DecodeBinary(num_values, &out));
       if (got < num_values) return Status::Invalid("dictionary page data passes 2 GiB");
       ALKAID_ASSIGN_OR_RAISE(dict_.offsets, offsets.Finish());
+      // Room to read 16 bytes from any entry's start (DecodeBinary's short copies).
+      ALKAID_RETURN_NOT_OK(bytes.Reserve(16));
       ALKAID_ASSIGN_OR_RAISE(dict_.values, bytes.Finish());
     } else if (type_ == PhysicalType::kBoolean) {
       ALKAID_ASSIGN_OR_RAISE(dict_.values, AllocateBuffer((num_values + 7) / 8, pool_));
@@ -129,11 +131,13 @@ class DictDecoder final : public DictionaryDecoder {
           if (total + length > room) break;
           total += length;
         }
-        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total));
+        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total + appender.kSlack));
         for (int64_t i = 0; i < fit; ++i) {
           const uint32_t e = pending_[i];
-          appender.UnsafeAppend(bytes + offsets[e], offsets[e + 1] - offsets[e]);
+          // The dictionary's bytes have kSlack readable bytes past their end (SetDictionary).
+          appender.UnsafeAppendShort(bytes + offsets[e], offsets[e + 1] - offsets[e], true);
         }
+        appender.ZeroSlack();
         done += fit;
         values_left_ -= fit;
         if (fit < k) {

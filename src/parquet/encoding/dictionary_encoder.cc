@@ -23,9 +23,17 @@ inline uint64_t HashBytes(const uint8_t* p, int64_t n) {
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(n);
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) h = Mix(h ^ LoadLE<uint64_t>(p + i)) * 0x9e3779b97f4a7c15ULL;
+  // The last 1..7 bytes without a variable-length copy: two overlapping
+  // 4-byte loads, or the first, middle and last byte.
+  const int64_t rest = n - i;
   uint64_t tail = 0;
-  std::memcpy(&tail, p + i, static_cast<size_t>(n - i));
-  return Mix(h ^ tail ^ (static_cast<uint64_t>(n - i) << 56));
+  if (rest >= 4) {
+    tail = LoadLE<uint32_t>(p + i) | static_cast<uint64_t>(LoadLE<uint32_t>(p + n - 4)) << 32;
+  } else if (rest > 0) {
+    tail = p[i] | static_cast<uint64_t>(p[i + rest / 2]) << 8 |
+           static_cast<uint64_t>(p[n - 1]) << 16;
+  }
+  return Mix(h ^ tail ^ (static_cast<uint64_t>(rest) << 56));
 }
 
 class DictEncoder final : public DictionaryEncoder {
@@ -44,6 +52,8 @@ class DictEncoder final : public DictionaryEncoder {
              int64_t valid_offset) override {
     if (value_width_ == 0) return Unsupported("fixed-width input");
     ALKAID_RETURN_NOT_OK(indices_.Reserve(n * 4));
+    if (value_width_ == 4) return PutInts<uint32_t>(values, n, valid_bits, valid_offset);
+    if (value_width_ == 8) return PutInts<uint64_t>(values, n, valid_bits, valid_offset);
     Status status;
     VisitSetBits(valid_bits, valid_offset, n, [&](int64_t i) {
       if (!status.ok()) return;
@@ -53,13 +63,11 @@ class DictEncoder final : public DictionaryEncoder {
     return status;
   }
 
-  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutBinaryImpl(offsets, data, n, valid_bits, valid_offset);
-  }
-  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutBinaryImpl(offsets, data, n, valid_bits, valid_offset);
+  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                         int64_t valid_offset) override {
+    return WithOffsets(values, [&](const auto* offsets) {
+      return PutBinaryImpl(offsets, values.data, n, valid_bits, valid_offset);
+    });
   }
 
   int64_t EstimatedSize() const override {
@@ -128,11 +136,9 @@ class DictEncoder final : public DictionaryEncoder {
 
   // Finds or inserts the value and appends its index (room reserved by the caller).
   Status Add(const uint8_t* v, int64_t length, uint64_t hash) {
-    size_t mask = slots_.size() - 1;
+    const size_t mask = slots_.size() - 1;
     size_t s = hash & mask;
-    while (true) {
-      const int32_t e = slots_[s];
-      if (e < 0) break;
+    for (int32_t e; (e = slots_[s]) >= 0; s = (s + 1) & mask) {
       if (hashes_[e] == hash) {
         int64_t elen;
         const uint8_t* ev = EntryData(e, &elen);
@@ -142,8 +148,15 @@ class DictEncoder final : public DictionaryEncoder {
           return Status::OK();
         }
       }
-      s = (s + 1) & mask;
     }
+    ALKAID_ASSIGN_OR_RAISE(int32_t e, Insert(v, length, hash, s));
+    indices_.UnsafeAppendValue(e);
+    ++num_values_;
+    return Status::OK();
+  }
+
+  // Adds a new entry at the empty slot `s` its probe ended on.
+  Result<int32_t> Insert(const uint8_t* v, int64_t length, uint64_t hash, size_t s) {
     if (num_entries_ >= std::numeric_limits<int32_t>::max() - 1) {
       return Status::CapacityError("dictionary encoder: more than 2^31 - 2 distinct values");
     }
@@ -156,10 +169,9 @@ class DictEncoder final : public DictionaryEncoder {
     hashes_.push_back(hash);
     slots_[s] = e;
     ++num_entries_;
-    indices_.UnsafeAppendValue(e);
-    ++num_values_;
-    if (num_entries_ * 2 > static_cast<int64_t>(slots_.size())) Grow();
-    return Status::OK();
+    // At most a quarter full: most lookups then end on their first slot.
+    if (num_entries_ * 4 > static_cast<int64_t>(slots_.size())) Grow();
+    return e;
   }
 
   void Grow() {
@@ -171,6 +183,46 @@ class DictEncoder final : public DictionaryEncoder {
       slots[s] = e;
     }
     slots_ = std::move(slots);
+  }
+
+  // 4- and 8-byte values: compared as integers (bit patterns, so -0.0 and
+  // each NaN payload are entries of their own), nothing but the insertion of
+  // a new entry can fail.
+  template <typename T>
+  Status PutInts(const uint8_t* values, int64_t n, const uint8_t* valid_bits,
+                 int64_t valid_offset) {
+    // The table in locals: the found path touches no member.
+    auto* out = reinterpret_cast<int32_t*>(indices_.mutable_data() + indices_.size());
+    int64_t count = 0;
+    const int32_t* slots = slots_.data();
+    size_t mask = slots_.size() - 1;
+    const uint8_t* entries = entries_.data();
+    Status status;
+    VisitSetBits(valid_bits, valid_offset, n, [&](int64_t i) {
+      const uint8_t* p = values + i * static_cast<int64_t>(sizeof(T));
+      const T v = LoadLE<T>(p);
+      const uint64_t hash = Mix(static_cast<uint64_t>(v) * 0x9e3779b97f4a7c15ULL);
+      size_t s = hash & mask;
+      for (int32_t e; (e = slots[s]) >= 0; s = (s + 1) & mask) {
+        if (LoadLE<T>(entries + static_cast<int64_t>(e) * sizeof(T)) == v) {
+          out[count++] = e;
+          return;
+        }
+      }
+      if (!status.ok()) return;
+      auto inserted = Insert(p, sizeof(T), hash, s);
+      if (!inserted.ok()) {
+        status = inserted.status();
+        return;
+      }
+      out[count++] = *inserted;
+      slots = slots_.data();
+      mask = slots_.size() - 1;
+      entries = entries_.data();
+    });
+    indices_.UnsafeAdvance(count * 4);
+    num_values_ += count;
+    return status;
   }
 
   template <typename Offset>

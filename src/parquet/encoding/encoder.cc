@@ -15,10 +15,7 @@ Status ValueEncoder::Put(const uint8_t*, int64_t, const uint8_t*, int64_t) {
 Status ValueEncoder::PutBits(const uint8_t*, int64_t, int64_t, const uint8_t*, int64_t) {
   return Unsupported("bits");
 }
-Status ValueEncoder::PutBinary(const int32_t*, const uint8_t*, int64_t, const uint8_t*, int64_t) {
-  return Unsupported("binary values");
-}
-Status ValueEncoder::PutBinary(const int64_t*, const uint8_t*, int64_t, const uint8_t*, int64_t) {
+Status ValueEncoder::PutBinaryValues(const BinaryValues&, int64_t, const uint8_t*, int64_t) {
   return Unsupported("binary values");
 }
 

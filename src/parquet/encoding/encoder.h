@@ -37,11 +37,15 @@ class ValueEncoder {
                          const uint8_t* valid_bits = nullptr, int64_t valid_offset = 0);
   /// BYTE_ARRAY: appends the `n` values described by Arrow offsets (n + 1 of
   /// them, int32) into `data`, filtered as in Put.
-  virtual Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
-                           const uint8_t* valid_bits = nullptr, int64_t valid_offset = 0);
+  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
+                   const uint8_t* valid_bits = nullptr, int64_t valid_offset = 0) {
+    return PutBinaryValues(BinaryValues{offsets, nullptr, data}, n, valid_bits, valid_offset);
+  }
   /// Same with int64 offsets.
-  virtual Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
-                           const uint8_t* valid_bits = nullptr, int64_t valid_offset = 0);
+  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
+                   const uint8_t* valid_bits = nullptr, int64_t valid_offset = 0) {
+    return PutBinaryValues(BinaryValues{nullptr, offsets, data}, n, valid_bits, valid_offset);
+  }
 
   /// Bytes FlushValues would return now (an estimate the writer compares with
   /// its page size; exact for PLAIN, an upper bound otherwise).
@@ -59,6 +63,22 @@ class ValueEncoder {
   ValueEncoder(PhysicalType type, Encoding encoding, int value_width)
       : type_(type), encoding_(encoding), value_width_(value_width) {}
   Status Unsupported(const char* what) const;
+
+  // The binary input of either offset width; encoders override PutBinaryValues
+  // once and get the typed offsets through WithOffsets.
+  struct BinaryValues {
+    const int32_t* offsets32;
+    const int64_t* offsets64;
+    const uint8_t* data;
+  };
+  virtual Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                                 int64_t valid_offset);
+  // Calls f(offsets) with the typed offsets of `values`.
+  template <typename F>
+  static Status WithOffsets(const BinaryValues& values, F&& f) {
+    if (values.offsets32 != nullptr) return f(values.offsets32);
+    return f(values.offsets64);
+  }
 
   PhysicalType type_;
   Encoding encoding_;

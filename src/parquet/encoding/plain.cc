@@ -36,6 +36,17 @@ class PlainDecoder final : public ValueDecoder {
     return Status::OK();
   }
 
+  Result<const uint8_t*> DecodeInPlace(int64_t n) override {
+    if (value_width_ == 0) return nullptr;
+    ALKAID_RETURN_NOT_OK(CheckCount(n));
+    const int64_t bytes = n * value_width_;
+    if (bytes > end_ - pos_) return Short(n, bytes);
+    const uint8_t* values = pos_;
+    pos_ += bytes;
+    values_left_ -= n;
+    return values;
+  }
+
   Status DecodeBits(int64_t n, uint8_t* bits, int64_t bit_offset) override {
     if (type_ != PhysicalType::kBoolean) return Unsupported("bits");
     ALKAID_RETURN_NOT_OK(CheckCount(n));
@@ -69,12 +80,13 @@ class PlainDecoder final : public ValueDecoder {
         p += 4 + length;
       }
       // Pass 2: copy.
-      ALKAID_RETURN_NOT_OK(appender.Reserve(k, total));
+      ALKAID_RETURN_NOT_OK(appender.Reserve(k, total + appender.kSlack));
       for (int64_t i = 0; i < k; ++i) {
         const uint32_t length = LoadLE<uint32_t>(pos_);
-        appender.UnsafeAppend(pos_ + 4, length);
+        appender.UnsafeAppendShort(pos_ + 4, length, end_ - pos_ - 4 >= appender.kSlack);
         pos_ += 4 + length;
       }
+      appender.ZeroSlack();
       values_left_ -= k;
       return k;
     });
@@ -217,13 +229,11 @@ class PlainEncoder final : public ValueEncoder {
     return Status::OK();
   }
 
-  Status PutBinary(const int32_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutBinaryImpl(offsets, data, n, valid_bits, valid_offset);
-  }
-  Status PutBinary(const int64_t* offsets, const uint8_t* data, int64_t n,
-                   const uint8_t* valid_bits, int64_t valid_offset) override {
-    return PutBinaryImpl(offsets, data, n, valid_bits, valid_offset);
+  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                         int64_t valid_offset) override {
+    return WithOffsets(values, [&](const auto* offsets) {
+      return PutBinaryImpl(offsets, values.data, n, valid_bits, valid_offset);
+    });
   }
 
   int64_t EstimatedSize() const override { return out_.size(); }

@@ -103,10 +103,24 @@ Result<int64_t> RleBitPackedDecoder::GetBatch(int64_t n, T* out) {
       group_pos_ += static_cast<int>(k);
       done += k;
     } else if (packed_left_ > 0) {
+      // Whole groups: unpacked in place for 32-bit output, else through a
+      // local block and narrowed (levels).
       if constexpr (sizeof(T) == 4) {
         const int64_t whole = std::min(n - done, packed_left_) & ~int64_t{31};
         if (whole > 0) {
-          UnpackBits32(packed_pos_, bit_width_, whole, reinterpret_cast<uint32_t*>(out + done));
+          UnpackBits32(packed_pos_, bit_width_, whole, reinterpret_cast<uint32_t*>(out + done),
+                       end_ - packed_pos_);
+          packed_pos_ += BitPackedBytes(whole, bit_width_);
+          packed_left_ -= whole;
+          done += whole;
+          continue;
+        }
+      } else {
+        const int64_t whole = std::min<int64_t>({n - done, packed_left_, 256}) & ~int64_t{31};
+        if (whole > 0) {
+          uint32_t block[256];
+          UnpackBits32(packed_pos_, bit_width_, whole, block, end_ - packed_pos_);
+          for (int64_t i = 0; i < whole; ++i) out[done + i] = static_cast<T>(block[i]);
           packed_pos_ += BitPackedBytes(whole, bit_width_);
           packed_left_ -= whole;
           done += whole;
@@ -114,7 +128,7 @@ Result<int64_t> RleBitPackedDecoder::GetBatch(int64_t n, T* out) {
         }
       }
       group_size_ = static_cast<int>(std::min<int64_t>(32, packed_left_));
-      UnpackBits32(packed_pos_, bit_width_, group_size_, group_);
+      UnpackBits32(packed_pos_, bit_width_, group_size_, group_, end_ - packed_pos_);
       packed_pos_ += BitPackedBytes(group_size_, bit_width_);
       packed_left_ -= group_size_;
       group_pos_ = 0;

@@ -261,6 +261,23 @@ TEST_P(RoundTrip, SkipThenDecode) {
   }
 }
 
+TEST(ParquetPlain, DecodeInPlacePointsIntoThePage) {
+  const int64_t values[4] = {1, -2, 3, 1 << 30};
+  ASSERT_OK_AND_ASSIGN(auto dec, MakeDecoder(PhysicalType::kInt64, Encoding::kPlain, 0));
+  const auto* page = reinterpret_cast<const uint8_t*>(values);
+  ASSERT_OK(dec->SetData(4, page, sizeof(values)));
+  ASSERT_OK_AND_ASSIGN(const uint8_t* first, dec->DecodeInPlace(3));
+  EXPECT_EQ(first, page);
+  ASSERT_OK_AND_ASSIGN(const uint8_t* last, dec->DecodeInPlace(1));
+  EXPECT_EQ(last, page + 24);
+  EXPECT_FALSE(dec->DecodeInPlace(1).ok());
+  // Encodings that transform their values say so with null.
+  ASSERT_OK_AND_ASSIGN(auto bss, MakeDecoder(PhysicalType::kInt64, Encoding::kByteStreamSplit, 0));
+  ASSERT_OK(bss->SetData(4, page, sizeof(values)));
+  ASSERT_OK_AND_ASSIGN(const uint8_t* none, bss->DecodeInPlace(1));
+  EXPECT_EQ(none, nullptr);
+}
+
 INSTANTIATE_TEST_SUITE_P(Parquet, RoundTrip, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return Name(info.param); });
 
