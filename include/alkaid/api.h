@@ -23,12 +23,13 @@
 /// - c_data (alkaid::c_data): the C Data, C Stream and C Device Data
 ///   Interfaces, to exchange arrays with other libraries (alkaid/c_data/api.h).
 /// - text (alkaid::text): values parsed from and formatted as text, shared by
-///   csv and jsonl (alkaid/text/api.h).
+///   csv and jsonl (no public headers yet: csv/api.h and jsonl/api.h are its
+///   front doors).
 /// - csv (alkaid::csv): CSV reading and writing (alkaid/csv/api.h).
 /// - jsonl (alkaid::jsonl): JSON Lines, one JSON object per line, reading and
 ///   writing (alkaid/jsonl/api.h).
-/// - parquet (alkaid::parquet, being written): Parquet files; so far the
-///   physical and logical types of the format (alkaid/parquet/types.h).
+/// - parquet (alkaid::parquet): Apache Parquet files read as Arrow data and
+///   Arrow data written as Parquet (alkaid/parquet/api.h).
 /// - flight (coming): Arrow Flight, record batches over gRPC.
 #pragma once
 
@@ -69,4 +70,4 @@
 #include "alkaid/io/api.h"
 #include "alkaid/ipc/api.h"
 #include "alkaid/jsonl/api.h"
-#include "alkaid/parquet/types.h"  // until the parquet module has its api.h
+#include "alkaid/parquet/api.h"
