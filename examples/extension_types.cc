@@ -11,7 +11,7 @@
 #include "alkaid/builder.h"
 #include "alkaid/extension/fixed_shape_tensor.h"
 #include "alkaid/extension/uuid.h"
-#include "alkaid/extension_registry.h"
+#include "alkaid/extension.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
 #include "alkaid/status.h"

@@ -71,8 +71,6 @@ struct ArrayData;
 using ArrayDataPtr = std::shared_ptr<ArrayData>;
 /// The children of an ArrayData (one per child field of the type).
 using ArrayDataVector = std::vector<ArrayDataPtr>;
-/// Shared ownership of a buffer; one buffer may back many arrays and slices.
-using BufferPtr = std::shared_ptr<Buffer>;
 /// The buffers of an ArrayData, in DataType::layout() order; entries may be
 /// nullptr (absent validity bitmap, empty data).
 /// Three inline slots hold every layout but views with several data buffers.

@@ -10,6 +10,9 @@
 /// time; lookups run in parallel, registration and removal are serialized.
 /// The registry lives until the process ends (it is never destroyed, so
 /// readers running during static destruction still find it).
+///
+/// The canonical arrow.* types are registered by the extension module
+/// (RegisterCanonicalExtensionTypes in alkaid/extension.h).
 #pragma once
 
 #include <memory>
@@ -55,10 +58,5 @@ ALKAID_EXPORT std::vector<std::string> RegisteredExtensionNames();
 /// @param serialized the value of the extension metadata key, "" when absent
 ALKAID_EXPORT Result<DataTypePtr> MakeRegisteredExtension(const std::string& name, const DataTypePtr& storage,
                                             const std::string& serialized);
-
-/// Registers every canonical arrow.* extension type (idempotent). Implemented
-/// by the extension module; readers call it once before consulting the registry.
-/// Types an application registered under a canonical name first are kept.
-ALKAID_EXPORT void RegisterCanonicalExtensionTypes();
 
 }  // namespace alkaid

@@ -216,6 +216,9 @@ class ALKAID_EXPORT Buffer {
   std::shared_ptr<const void> owner_;  ///< Keeps the bytes alive; null for borrowed memory.
 };
 
+/// Shared ownership of a buffer; one buffer may back many arrays and slices.
+using BufferPtr = std::shared_ptr<Buffer>;
+
 /// A zero-copy window [offset, offset + length) of `parent`; keeps parent alive.
 /// The window is clamped to [0, parent->size()] (never reaches outside it).
 ALKAID_EXPORT std::shared_ptr<Buffer> SliceBuffer(const std::shared_ptr<Buffer>& parent, int64_t offset,

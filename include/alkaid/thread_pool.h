@@ -1,16 +1,23 @@
 /// @file
 /// A process-wide pool of helper threads for data-parallel loops (body
-/// buffer compression and decompression). Threads are started on first use
-/// and then kept, so a loop over a few large buffers does not pay for thread
-/// creation, and per-thread codec contexts stay warm between batches.
+/// buffer compression and decompression), and the schedulers that run work
+/// on it: RunParallel, ParallelFor (costliest item first, first error by
+/// index) and RunRacing (a second attempt of items a preempted thread holds
+/// up). Threads are started on first use and then kept, so a loop over a few
+/// large buffers does not pay for thread creation, and per-thread codec
+/// contexts stay warm between batches. Every function here may be called
+/// from any thread, including from a task running on the pool.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <thread>
+#include <vector>
 
+#include "alkaid/status.h"
 #include "alkaid/visibility.h"
 
 namespace alkaid {
@@ -35,6 +42,33 @@ ALKAID_EXPORT int ThreadPoolSize();
 /// Later changes (CPU hotplug) are not seen. Safe to call from any thread.
 ALKAID_EXPORT int HardwareThreads();
 
+/// How to spread work over threads. Work smaller than `min_parallel_bytes`
+/// in total (or a single buffer) always runs on the calling thread, because
+/// starting threads would cost more than it saves.
+struct ALKAID_EXPORT ParallelOptions {
+  bool use_threads = false;  ///< false: everything runs on the calling thread
+  int num_threads = 0;       ///< 0: HardwareThreads()
+  /// Total bytes of work below which everything stays on the calling thread.
+  int64_t min_parallel_bytes = int64_t{1} << 20;
+
+  /// The threads (the caller's included) `items` items may use:
+  /// min(num_threads, or HardwareThreads() when 0, and `items`).
+  int64_t ThreadsFor(int64_t items) const;
+};
+
+/// The indices of `costs` ordered by decreasing cost (ties keep index order):
+/// the order in which threads should take items so that one large item
+/// left for last does not run alone while the other threads idle.
+ALKAID_EXPORT std::vector<int64_t> CostliestFirst(std::span<const int64_t> costs);
+
+/// Runs task(i) for every i in [0, costs.size()) on up to
+/// `parallel.num_threads` threads (or serially, see ParallelOptions); returns
+/// the first error by index. costs[i] estimates the work of task i (bytes):
+/// threads take the costliest tasks first (CostliestFirst). Serially, stops
+/// at the first error.
+ALKAID_EXPORT Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parallel,
+                                 const std::function<Status(int64_t)>& task);
+
 /// `size()` independent items for RunRacing. An item is started once by
 /// whichever thread claims it first; the calling thread of RunRacing may start
 /// a second attempt of an item that a pool thread is still working on, and the
@@ -53,7 +87,7 @@ class ALKAID_EXPORT RacingTask {
   RacingTask& operator=(const RacingTask&) = delete;
   virtual ~RacingTask();
 
-/// Number of items.
+  /// Number of items.
   int64_t size() const { return n_; }
 
   /// Works on item `i` as attempt `attempt` (0: the first, 1: the caller's

@@ -1283,6 +1283,10 @@ class ALKAID_EXPORT RunEndEncodedType final : public DataType {
   /// From given child fields, names kept: TypeError for a run end type other
   /// than int16/32/64, Invalid when `run_ends_field` is nullable.
   static Result<DataTypePtr> Make(FieldPtr run_ends_field, FieldPtr values_field);
+  /// The rule for run end types, stated once (by VisitRunEndType in
+  /// visit_width.h): OK for int16, int32 and int64, TypeError naming `type`
+  /// for anything else.
+  static Status CheckRunEndType(const DataType& type);
   /// Type of the run ends (int16, int32 or int64).
   const DataTypePtr& run_end_type() const { return children_[0]->type(); }
   /// Type of the run values.

@@ -60,7 +60,7 @@ WidthVisitResult<Fn> VisitRunEndType(const DataType& type, Fn&& fn) {
     case TypeId::kInt64: return std::forward<Fn>(fn)(int64_t{});
     default: break;
   }
-  return Status::TypeError("run ends must be int16, int32 or int64, got ", type.ToString());
+  return Status::TypeError("run end type must be int16, int32 or int64, got ", type.ToString());
 }
 
 /// Calls `fn(T{})` with T the C++ type of the dictionary index type `type`

@@ -42,24 +42,14 @@ int64_t ArrayData::GetNullCount() const {
   // One load: another thread may store the same count at any moment.
   const int64_t cached = null_count.load();
   if (cached >= 0) return cached;
-  int64_t count;
+  int64_t count = 0;
   const DataType& t = storage_type();
-  switch (t.id()) {
-    case TypeId::kNull:
-      count = length;
-      break;
-    case TypeId::kSparseUnion:
-    case TypeId::kDenseUnion:
-    case TypeId::kRunEndEncoded:
-      // No validity bitmap of their own: nullness lives in the children.
-      count = 0;
-      break;
-    default:
-      if (!buffers.empty() && buffers[0] != nullptr) {
-        count = length - bit_util::CountSetBits(buffers[0]->data(), offset, length);
-      } else {
-        count = 0;
-      }
+  if (t.id() == TypeId::kNull) {
+    count = length;
+  } else if (t.layout().has_validity() && !buffers.empty() && buffers[0] != nullptr) {
+    // Layouts without a validity bitmap (unions, run-end encoded) keep their
+    // nulls in the children: none at this level.
+    count = length - bit_util::CountSetBits(buffers[0]->data(), offset, length);
   }
   null_count.store(count);
   return count;

@@ -935,11 +935,7 @@ struct MakeBuilderVisitor {
     return Status::OK();
   }
   Status Visit(const RunEndEncodedType& ree_type) {
-    TypeId id = ree_type.run_end_type()->id();
-    if (id != TypeId::kInt16 && id != TypeId::kInt32 && id != TypeId::kInt64) {
-      return Status::TypeError("run end type must be int16, int32 or int64, got ",
-                               ree_type.run_end_type()->ToString());
-    }
+    ALKAID_RETURN_NOT_OK(RunEndEncodedType::CheckRunEndType(*ree_type.run_end_type()));
     ALKAID_ASSIGN_OR_RAISE(auto values, Child(ree_type.value_type()));
     out = std::make_unique<RunEndEncodedBuilder>(type, std::move(values), pool);
     return Status::OK();

@@ -220,13 +220,12 @@ const uint8_t* ValidityBits(const ArrayData& data) {
   return data.buffers[0]->data();
 }
 
-// Whether slot `pos` is null at this level. Unions and run-end encoded
-// arrays have no validity of their own: the selected child decides.
+// Whether slot `pos` is null at this level. Layouts without a validity
+// bitmap (unions, run-end encoded) leave it to the selected child.
 bool SlotIsNull(const ArrayData& data, int64_t pos) {
-  const TypeId id = data.storage_type().id();
-  if (id == TypeId::kNull) return true;
-  if (id == TypeId::kSparseUnion || id == TypeId::kDenseUnion || id == TypeId::kRunEndEncoded)
-    return false;
+  const DataType& storage = data.storage_type();
+  if (storage.id() == TypeId::kNull) return true;
+  if (!storage.layout().has_validity()) return false;
   const uint8_t* bits = ValidityBits(data);
   return bits != nullptr && !bit_util::GetBit(bits, data.offset + pos);
 }

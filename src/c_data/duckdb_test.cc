@@ -25,7 +25,7 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/c_data/bridge.h"
-#include "alkaid/extension_registry.h"
+#include "alkaid/extension.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/pretty_print.h"
 #include "src/c_data/duckdb_api.h"

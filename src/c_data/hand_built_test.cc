@@ -14,7 +14,7 @@
 
 #include "alkaid/c_data/bridge.h"
 #include "alkaid/compare.h"
-#include "alkaid/extension_registry.h"
+#include "alkaid/extension.h"
 #include "alkaid/validate.h"
 #include "test_util/array_from_json.h"
 

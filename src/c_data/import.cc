@@ -1,6 +1,5 @@
 // Import of C Data Interface structs into alkaid types and ArrayData.
 #include <cstring>
-#include <mutex>
 #include <new>
 #include <string>
 #include <utility>
@@ -37,11 +36,6 @@ struct SchemaReleaser {
   }
 };
 
-void EnsureExtensionsRegistered() {
-  static std::once_flag once;
-  std::call_once(once, [] { RegisterCanonicalExtensionTypes(); });
-}
-
 // Field metadata naming a registered extension wraps the type and loses its
 // two keys; an unknown name leaves storage and keys as they are (as the IPC
 // reader does).
@@ -51,7 +45,7 @@ Result<DataTypePtr> ApplyExtension(DataTypePtr storage, MetadataPtr* metadata) {
   if (name_index < 0) return storage;
   int64_t value_index = (*metadata)->FindKey(kExtensionMetadataKey);
   std::string serialized = value_index >= 0 ? (*metadata)->value(value_index) : std::string();
-  EnsureExtensionsRegistered();
+  RegisterCanonicalExtensionTypes();
   ALKAID_ASSIGN_OR_RAISE(DataTypePtr made, MakeRegisteredExtension((*metadata)->value(name_index),
                                                                    storage, serialized));
   if (made == nullptr) return storage;

@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/compare.h"
-#include "alkaid/extension_registry.h"
+#include "alkaid/extension.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
 #include "alkaid/integration_json/integration.h"

@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "alkaid/extension.h"
 #include "alkaid/extension_registry.h"
 #include "alkaid/visit_type.h"
 #include "integration_internal.h"

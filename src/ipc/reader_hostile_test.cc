@@ -12,7 +12,7 @@
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
 #include "alkaid/validate.h"
-#include "src/ipc/reader_internal.h"
+#include "src/ipc/read_budget.h"
 #include "src/ipc/reader_test_util.h"
 #include "test_util/array_from_json.h"
 

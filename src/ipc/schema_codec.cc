@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 
+#include "alkaid/extension.h"
 #include "alkaid/extension_registry.h"
 #include "alkaid/visit_type.h"
 #include "metadata.h"
@@ -278,11 +278,6 @@ class FieldWriter {
 // ---------------------------------------------------------------------------
 // Reading: Field table -> Field
 
-void EnsureExtensionsRegistered() {
-  static std::once_flag once;
-  std::call_once(once, [] { RegisterCanonicalExtensionTypes(); });
-}
-
 Result<TimeUnit> ReadTimeUnit(fb::TimeUnit unit) {
   switch (unit) {
     case fb::TimeUnit::SECOND: return TimeUnit::kSecond;
@@ -386,7 +381,7 @@ class FieldReader {
     int64_t value_index = (*metadata)->FindKey(value_key);
     std::string serialized = value_index >= 0 ? (*metadata)->value(value_index) : std::string();
 
-    EnsureExtensionsRegistered();
+    RegisterCanonicalExtensionTypes();
     auto made = MakeRegisteredExtension((*metadata)->value(name_index), storage, serialized);
     if (!made.ok()) return Fail("extension type: ", made.status().message());
     if (*made == nullptr) return storage;  // unknown: storage type, keys kept

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "alkaid/visit_width.h"
+
 namespace alkaid {
 
 const char* TypeIdName(TypeId id) {
@@ -611,12 +613,13 @@ Result<DataTypePtr> RunEndEncodedType::Make(DataTypePtr run_end_type, DataTypePt
 }
 
 Result<DataTypePtr> RunEndEncodedType::Make(FieldPtr run_ends, FieldPtr values) {
-  TypeId id = run_ends->type()->id();
-  if (id != TypeId::kInt16 && id != TypeId::kInt32 && id != TypeId::kInt64)
-    return Status::TypeError("run end type must be int16, int32 or int64, got ",
-                             run_ends->type()->ToString());
+  ALKAID_RETURN_NOT_OK(CheckRunEndType(*run_ends->type()));
   if (run_ends->nullable()) return Status::Invalid("run_ends field must not be nullable");
   return DataTypePtr(new RunEndEncodedType(std::move(run_ends), std::move(values), 0));
+}
+
+Status RunEndEncodedType::CheckRunEndType(const DataType& type) {
+  return VisitRunEndType(type, [](auto) { return Status::OK(); });
 }
 
 std::string RunEndEncodedType::ToString() const {

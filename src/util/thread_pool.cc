@@ -6,6 +6,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace alkaid {
@@ -149,6 +150,40 @@ int ThreadPoolSize() { return GlobalPool().size(); }
 int HardwareThreads() {
   static const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   return threads;
+}
+
+int64_t ParallelOptions::ThreadsFor(int64_t items) const {
+  const int64_t threads = num_threads > 0 ? num_threads : HardwareThreads();
+  return std::min(threads, items);
+}
+
+std::vector<int64_t> CostliestFirst(std::span<const int64_t> costs) {
+  std::vector<int64_t> order(costs.size());
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return costs[static_cast<size_t>(a)] > costs[static_cast<size_t>(b)];
+  });
+  return order;
+}
+
+Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parallel,
+                   const std::function<Status(int64_t)>& task) {
+  const auto n = static_cast<int64_t>(costs.size());
+  int64_t total = 0;
+  for (int64_t c : costs) total += std::max<int64_t>(c, 0);
+  const int64_t threads = parallel.ThreadsFor(n);
+  if (!parallel.use_threads || threads <= 1 || total < parallel.min_parallel_bytes) {
+    for (int64_t i = 0; i < n; ++i) ALKAID_RETURN_NOT_OK(task(i));
+    return Status::OK();
+  }
+  const std::vector<int64_t> order = CostliestFirst(costs);
+  std::vector<Status> results(static_cast<size_t>(n));
+  RunParallel(n, static_cast<int>(threads), [&](int64_t k) {
+    const int64_t i = order[static_cast<size_t>(k)];
+    results[static_cast<size_t>(i)] = task(i);
+  });
+  for (const Status& st : results) ALKAID_RETURN_NOT_OK(st);
+  return Status::OK();
 }
 
 RacingTask::RacingTask(int64_t n)

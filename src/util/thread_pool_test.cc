@@ -342,5 +342,70 @@ TEST(ThreadPoolTest, HardwareThreadsIsAskedOnceAndRemembered) {
       << "HardwareThreads seems to ask the system on every call";
 }
 
+
+TEST(ParallelForTest, ReportsFirstErrorByIndex) {
+  ParallelOptions threads;
+  threads.use_threads = true;
+  threads.num_threads = 3;
+  threads.min_parallel_bytes = 0;
+  std::atomic<int> calls{0};
+  const std::vector<int64_t> costs(20, 0);
+  Status st = ParallelFor(costs, threads, [&](int64_t i) {
+    ++calls;
+    if (i == 7 || i == 15) return Status::Invalid("task ", i);
+    return Status::OK();
+  });
+  EXPECT_EQ(calls.load(), 20);
+  EXPECT_EQ(st.message(), "task 7");
+  // Serial fallback stops at the first failure.
+  calls = 0;
+  st = ParallelFor(costs, ParallelOptions{}, [&](int64_t i) {
+    ++calls;
+    return i == 3 ? Status::Invalid("stop") : Status::OK();
+  });
+  EXPECT_EQ(calls.load(), 4);
+  EXPECT_TRUE(st.IsInvalid());
+}
+
+// Every cheap task waits for the costly one to have started. Taken in index
+// order, both threads would sit in cheap tasks waiting for it (until the
+// timeout); taken costliest first, it starts at once.
+TEST(ParallelForTest, StartsTheCostliestTaskFirst) {
+  ParallelOptions threads;
+  threads.use_threads = true;
+  threads.num_threads = 2;
+  threads.min_parallel_bytes = 0;
+  const std::vector<int64_t> costs{1, 1, 1, 100, 1};
+  std::atomic<bool> costly_started{false};
+  std::atomic<int> timed_out{0};
+  Status st = ParallelFor(costs, threads, [&](int64_t i) {
+    if (i == 3) {
+      costly_started = true;
+      return Status::OK();
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (!costly_started && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    if (!costly_started) ++timed_out;
+    return Status::OK();
+  });
+  ASSERT_TRUE(st.ok());
+  EXPECT_EQ(timed_out.load(), 0);
+}
+
+TEST(ParallelForTest, CostliestFirstKeepsIndexOrderAmongEqualCosts) {
+  const std::vector<int64_t> costs{5, 1, 5, 9, 1};
+  EXPECT_EQ(CostliestFirst(costs), (std::vector<int64_t>{3, 0, 2, 1, 4}));
+  EXPECT_TRUE(CostliestFirst({}).empty());
+}
+
+TEST(ParallelForTest, ThreadsForIsBoundedByTheItems) {
+  ParallelOptions options;
+  options.num_threads = 4;
+  EXPECT_EQ(options.ThreadsFor(2), 2);
+  EXPECT_EQ(options.ThreadsFor(10), 4);
+  options.num_threads = 0;
+  EXPECT_EQ(options.ThreadsFor(1000), std::min<int64_t>(HardwareThreads(), 1000));
+}
+
 }  // namespace
 }  // namespace alkaid

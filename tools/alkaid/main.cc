@@ -34,7 +34,7 @@
 
 #include "alkaid/compare.h"
 #include "alkaid/csv/api.h"
-#include "alkaid/extension_registry.h"
+#include "alkaid/extension.h"
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/writer.h"
 #include "alkaid/integration_json/integration.h"

@@ -8,7 +8,6 @@
 #include <span>
 #include <string>
 
-#include "alkaid/array_data.h"
 #include "alkaid/visibility.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"

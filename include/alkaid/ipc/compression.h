@@ -19,10 +19,10 @@
 #include <string_view>
 #include <vector>
 
-#include "alkaid/array_data.h"
-#include "alkaid/visibility.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
+#include "alkaid/thread_pool.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::ipc {
 
@@ -85,15 +85,9 @@ inline constexpr int64_t kBodyBufferPrefixSize = 8;
 /// Prefix value meaning "stored uncompressed".
 inline constexpr int64_t kBodyBufferUncompressed = -1;
 
-/// How to spread work over threads. Work smaller than `min_parallel_bytes`
-/// in total (or a single buffer) always runs on the calling thread, because
-/// starting threads would cost more than it saves.
-struct ALKAID_EXPORT ParallelOptions {
-  bool use_threads = false;  ///< false: everything runs on the calling thread
-  int num_threads = 0;       ///< 0: HardwareThreads() (thread_pool.h)
-  /// Total bytes of work below which everything stays on the calling thread.
-  int64_t min_parallel_bytes = int64_t{1} << 20;
-};
+/// How the buffers of one message are spread over threads (thread_pool.h;
+/// the name is kept here for code written against alkaid::ipc).
+using ::alkaid::ParallelOptions;
 
 /// A borrowed byte range.
 struct ALKAID_EXPORT ByteRange {
@@ -191,12 +185,8 @@ ALKAID_EXPORT Status DecompressBodyBuffers(const Codec& codec, const std::vector
                              MemoryPool* pool = default_memory_pool(),
                              int64_t buffer_index_base = 0);
 
-/// Runs task(i) for every i in [0, costs.size()) on up to
-/// `parallel.num_threads` threads (or serially, see ParallelOptions); returns
-/// the first error by index. costs[i] estimates the work of task i (bytes):
-/// threads take the costliest tasks first, so one large buffer left for last
-/// does not run alone while the other threads idle.
-ALKAID_EXPORT Status ParallelFor(std::span<const int64_t> costs, const ParallelOptions& parallel,
-                   const std::function<Status(int64_t)>& task);
+/// The cost-ordered parallel loop the codecs use (thread_pool.h; the name is
+/// kept here for code written against alkaid::ipc).
+using ::alkaid::ParallelFor;
 
 }  // namespace alkaid::ipc

@@ -1,448 +1,28 @@
-// StreamReader (pull), FileReader (random access) and StreamDecoder (push).
+// FileReader: random access to the record batches of an IPC file through its
+// footer, with projection reading only the selected columns' byte ranges.
 #include "alkaid/ipc/reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <functional>
 #include <map>
-#include <tuple>
 #include <mutex>
+#include <tuple>
 
-#include "alkaid/thread_pool.h"
+#include "batch_pipeline.h"
+#include "framed_message.h"
 #include "message_framer.h"
-#include "reader_internal.h"
-#include "reader_pipeline.h"
+#include "reader_core.h"
 
 namespace alkaid::ipc {
 
 using internal::fb::Message;
-using internal::MessageLocation;
-
-namespace {
-
+using internal::FramedMessage;
 using internal::LoadLE32;
 using internal::MessageFramer;
+using internal::MessageLocation;
 using Part = internal::MessageFramer::Part;
-
-// One framed message and what keeps its bytes alive while it is processed.
-struct FramedMessage {
-  FramedMessage() = default;
-  // `body` may point at `body_buffer`: never copied or moved.
-  FramedMessage(const FramedMessage&) = delete;
-  FramedMessage& operator=(const FramedMessage&) = delete;
-
-  BufferPtr metadata;  // when the source made a buffer for the metadata
-  const Message* message = nullptr;
-  internal::MessageBody body;
-  BufferPtr body_buffer;  // owns `body` when the source made a buffer for it
-  bool body_skipped = false;  // file reader: a dictionary nobody needs
-  int64_t wire_size = 0;
-  // Reused for small metadata read from a stream, and for metadata the
-  // framer had to align: the flatbuffer is only needed while its message is
-  // processed, so copying a few hundred bytes into aligned scratch memory is
-  // cheaper than allocating a buffer per message.
-  std::shared_ptr<ResizableBuffer> scratch;
-};
-
-constexpr int64_t kScratchMetadataLimit = 64 * 1024;
-
-// Where the bytes of a stream come from. Any InputStream goes through its
-// virtual interface; a whole stream already in memory is parsed in place,
-// which matters when batches are small and per-message overhead dominates.
-class StreamSource {
- public:
-  StreamSource(io::InputStream* in, MemoryPool* pool) : in_(in), pool_(pool) {}
-  // A 4-byte word into out; fewer bytes (*got) only at the end of the input.
-  Status ReadWord(uint8_t* out, int64_t* got) {
-    ALKAID_ASSIGN_OR_RAISE(*got, in_->Read(4, out));
-    return Status::OK();
-  }
-  // Up to n bytes of metadata, valid while `out` is.
-  Status ReadMetadata(int64_t n, FramedMessage* out, const uint8_t** data, int64_t* got) {
-    if (n <= kScratchMetadataLimit) {
-      if (!out->scratch || out->scratch->capacity() < n) {
-        ALKAID_ASSIGN_OR_RAISE(out->scratch, AllocateBuffer(std::max<int64_t>(n, 4096), pool_));
-      }
-      ALKAID_ASSIGN_OR_RAISE(*got, in_->Read(n, out->scratch->mutable_data()));
-      *data = out->scratch->data();
-      return Status::OK();
-    }
-    // Large metadata: the stream decides how to deliver it (incremental
-    // growth for pipes), never trusting the length.
-    ALKAID_ASSIGN_OR_RAISE(out->metadata, in_->Read(n));
-    *got = out->metadata->size();
-    *data = out->metadata->data();
-    return Status::OK();
-  }
-  Status ReadBody(int64_t n, FramedMessage* out) {
-    ALKAID_ASSIGN_OR_RAISE(out->body_buffer, in_->Read(n));
-    out->body = internal::MessageBody::Of(out->body_buffer);
-    return Status::OK();
-  }
-
- private:
-  io::InputStream* in_;
-  MemoryPool* pool_;
-};
-
-class MemorySource {
- public:
-  MemorySource(const BufferPtr& buffer, int64_t* position) : buffer_(buffer), position_(position) {}
-  Status ReadWord(uint8_t* out, int64_t* got) {
-    *got = Take(4);
-    const uint8_t* from = buffer_->data() + *position_ - *got;
-    if (*got == 4) [[likely]] {
-      std::memcpy(out, from, 4);  // a constant size: one load
-    } else {
-      std::memcpy(out, from, static_cast<size_t>(*got));
-    }
-    return Status::OK();
-  }
-  // The metadata in place: the stream's buffer outlives the message.
-  Status ReadMetadata(int64_t n, FramedMessage*, const uint8_t** data, int64_t* got) {
-    *got = Take(n);
-    *data = buffer_->data() + *position_ - *got;
-    return Status::OK();
-  }
-  // The body points into the stream's buffer, which keeps it alive.
-  Status ReadBody(int64_t n, FramedMessage* out) {
-    const int64_t got = Take(n);
-    out->body = internal::MessageBody{buffer_->data() + *position_ - got, got, &buffer_};
-    return Status::OK();
-  }
-
- private:
-  int64_t Take(int64_t n) {
-    const int64_t got = std::min(n, buffer_->size() - *position_);
-    *position_ += got;
-    return got;
-  }
-  const BufferPtr& buffer_;
-  int64_t* position_;
-};
-
-// Reads the next message of a stream through `framer`. *got is false at the
-// end-of-stream marker or when the input ends cleanly between messages.
-template <typename Source>
-[[gnu::always_inline]] inline Status ReadFramedMessage(Source& in, MessageFramer* framer,
-                                                FramedMessage* out, bool* got) {
-  *got = false;
-  uint8_t word[4];
-  do {
-    int64_t n = 0;
-    ALKAID_RETURN_NOT_OK(in.ReadWord(word, &n));
-    if (n < 4) [[unlikely]] {
-      if (n == 0 && framer->part() == Part::kPrefix) return Status::OK();
-      return framer->Truncated(n);
-    }
-    ALKAID_RETURN_NOT_OK(framer->OnWord(LoadLE32(word)));
-  } while (framer->part() == Part::kLength);
-  if (framer->part() == Part::kEndOfStream) return Status::OK();
-  const uint8_t* metadata = nullptr;
-  int64_t size = 0;
-  ALKAID_RETURN_NOT_OK(in.ReadMetadata(framer->need(), out, &metadata, &size));
-  if (size < framer->need()) [[unlikely]] return framer->Truncated(size);
-  ALKAID_RETURN_NOT_OK(framer->OnMetadata(metadata, &out->scratch));
-  out->message = framer->message();
-  if (framer->part() == Part::kBody) {
-    ALKAID_RETURN_NOT_OK(in.ReadBody(framer->need(), out));
-    if (out->body.size < framer->need()) [[unlikely]] return framer->Truncated(out->body.size);
-    framer->OnBody();
-  } else {
-    out->body = internal::MessageBody{};
-  }
-  out->wire_size = framer->wire_size();
-  *got = true;
-  return Status::OK();
-}
-
-}  // namespace
-
-// ---------------------------------------------------------------------------
-// StreamReader
-
-struct StreamReader::State {
-  std::shared_ptr<io::InputStream> owned_stream;
-  io::InputStream* stream = nullptr;
-  // Set instead of `stream` for a stream held in memory.
-  BufferPtr memory;
-  int64_t memory_position = 0;
-  IpcReadOptions options;
-  internal::ReaderCore core;
-  MessageFramer framer;
-  FramedMessage message;
-  int64_t message_index = 0;
-  bool finished = false;
-  // use_threads: batches decoded side by side (reader_pipeline.h); reset
-  // first by the destructor.
-  std::unique_ptr<internal::BatchPipeline> pipeline;
-  bool one_thread = false;  // use_threads, but the options allow one thread
-};
-
-StreamReader::StreamReader() : state_(std::make_unique<State>()) {}
-StreamReader::~StreamReader() {
-  // A batch a pool thread is decoding ends before anything it uses goes.
-  if (state_) state_->pipeline.reset();
-}
-
-Result<std::unique_ptr<StreamReader>> StreamReader::Open(io::InputStream* stream,
-                                                         const IpcReadOptions& options) {
-  if (stream == nullptr) return Status::Invalid("StreamReader::Open: null input stream");
-  std::unique_ptr<StreamReader> reader(new StreamReader());
-  reader->state_->stream = stream;
-  reader->state_->options = options;
-  ALKAID_RETURN_NOT_OK(reader->ReadSchema());
-  return reader;
-}
-
-Result<std::unique_ptr<StreamReader>> StreamReader::Open(std::shared_ptr<io::InputStream> stream,
-                                                         const IpcReadOptions& options) {
-  io::InputStream* raw = stream.get();
-  std::unique_ptr<StreamReader> reader(new StreamReader());
-  reader->state_->owned_stream = std::move(stream);
-  if (raw == nullptr) return Status::Invalid("StreamReader::Open: null input stream");
-  reader->state_->stream = raw;
-  reader->state_->options = options;
-  ALKAID_RETURN_NOT_OK(reader->ReadSchema());
-  return reader;
-}
-
-Result<std::unique_ptr<StreamReader>> StreamReader::Open(BufferPtr buffer,
-                                                         const IpcReadOptions& options) {
-  if (buffer == nullptr) return Status::Invalid("StreamReader::Open: null buffer");
-  std::unique_ptr<StreamReader> reader(new StreamReader());
-  reader->state_->memory = std::move(buffer);
-  reader->state_->options = options;
-  ALKAID_RETURN_NOT_OK(reader->ReadSchema());
-  return reader;
-}
-
-namespace {
-// Frames the next message of a stream reader's state `s` into *out (false at
-// the end of the stream).
-template <typename ReaderState>
-[[gnu::always_inline]] inline Status ReadStreamMessage(ReaderState& s, FramedMessage* out,
-                                                       bool* got) {
-  s.framer.Begin(s.framer.offset());
-  Status st;
-  if (s.memory != nullptr) {
-    MemorySource source(s.memory, &s.memory_position);
-    st = ReadFramedMessage(source, &s.framer, out, got);
-  } else {
-    StreamSource source(s.stream, s.options.pool);
-    st = ReadFramedMessage(source, &s.framer, out, got);
-  }
-  if (!st.ok()) [[unlikely]] {
-    return internal::AtLocation(st, {"stream message", s.message_index, s.framer.message_offset()});
-  }
-  if (*got) ++s.message_index;
-  return Status::OK();
-}
-
-// Batches at least this large are worth decoding beside another one; smaller
-// ones are decoded by the caller as they come, when nothing is in flight.
-constexpr int64_t kPipelineMinBody = 64 * 1024;
-
-// How many batches the pipeline keeps in flight for `options`; 1: no
-// pipeline. One more than the threads, so that a pool thread finishing a
-// batch finds the next one claimed and waiting: with only as many as the
-// threads, the caller (which alone claims) took most batches while pool
-// threads were still waking up (2 threads: 55 of 153 batches on the pool
-// thread, ZSTD 1.57x; with one more, 76 of 153 and 1.89x).
-int PipelineWindow(const IpcReadOptions& options) {
-  const int threads = options.num_threads > 0 ? options.num_threads : HardwareThreads();
-  return threads < 2 ? 1 : std::min(threads + 1, 9);
-}
-
-// One record batch claimed by a stream reader's pipeline: its own framed
-// message (the reader frames the next ones meanwhile) and loader scratch.
-struct PendingBatch {
-  FramedMessage message;
-  internal::BatchScratch scratch;
-  MessageLocation where;
-};
-}  // namespace
-
-// Frames the next message (false at the end of the stream).
-[[gnu::always_inline]] inline Status StreamReader::ReadOneMessage(bool* got) {
-  return ReadStreamMessage(*state_, &state_->message, got);
-}
-
-// Open → schema: the first message must be one.
-Status StreamReader::ReadSchema() {
-  State& s = *state_;
-  if (s.options.pool == nullptr) s.options.pool = default_memory_pool();
-  s.framer.Configure(s.options.pool, s.options.max_recursion_depth, "the stream");
-  MessageLocation where{"stream message", 0, 0};
-  bool got = false;
-  ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
-  if (!got) return Status::Invalid("the stream ends before its schema message");
-  const Message& message = *s.message.message;
-  if (message.header_type() != internal::fb::MessageHeader::Schema) {
-    return internal::AtLocation(
-        Status::Invalid("the first message must be a schema, not ",
-                        internal::fb::EnumNameMessageHeader(message.header_type())),
-        where);
-  }
-  ALKAID_RETURN_NOT_OK(
-      internal::AtLocation(s.core.Init(message.header_as_Schema(), s.options, false), where));
-  ++s.core.stats().num_messages;
-  s.core.budget()->AddInput(s.message.wire_size);
-  return Status::OK();
-}
-
-// The batch loop: read the next message, decode it (dictionary batches are
-// applied on the way). Inlined into Next(): it is the per-batch path.
-[[gnu::always_inline]] inline Result<RecordBatchPtr> StreamReader::NextBatch() {
-  State& s = *state_;
-  while (!s.finished) {
-    bool got = false;
-    ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
-    if (!got) {
-      s.finished = true;
-      break;
-    }
-    MessageLocation where{"stream message", s.message_index - 1, s.framer.message_offset()};
-    RecordBatchPtr batch;
-    ALKAID_RETURN_NOT_OK(s.core.HandleStreamMessage(*s.message.message, s.message.body,
-                                                    s.message.wire_size, where, &batch));
-    if (batch) return batch;
-  }
-  return RecordBatchPtr();
-}
-
-// Schema → batches.
-Result<RecordBatchPtr> StreamReader::Next() {
-  State& s = *state_;
-  // Threads: batches decoded side by side (reader_pipeline.h).
-  if (s.options.use_threads) [[unlikely]] return NextPipelined();
-  return NextBatch();
-}
-
-// The batch loop split for the pipeline: framing and dictionaries here, in
-// order; each record batch's decoding as a job.
-Result<RecordBatchPtr> StreamReader::NextPipelined() {
-  State& s = *state_;
-  if (!s.pipeline) {
-    const int window = s.one_thread ? 1 : PipelineWindow(s.options);
-    if (window < 2) {
-      s.one_thread = true;
-      return NextBatch();
-    }
-    using Claimed = internal::BatchPipeline::Claimed;
-    auto claim = [this](const std::function<void()>& drain) -> Claimed {
-      State& s = *state_;
-      Claimed out;
-      while (!s.finished) {
-        auto p = std::make_shared<PendingBatch>();
-        bool got = false;
-        Status st = ReadStreamMessage(s, &p->message, &got);
-        if (!st.ok()) {
-          out.ready.emplace(std::move(st));
-          return out;
-        }
-        if (!got) {
-          s.finished = true;
-          break;
-        }
-        p->where = MessageLocation{"stream message", s.message_index - 1, s.framer.message_offset()};
-        const Message& message = *p->message.message;
-        if (message.header_type() == internal::fb::MessageHeader::RecordBatch) {
-          s.core.CountStreamMessage(p->message.wire_size);
-          if (s.core.memo().has_pending()) {
-            // Running batches read the dictionaries. (The dictionary batch
-            // that left this pending drained them already; kept so that
-            // the rule does not depend on that.)
-            drain();
-            st = internal::AtLocation(s.core.MaterializeDictionaries(), p->where);
-            if (!st.ok()) {
-              out.ready.emplace(std::move(st));
-              return out;
-            }
-          }
-          out.small = p->message.body.size < kPipelineMinBody;
-          out.job = [this, p]() -> Result<RecordBatchPtr> {
-            RecordBatchPtr batch;
-            ALKAID_RETURN_NOT_OK(state_->core.ReadRecordBatchInto(
-                *p->message.message, p->message.body, p->where, &p->scratch, nullptr, &batch));
-            return batch;
-          };
-          return out;
-        }
-        drain();  // a dictionary batch changes what running batches read
-        RecordBatchPtr none;
-        st = s.core.HandleStreamMessage(message, p->message.body, p->message.wire_size, p->where,
-                                        &none);
-        if (!st.ok()) {
-          out.ready.emplace(std::move(st));
-          return out;
-        }
-      }
-      out.ready.emplace(RecordBatchPtr());
-      return out;
-    };
-    s.pipeline = std::make_unique<internal::BatchPipeline>(std::move(claim), window);
-  }
-  return s.pipeline->Next();
-}
-
-Result<std::vector<RecordBatchPtr>> StreamReader::ReadAll() { return ReadRemaining(); }
-
-namespace {
-// Adds a record batch header's row count to *rows.
-Status AddRowsOf(const Message& message, int64_t* rows) {
-  const auto* batch = message.header_as_RecordBatch();
-  const int64_t length = batch->length();
-  if (length < 0) return Status::Invalid("record batch length ", length, " is negative");
-  if (__builtin_add_overflow(*rows, length, rows)) {
-    return Status::Invalid("the record batches hold more than 2^63 rows in all");
-  }
-  return Status::OK();
-}
-}  // namespace
-
-Result<int64_t> StreamReader::CountRows() {
-  State& s = *state_;
-  int64_t rows = 0;
-  // Batches the pipeline claimed are decoded and counted, in order;
-  // nothing more is decoded.
-  if (s.pipeline) {
-    std::vector<Result<RecordBatchPtr>> ahead = s.pipeline->TakeAhead(false);
-    s.pipeline.reset();
-    for (auto& r : ahead) {
-      ALKAID_RETURN_NOT_OK(r.status());
-      if (*r != nullptr) rows += (*r)->num_rows();
-    }
-  }
-  while (!s.finished) {
-    bool got = false;
-    ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
-    if (!got) {
-      s.finished = true;
-      break;
-    }
-    MessageLocation where{"stream message", s.message_index - 1, s.framer.message_offset()};
-    const Message& message = *s.message.message;
-    switch (message.header_type()) {
-      case internal::fb::MessageHeader::RecordBatch:
-        ALKAID_RETURN_NOT_OK(internal::AtLocation(AddRowsOf(message, &rows), where));
-        break;
-      case internal::fb::MessageHeader::DictionaryBatch: break;
-      default:
-        return internal::AtLocation(
-            Status::Invalid("unexpected ", internal::fb::EnumNameMessageHeader(message.header_type()),
-                            " message after the schema"),
-            where);
-    }
-  }
-  return rows;
-}
-
-const SchemaPtr& StreamReader::schema() const { return state_->core.schema(); }
-const DictionaryIds& StreamReader::dictionary_ids() const { return state_->core.dictionary_ids(); }
-ReadStats StreamReader::stats() const { return state_->core.stats_snapshot(); }
-
-// ---------------------------------------------------------------------------
-// FileReader
 
 struct FileReader::State {
   std::shared_ptr<io::RandomAccessFile> owned_file;
@@ -476,7 +56,7 @@ struct FileReader::State {
   // the next batch's ranges prefetched) from random access.
   std::atomic<int> last_projected{-1};
   // use_threads: Next()'s batches decoded side by side
-  // (reader_pipeline.h); reset first by the destructor.
+  // (batch_pipeline.h); reset first by the destructor.
   std::unique_ptr<internal::BatchPipeline> pipeline;
   bool one_thread = false;  // use_threads, but the options allow one thread
 };
@@ -492,22 +72,16 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(io::RandomAccessFile* file,
   if (file == nullptr) return Status::Invalid("FileReader::Open: null file");
   std::unique_ptr<FileReader> reader(new FileReader());
   reader->state_->file = file;
-  reader->state_->options = options;
-  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
+  reader->state_->options = internal::WithDefaultPool(options);
   ALKAID_RETURN_NOT_OK(reader->ReadFooter());
   return reader;
 }
 
 Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<io::RandomAccessFile> file,
                                                      const IpcReadOptions& options) {
-  if (file == nullptr) return Status::Invalid("FileReader::Open: null file");
-  io::RandomAccessFile* raw = file.get();
-  std::unique_ptr<FileReader> reader(new FileReader());
+  // The caller's reference keeps the file alive until the reader holds one.
+  ALKAID_ASSIGN_OR_RAISE(std::unique_ptr<FileReader> reader, Open(file.get(), options));
   reader->state_->owned_file = std::move(file);
-  reader->state_->file = raw;
-  reader->state_->options = options;
-  if (reader->state_->options.pool == nullptr) reader->state_->options.pool = default_memory_pool();
-  ALKAID_RETURN_NOT_OK(reader->ReadFooter());
   return reader;
 }
 
@@ -543,9 +117,6 @@ bool StartsWith(const BufferPtr& b, std::string_view prefix, int64_t at = 0) {
          std::memcmp(b->data() + at, prefix.data(), prefix.size()) == 0;
 }
 
-}  // namespace
-
-namespace {
 
 // Files written by Arrow releases around 0.14 carry a V1 footer around V4
 // messages. The footer's own version is then meaningless: what matters is
@@ -742,9 +313,6 @@ Status ReadBlockMessage(io::RandomAccessFile* file, const internal::FileBlock& b
   return Status::OK();
 }
 
-}  // namespace
-
-namespace {
 
 // Dictionaries that projection made unnecessary are not even read.
 bool IsUnneededDictionary(const Message& message, const void* memo) {
@@ -1059,7 +627,7 @@ Result<int64_t> FileReader::CountRows() {
       st = Status::Invalid("expected a record batch, found ",
                            internal::fb::EnumNameMessageHeader(message.message->header_type()));
     }
-    if (st.ok()) st = AddRowsOf(*message.message, &rows);
+    if (st.ok()) st = internal::AddRowsOf(*message.message, &rows);
     ALKAID_RETURN_NOT_OK(internal::AtLocation(st, where));
   }
   return rows;
@@ -1072,7 +640,7 @@ namespace {
 std::unique_ptr<internal::BatchPipeline> MakeFilePipeline(
     FileReader* reader, const std::vector<internal::FileBlock>& blocks,
     const IpcReadOptions& options, int* cursor) {
-  const int window = PipelineWindow(options);
+  const int window = internal::PipelineWindow(options);
   if (window < 2) return nullptr;
   using Claimed = internal::BatchPipeline::Claimed;
   auto claim = [reader, &blocks, cursor](const std::function<void()>&) -> Claimed {
@@ -1082,7 +650,7 @@ std::unique_ptr<internal::BatchPipeline> MakeFilePipeline(
       return out;
     }
     const int i = (*cursor)++;
-    out.small = blocks[static_cast<size_t>(i)].body_length < kPipelineMinBody;
+    out.small = blocks[static_cast<size_t>(i)].body_length < internal::kPipelineMinBody;
     out.job = [reader, i] { return reader->ReadRecordBatch(i); };
     return out;
   };
@@ -1092,7 +660,7 @@ std::unique_ptr<internal::BatchPipeline> MakeFilePipeline(
 
 Result<RecordBatchPtr> FileReader::Next() {
   State& s = *state_;
-  // Threads: batches decoded side by side (reader_pipeline.h).
+  // Threads: batches decoded side by side (batch_pipeline.h).
   if (s.options.use_threads && !s.one_thread) {
     if (!s.pipeline) s.pipeline = MakeFilePipeline(this, s.batch_blocks, s.options, &next_batch_);
     if (s.pipeline) return s.pipeline->Next();
@@ -1131,185 +699,5 @@ int FileReader::num_dictionaries() const { return static_cast<int>(state_->dicti
 const MetadataPtr& FileReader::metadata() const { return state_->metadata; }
 IpcDialect FileReader::dialect() const { return state_->dialect; }
 ReadStats FileReader::stats() const { return state_->core.stats_snapshot(); }
-
-// ---------------------------------------------------------------------------
-// StreamDecoder
-
-namespace internal {
-
-MessageDecoder::MessageDecoder(std::shared_ptr<StreamDecoder::Listener> listener,
-                               const IpcReadOptions& options)
-    : listener_(std::move(listener)), options_(options) {
-  if (options_.pool == nullptr) options_.pool = default_memory_pool();
-  framer_.Configure(options_.pool, options_.max_recursion_depth, "the stream");
-  framer_.Begin(0);
-}
-
-const SchemaPtr& MessageDecoder::schema() const {
-  static const SchemaPtr kNone;
-  return core_ ? core_->schema() : kNone;
-}
-
-const DictionaryIds& MessageDecoder::dictionary_ids() const {
-  static const DictionaryIds kNone;
-  return core_ ? core_->dictionary_ids() : kNone;
-}
-
-ReadStats MessageDecoder::stats() const { return core_ ? core_->stats_snapshot() : ReadStats(); }
-
-int64_t MessageDecoder::next_required_size() const {
-  if (failed_) return 0;
-  return framer_.need() - pending_size_;
-}
-
-Status MessageDecoder::Consume(const BufferPtr& chunk, bool may_keep) {
-  if (failed_) return error_;
-  if (chunk == nullptr || chunk->size() == 0) return Status::OK();
-  if (finished()) {
-    error_ = Status::Invalid("StreamDecoder: ", chunk->size(),
-                             " bytes arrived after the end-of-stream marker (byte ", consumed_, ")");
-    failed_ = true;
-    return error_;
-  }
-  Status st = ConsumeUnchecked(chunk, may_keep);
-  if (!st.ok()) {
-    error_ = st;
-    failed_ = true;
-    pending_.reset();
-    pending_size_ = 0;
-  }
-  return st;
-}
-
-Status MessageDecoder::AppendToPending(const uint8_t* data, int64_t n) {
-  if (!pending_) {
-    // Grow with the bytes that actually arrive: the length may be a lie.
-    ALKAID_ASSIGN_OR_RAISE(pending_, AllocateBuffer(0, options_.pool));
-    pending_size_ = 0;
-  }
-  int64_t wanted = pending_size_ + n;
-  if (wanted > pending_->capacity()) {
-    int64_t grown = std::min(framer_.need(), std::max(wanted, pending_->capacity() * 2));
-    ALKAID_RETURN_NOT_OK(pending_->Reserve(grown));
-  }
-  ALKAID_RETURN_NOT_OK(pending_->Resize(wanted));
-  std::memcpy(pending_->mutable_data() + pending_size_, data, static_cast<size_t>(n));
-  pending_size_ = wanted;
-  return Status::OK();
-}
-
-// Pushed bytes go to the framer part by part: prefix words are gathered in
-// place, metadata and bodies used in place when the caller's buffer holds
-// them whole, copied otherwise.
-Status MessageDecoder::ConsumeUnchecked(const BufferPtr& chunk, bool may_keep) {
-  const uint8_t* data = chunk->data();
-  const int64_t size = chunk->size();
-  int64_t pos = 0;
-  while (pos < size) {
-    if (finished()) {
-      return Status::Invalid("StreamDecoder: ", size - pos,
-                             " bytes follow the end-of-stream marker (byte ", consumed_, ")");
-    }
-    const int64_t available = size - pos;
-    const int64_t need = framer_.need();
-    const Part part = framer_.part();
-    if (part == Part::kPrefix || part == Part::kLength) {
-      const int64_t take = std::min(available, need - pending_size_);
-      std::memcpy(word_ + pending_size_, data + pos, static_cast<size_t>(take));
-      pos += take;
-      consumed_ += take;
-      pending_size_ += take;
-      if (pending_size_ == need) {
-        pending_size_ = 0;
-        ALKAID_RETURN_NOT_OK(AtLocation(framer_.OnWord(LoadLE32(word_)), where()));
-        if (finished()) ALKAID_RETURN_NOT_OK(listener_->OnEOS());
-      }
-      continue;
-    }
-    if (pending_size_ == 0 && available >= need && may_keep) {
-      // The whole part lies inside the caller's buffer: use it in place.
-      BufferPtr in_place = (pos == 0 && need == size) ? chunk : SliceBuffer(chunk, pos, need);
-      pos += need;
-      consumed_ += need;
-      ALKAID_RETURN_NOT_OK(OnPart(std::move(in_place)));
-      continue;
-    }
-    const int64_t take = std::min(available, need - pending_size_);
-    ALKAID_RETURN_NOT_OK(AppendToPending(data + pos, take));
-    pos += take;
-    consumed_ += take;
-    if (pending_size_ == need) {
-      BufferPtr whole = std::move(pending_);
-      pending_.reset();
-      pending_size_ = 0;
-      ALKAID_RETURN_NOT_OK(OnPart(std::move(whole)));
-    }
-  }
-  return Status::OK();
-}
-
-Status MessageDecoder::OnPart(BufferPtr part) {
-  if (framer_.part() == Part::kMetadata) {
-    metadata_ = std::move(part);
-    ALKAID_RETURN_NOT_OK(AtLocation(framer_.OnMetadata(metadata_->data(), &aligned_), where()));
-    message_ = framer_.message();
-    if (framer_.part() == Part::kDone) return OnMessage(nullptr);
-    return Status::OK();
-  }
-  framer_.OnBody();
-  return OnMessage(std::move(part));
-}
-
-Status MessageDecoder::OnMessage(BufferPtr body) {
-  const MessageLocation here = where();
-  const int64_t wire_size = framer_.wire_size();
-  const fb::Message& message = *message_;
-  if (!core_) {
-    if (message.header_type() != fb::MessageHeader::Schema) {
-      return AtLocation(Status::Invalid("the first message must be a schema, not ",
-                                        fb::EnumNameMessageHeader(message.header_type())),
-                        here);
-    }
-    auto core = std::make_unique<ReaderCore>();
-    ALKAID_RETURN_NOT_OK(AtLocation(core->Init(message.header_as_Schema(), options_, false), here));
-    core_ = std::move(core);
-    ++core_->stats().num_messages;
-    core_->budget()->AddInput(wire_size);
-    ALKAID_RETURN_NOT_OK(listener_->OnSchema(core_->schema()));
-  } else {
-    RecordBatchPtr batch;
-    ALKAID_RETURN_NOT_OK(core_->HandleStreamMessage(message, internal::MessageBody::Of(body),
-                                                    wire_size, here, &batch));
-    if (batch) ALKAID_RETURN_NOT_OK(listener_->OnRecordBatch(std::move(batch)));
-  }
-  // Ready for the next message.
-  ++message_index_;
-  message_ = nullptr;
-  metadata_.reset();
-  framer_.Begin(consumed_);
-  return Status::OK();
-}
-
-}  // namespace internal
-
-StreamDecoder::StreamDecoder(std::shared_ptr<Listener> listener, const IpcReadOptions& options)
-    : decoder_(std::make_unique<internal::MessageDecoder>(std::move(listener), options)) {}
-StreamDecoder::~StreamDecoder() = default;
-
-Status StreamDecoder::Consume(const uint8_t* data, int64_t size) {
-  if (size < 0) return Status::Invalid("StreamDecoder::Consume: negative size ", size);
-  if (size == 0) return Status::OK();
-  // The caller's memory is only valid during this call: everything kept is copied.
-  auto view = std::make_shared<Buffer>(data, size);
-  return decoder_->Consume(view, /*may_keep=*/false);
-}
-
-Status StreamDecoder::Consume(BufferPtr buffer) { return decoder_->Consume(buffer, /*may_keep=*/true); }
-
-int64_t StreamDecoder::next_required_size() const { return decoder_->next_required_size(); }
-const SchemaPtr& StreamDecoder::schema() const { return decoder_->schema(); }
-const DictionaryIds& StreamDecoder::dictionary_ids() const { return decoder_->dictionary_ids(); }
-bool StreamDecoder::finished() const { return decoder_->finished(); }
-ReadStats StreamDecoder::stats() const { return decoder_->stats(); }
 
 }  // namespace alkaid::ipc

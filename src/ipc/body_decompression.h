@@ -1,13 +1,14 @@
-// Body decompression as the IPC reader uses it: each buffer also scanned for
-// what full validation would read of it, while its bytes are in cache.
+// Internal: decompression of the body buffers of one message as the IPC
+// reader uses it, spread over the thread pool, each buffer also scanned for
+// what full validation would read of it while its bytes are in cache.
 // Not installed.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "../array/validate_internal.h"
 #include "alkaid/ipc/compression.h"
+#include "../array/buffer_scan.h"
 
 namespace alkaid::ipc::internal {
 

@@ -9,18 +9,28 @@
 #include <memory>
 #include <optional>
 
+#include "alkaid/ipc/options.h"
 #include "alkaid/status.h"
 #include "alkaid/table.h"
-
-// The tests call it across the shared library boundary.
-#pragma GCC visibility push(default)
+#include "alkaid/visibility.h"
 
 namespace alkaid::ipc::internal {
+
+/// Batches at least this large are worth decoding beside another one; smaller
+/// ones are decoded by the caller as they come, when nothing is in flight.
+inline constexpr int64_t kPipelineMinBody = 64 * 1024;
+
+/// How many batches a reader's pipeline keeps in flight for `options`; 1: no
+/// pipeline.
+int PipelineWindow(const IpcReadOptions& options);
+
+// The tests call what is marked ALKAID_EXPORT across the shared library
+// boundary.
 
 /// True while the calling thread runs a batch that another batch of the same
 /// pipeline runs beside: the loader then decompresses that batch's buffers
 /// itself instead of spreading them over the pool.
-bool CodecThreadsAllowedHere();
+ALKAID_EXPORT bool CodecThreadsAllowedHere();
 
 /// Hands out record batches in order while up to `window` of them are decoded
 /// at once.
@@ -42,7 +52,7 @@ bool CodecThreadsAllowedHere();
 ///   jobs may use the reader that owns the pipeline.
 ///
 /// One thread at a time calls Next() (the readers' own rule).
-class BatchPipeline {
+class ALKAID_EXPORT BatchPipeline {
  public:
   /// Decodes one claimed batch (CodecThreadsAllowedHere() tells it whether
   /// it may spread its own buffers over the pool).
@@ -89,5 +99,3 @@ class BatchPipeline {
 };
 
 }  // namespace alkaid::ipc::internal
-
-#pragma GCC visibility pop

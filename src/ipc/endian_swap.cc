@@ -1,10 +1,10 @@
 // Byte-order conversion of loaded buffers (big-endian producers on a
 // little-endian host, or the reverse). Only whole elements are rewritten: a
 // trailing partial element is left for validation to reject.
+#include "endian_swap.h"
+
 #include <algorithm>
 #include <cstring>
-
-#include "reader_internal.h"
 
 namespace alkaid::ipc::internal {
 

@@ -1,7 +1,7 @@
 // Record batches decoded side by side (IpcReadOptions::use_threads,
-// reader_pipeline.h). The suite names end in "Concurrency" so that CI runs
+// batch_pipeline.h). The suite names end in "Concurrency" so that CI runs
 // them under ThreadSanitizer.
-#include "reader_pipeline.h"
+#include "batch_pipeline.h"
 
 #include <atomic>
 #include <chrono>

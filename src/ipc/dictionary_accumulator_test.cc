@@ -8,7 +8,8 @@
 #include "alkaid/compare.h"
 #include "alkaid/concatenate.h"
 #include "alkaid/validate.h"
-#include "src/ipc/reader_internal.h"
+#include "src/ipc/dictionary_accumulator.h"
+#include "src/ipc/dictionary_memo.h"
 #include "test_util/array_from_json.h"
 
 namespace alkaid::ipc::internal {

@@ -1,20 +1,19 @@
 // Record batch bodies → ArrayData. When a reader gets its schema it turns
-// each field into a LoadPlan (pre-order nodes carrying the type's layout,
-// the node's place in the tree and its dictionary); a batch is then one walk
+// each field into a LoadPlan (load_plan.h); a batch is then one walk
 // of the plan in which each array takes one FieldNode and the buffers its
 // layout prescribes, each buffer's size checked against the layout as it is
 // cut. Buffers are zero-copy slices of the body unless they are compressed,
 // misaligned for their element type, or in non-native byte order.
+#include "array_loader.h"
+
 #include <algorithm>
 #include <cstring>
-#include <iterator>
-#include <new>
-#include <optional>
 
 #include "alkaid/visit_type.h"
-#include "compression_internal.h"
-#include "reader_internal.h"
-#include "reader_pipeline.h"
+#include "batch_pipeline.h"
+#include "body_buffer.h"
+#include "body_decompression.h"
+#include "endian_swap.h"
 
 namespace alkaid::ipc::internal {
 
@@ -42,13 +41,6 @@ int64_t AllowedDecompressedSize(int64_t needed) {
   return RoundUpToMultipleOf64(needed) + 64;
 }
 
-// One shared, immutable, non-null empty buffer for length-0 body buffers.
-const BufferPtr& EmptyBuffer() {
-  alignas(kAlignment) static const uint8_t kZeros[kAlignment] = {};
-  static const BufferPtr empty = std::make_shared<Buffer>(kZeros, 0);
-  return empty;
-}
-
 // Alignments are powers of two: a mask, not a division (this runs for every
 // buffer of every batch).
 bool IsAligned(const uint8_t* p, int alignment) {
@@ -56,187 +48,6 @@ bool IsAligned(const uint8_t* p, int alignment) {
 }
 
 }  // namespace
-
-SliceArena::SliceArena(const MessageBody& body, size_t capacity)
-    : base_(body.data), capacity_(capacity) {
-  if (body.owner != nullptr) owner_ = *body.owner;
-  if (capacity_ > kInline) heap_ = std::make_unique<std::byte[]>(capacity_ * sizeof(Buffer));
-}
-
-SliceArena::~SliceArena() {
-  // Every slot holds exactly a Buffer: no virtual dispatch needed.
-  Buffer* slots = slot(0);
-  for (size_t i = 0; i < used_; ++i) slots[i].Buffer::~Buffer();
-}
-
-inline void SliceArena::SliceInto(const std::shared_ptr<SliceArena>& arena, int64_t offset,
-                                  int64_t length, BufferPtr* out) {
-  SliceArena& a = *arena;
-  if (a.used_ >= a.capacity_) [[unlikely]] {
-    *out = std::make_shared<Buffer>(a.base_ + offset, length, a.owner_);
-    return;
-  }
-  // The arena owns the body, so the slice itself needs no owner of its own.
-  Buffer* slice = new (a.slot(a.used_)) Buffer(a.base_ + offset, length);
-  ++a.used_;
-  *out = BufferPtr(arena, slice);
-}
-
-BufferPtr SliceArena::Slice(const std::shared_ptr<SliceArena>& arena, int64_t offset,
-                            int64_t length) {
-  SliceArena& a = *arena;
-  if (a.used_ >= a.capacity_) return std::make_shared<Buffer>(a.base_ + offset, length, a.owner_);
-  // The arena owns the body, so the slice itself needs no owner of its own.
-  Buffer* slice = new (a.slot(a.used_)) Buffer(a.base_ + offset, length);
-  ++a.used_;
-  return BufferPtr(arena, slice);
-}
-
-// ---------------------------------------------------------------------------
-// Plans
-
-namespace {
-
-// What full validation would read of the buffer, which the reader checks
-// right after decompressing it (BufferRule::scan).
-alkaid::internal::BufferScan ScanFor(const BufferSpec& spec, TypeId storage) {
-  if (spec.kind == BufferSpec::kOffsets && spec.offsets_plus_one) {
-    if (spec.byte_width == 4) return alkaid::internal::BufferScan::kOffsets32;
-    if (spec.byte_width == 8) return alkaid::internal::BufferScan::kOffsets64;
-  }
-  if (spec.kind == BufferSpec::kData &&
-      (storage == TypeId::kString || storage == TypeId::kLargeString)) {
-    return alkaid::internal::BufferScan::kUtf8;
-  }
-  return alkaid::internal::BufferScan::kNone;
-}
-
-// What the loader needs of one buffer: the layout's statement of it.
-BufferRule RuleFor(const BufferSpec& spec, TypeId storage) {
-  BufferRule r;
-  r.scan = ScanFor(spec, storage);
-  r.kind = spec.kind;
-  r.width = spec.byte_width;
-  r.one_more = spec.offsets_plus_one;
-  // Alignments are powers of two (IsAligned masks with alignment - 1).
-  r.alignment = spec.alignment >= 1 && (spec.alignment & (spec.alignment - 1)) == 0 ? spec.alignment : 1;
-  r.swap = ByteSwap{spec.swap, spec.byte_width};
-  return r;
-}
-
-PlanNode::Shape ShapeOf(TypeId id) {
-  using Shape = PlanNode::Shape;
-  switch (id) {
-    case TypeId::kNull: return Shape::kNull;
-    case TypeId::kBinaryView:
-    case TypeId::kStringView: return Shape::kViews;
-    case TypeId::kList:
-    case TypeId::kLargeList:
-    case TypeId::kMap:
-    case TypeId::kListView:
-    case TypeId::kLargeListView: return Shape::kList;
-    case TypeId::kFixedSizeList: return Shape::kFixedSizeList;
-    case TypeId::kStruct: return Shape::kStruct;
-    case TypeId::kSparseUnion: return Shape::kSparseUnion;
-    case TypeId::kDenseUnion: return Shape::kDenseUnion;
-    case TypeId::kDictionary: return Shape::kDictionary;
-    case TypeId::kRunEndEncoded: return Shape::kRunEnd;
-    default: return Shape::kBuffers;
-  }
-}
-
-class PlanBuilder {
- public:
-  PlanBuilder(const DictionaryIds& ids, const DictionaryMemo& memo, int max_depth, LoadPlan* plan)
-      : ids_(ids), memo_(memo), max_depth_(max_depth), plan_(plan) {}
-
-  Status Add(const FieldPtr& field, int32_t parent, int32_t child_index, FieldPath* path,
-             int depth) {
-    if (field == nullptr || field->type() == nullptr) {
-      return Status::Invalid("a field of the schema has no type");
-    }
-    if (depth >= max_depth_) {
-      return Status::Invalid("field ", field->name(), ": type nesting deeper than the limit of ",
-                             max_depth_);
-    }
-    const DataType* storage = field->type().get();
-    for (int layer = 0; storage->id() == TypeId::kExtension; ++layer) {
-      storage = static_cast<const ExtensionType*>(storage)->storage_type().get();
-      if (storage == nullptr || layer > max_depth_) {
-        return Status::Invalid("field ", field->name(), ": extension type without usable storage");
-      }
-    }
-    const DataTypeLayout& layout = storage->layout();
-    const auto index = static_cast<int32_t>(plan_->nodes.size());
-    {
-      PlanNode node;
-      node.type = field->type();
-      node.field = field.get();
-      node.parent = parent;
-      node.child_index = child_index;
-      node.shape = ShapeOf(storage->id());
-      node.is_map = storage->id() == TypeId::kMap;
-      if (layout.buffers.size() > std::size(node.buffers)) {
-        return Status::NotImplemented("field ", field->name(), ": a layout of ",
-                                      layout.buffers.size(), " buffers");
-      }
-      node.num_buffers = static_cast<uint8_t>(layout.buffers.size());
-      for (size_t b = 0; b < layout.buffers.size(); ++b) {
-        node.buffers[b] = RuleFor(layout.buffers[b], storage->id());
-      }
-      if (storage->id() == TypeId::kFixedSizeList) {
-        node.list_size = static_cast<const FixedSizeListType*>(storage)->list_size();
-      }
-      if (node.shape == PlanNode::Shape::kDictionary) {
-        if (std::optional<int64_t> id = ids_.Get(*path)) {
-          node.dictionary_id = *id;
-          node.dictionary = memo_.Find(*id);
-        }
-      } else {
-        node.num_children = storage->num_fields();
-      }
-      plan_->nodes.push_back(std::move(node));
-    }
-    for (int32_t i = 0; i < plan_->nodes[static_cast<size_t>(index)].num_children; ++i) {
-      path->push_back(i);
-      ALKAID_RETURN_NOT_OK(Add(storage->field(i), index, i, path, depth + 1));
-      path->pop_back();
-    }
-    plan_->nodes[static_cast<size_t>(index)].end = static_cast<int32_t>(plan_->nodes.size());
-    return Status::OK();
-  }
-
- private:
-  const DictionaryIds& ids_;
-  const DictionaryMemo& memo_;
-  int max_depth_;
-  LoadPlan* plan_;
-};
-
-}  // namespace
-
-Status BuildLoadPlan(const FieldVector& fields, const FieldPath& base_path, int first_index,
-                     const DictionaryIds& ids, const DictionaryMemo& memo, int max_recursion_depth,
-                     LoadPlan* out) {
-  out->nodes.clear();
-  out->roots.clear();
-  out->base_path = base_path;
-  out->nodes.reserve(fields.size());
-  out->roots.reserve(fields.size());
-  PlanBuilder builder(ids, memo, max_recursion_depth, out);
-  FieldPath path = base_path;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    const int32_t root_index = first_index + static_cast<int32_t>(i);
-    out->roots.push_back(static_cast<int32_t>(out->nodes.size()));
-    path.push_back(root_index);
-    ALKAID_RETURN_NOT_OK(builder.Add(fields[i], -1, root_index, &path, 0));
-    path.pop_back();
-  }
-  return Status::OK();
-}
-
-// ---------------------------------------------------------------------------
-// Loading
 
 void ArrayLoader::Reset(const LoaderParams& params) {
   params_ = params;
@@ -403,7 +214,7 @@ Status ArrayLoader::CutBuffer(int32_t index, int slot, const BufferRule& rule, A
     return BufferTooSmall(index, rule, length, buffer_index, meta.length, needed);
   }
   if (meta.length == 0) {
-    target = EmptyBuffer();
+    target = EmptyBodyBuffer();
     return Status::OK();
   }
   if (!arena_) arena_ = std::make_shared<SliceArena>(*params_.body, buffers.size());
@@ -675,7 +486,7 @@ Status ArrayLoader::FinishDeferred() {
     ALKAID_ASSIGN_OR_RAISE(decompressed,
                            Charge::Take(budget, total, "decompressing a message body"));
     ParallelOptions parallel;
-    // A batch decoded beside others (reader_pipeline.h) keeps its buffers
+    // A batch decoded beside others (batch_pipeline.h) keeps its buffers
     // to its own thread.
     parallel.use_threads = params_.options->use_threads && CodecThreadsAllowedHere();
     parallel.num_threads = params_.options->num_threads;

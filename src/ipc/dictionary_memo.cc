@@ -1,8 +1,12 @@
+// The dictionaries of an IPC reader by id: replacements, deltas (queued and
+// concatenated once, or grown in place by a DictionaryAccumulator) and the
+// dictionaries nested in other dictionaries' values.
+#include "dictionary_memo.h"
+
 #include <algorithm>
 #include <limits>
 
 #include "alkaid/concatenate.h"
-#include "reader_internal.h"
 
 namespace alkaid::ipc::internal {
 

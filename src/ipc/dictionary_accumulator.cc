@@ -14,12 +14,14 @@
 // first appended bits. That byte is rewritten in place only when no snapshot
 // holds the buffer any more (the usual streaming case, where each batch is
 // dropped before the next is read); otherwise the bitmap is copied.
+#include "dictionary_accumulator.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
 
 #include "alkaid/bitmap.h"
-#include "reader_internal.h"
+#include "alkaid/visit_width.h"
 
 namespace alkaid::ipc::internal {
 
@@ -186,30 +188,26 @@ Status DictionaryAccumulator::AppendNode(Node* node, const ArrayData& a, int64_t
     node->null_count += n;
   }
 
+  // Binary and list layouts (list views are not supported): the offsets
+  // are as wide as the layout table says.
+  if (layout.buffers.size() > 1 && layout.buffers[1].kind == BufferSpec::kOffsets) {
+    ALKAID_RETURN_NOT_OK(VisitSignedWidth(layout.buffers[1].byte_width, [&](auto zero) -> Status {
+      using Offset = decltype(zero);
+      return node->children.empty() ? AppendBinary<Offset>(node, a, at, n)
+                                    : AppendList<Offset>(node, a, at, n);
+    }));
+    node->length += n;
+    return Status::OK();
+  }
   switch (type.id()) {
     case TypeId::kNull:
       break;
     case TypeId::kBool:
       ALKAID_RETURN_NOT_OK(AppendBits(&node->values, node->length, a.buffers[1]->data(), at, n));
       break;
-    case TypeId::kBinary:
-    case TypeId::kString:
-      ALKAID_RETURN_NOT_OK(AppendBinary<int32_t>(node, a, at, n));
-      break;
-    case TypeId::kLargeBinary:
-    case TypeId::kLargeString:
-      ALKAID_RETURN_NOT_OK(AppendBinary<int64_t>(node, a, at, n));
-      break;
     case TypeId::kBinaryView:
     case TypeId::kStringView:
       ALKAID_RETURN_NOT_OK(AppendViews(node, a, at, n));
-      break;
-    case TypeId::kList:
-    case TypeId::kMap:
-      ALKAID_RETURN_NOT_OK(AppendList<int32_t>(node, a, at, n));
-      break;
-    case TypeId::kLargeList:
-      ALKAID_RETURN_NOT_OK(AppendList<int64_t>(node, a, at, n));
       break;
     case TypeId::kFixedSizeList: {
       const int64_t size = static_cast<const FixedSizeListType&>(type).list_size();
