@@ -640,7 +640,7 @@ TEST(ApiHeader, IncludesEveryPublicHeader) {
   EXPECT_GT(headers, 30);
 }
 
-// --- The README's "Using the library" program ------------------------------------
+// --- The README's "A first program" ---------------------------------------------------
 
 Status ReadmeProgram(const std::string& path, std::ostream& out) {
   // Two columns from builders.

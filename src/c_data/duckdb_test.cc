@@ -6,7 +6,7 @@
 // compared with alkaid's own computation, and SELECT * imported back and
 // compared value by value with the original (after DuckDB's documented
 // conversions, recorded per type). With ALKAID_DUCKDB_REPORT=<file> the test
-// writes both README tables there as Markdown.
+// writes the two tables of docs/c-data-and-duckdb.md there as Markdown.
 //
 // The library comes from $ALKAID_DUCKDB_LIB or the CMake cache variable of the
 // same name (.ci/install-duckdb); without it the tests are skipped, unless
@@ -344,7 +344,7 @@ const std::vector<Setting>& Settings() {
   return settings;
 }
 
-// Everything one gold case produced, for the README tables.
+// Everything one gold case produced, for the tables of docs/c-data-and-duckdb.md.
 struct CaseReport {
   std::string label;
   std::string export_result;     // "accepted" or DuckDB's message
@@ -573,7 +573,7 @@ INSTANTIATE_TEST_SUITE_P(Gold, DuckDBGold,
                          }()),
                          GoldCaseName);
 
-// Writes the README tables when ALKAID_DUCKDB_REPORT names a file.
+// Writes the docs/c-data-and-duckdb.md tables when ALKAID_DUCKDB_REPORT names a file.
 class ReportWriter : public ::testing::Environment {
  public:
   void TearDown() override {
