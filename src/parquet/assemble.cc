@@ -91,7 +91,7 @@ class Assembler {
       const int16_t slot_def = node.levels.slot_def, slot_rep = node.levels.slot_rep;
       const int16_t present = node.levels.def_present;
       const bool nullable = node.field->nullable() && present > slot_def;
-      alkaid::internal::BufferBuilder bits(pool_);
+      alkaid::BufferBuilder bits(pool_);
       if (nullable) ALKAID_RETURN_NOT_OK(bits.EnsureCapacity(BytesForBits(lv.n)));
       for (int64_t i = 0; i < lv.n; ++i) {
         int16_t d = lv.Def(i);
@@ -133,7 +133,7 @@ class Assembler {
     const int16_t present = node.levels.def_present, elem_def = node.elem_def;
     const int16_t elem_rep = static_cast<int16_t>(slot_rep + 1);
     const bool nullable = node.field->nullable() && present > slot_def;
-    alkaid::internal::BufferBuilder offsets(pool_), bits(pool_);
+    alkaid::BufferBuilder offsets(pool_), bits(pool_);
     ALKAID_RETURN_NOT_OK(offsets.EnsureCapacity((lv.n + 1) * 4));
     if (nullable) ALKAID_RETURN_NOT_OK(bits.EnsureCapacity(BytesForBits(lv.n)));
     auto* off = reinterpret_cast<int32_t*>(offsets.mutable_data());

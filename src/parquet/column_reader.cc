@@ -18,7 +18,7 @@ namespace alkaid::parquet::internal {
 
 namespace {
 
-using alkaid::internal::BufferBuilder;
+using alkaid::BufferBuilder;
 using alkaid::bit_util::BytesForBits;
 using alkaid::bit_util::GetBit;
 using alkaid::bit_util::SetBitTo;

@@ -206,13 +206,13 @@ struct TestFileBuilder {
   static std::string Levels(const std::vector<int16_t>& levels, int16_t max, bool prefixed) {
     internal::RleBitPackedEncoder enc(internal::DictionaryIndexBitWidth(max + 1), default_memory_pool());
     (void)enc.Put(levels.data(), static_cast<int64_t>(levels.size()));
-    alkaid::internal::BufferBuilder buf(default_memory_pool());
+    alkaid::BufferBuilder buf(default_memory_pool());
     (void)enc.FinishInto(&buf, prefixed);
     return std::string(reinterpret_cast<const char*>(buf.data()), static_cast<size_t>(buf.size()));
   }
   static std::string Compress(const internal::Codec* codec, const std::string& raw) {
     if (codec == nullptr) return raw;
-    alkaid::internal::BufferBuilder buf(default_memory_pool());
+    alkaid::BufferBuilder buf(default_memory_pool());
     (void)codec->Compress(reinterpret_cast<const uint8_t*>(raw.data()),
                           static_cast<int64_t>(raw.size()), &buf);
     return std::string(reinterpret_cast<const char*>(buf.data()), static_cast<size_t>(buf.size()));

@@ -36,7 +36,14 @@ TEST_F(CliTest, BundledCsvSampleConvertsAndPrints) {
             std::string::npos)
       << schema.out;
   auto stats = RunMeasured({"stats", arrow});
-  EXPECT_NE(stats.out.find("elevation_m  int64                 3      4"), std::string::npos) << stats.out;
+  // Nulls, the distinct estimate, min and max (bytewise for strings).
+  EXPECT_NE(
+      stats.out.find("elevation_m  int64                 3      ~9        4                     760"),
+      std::string::npos)
+      << stats.out;
+  EXPECT_NE(stats.out.find("city         string                0      ~12       \"Kraków\""),
+            std::string::npos)
+      << stats.out;
 
   // The sample is written in the writer's normal form, so the round trip
   // CSV -> Arrow -> CSV gives back the same bytes.

@@ -433,8 +433,8 @@ class ColumnChunkWriter::Impl {
   bool column_index_ok_ = true;
 
   // Page assembly: uncompressed body, then the page as written.
-  alkaid::internal::BufferBuilder body_;
-  alkaid::internal::BufferBuilder page_;
+  alkaid::BufferBuilder body_;
+  alkaid::BufferBuilder page_;
 };
 
 Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(ColumnWriterSettings settings,

@@ -68,11 +68,11 @@ class LeafValueWriter {
   PhysicalType physical_type_;
   int32_t type_length_;
   MemoryPool* pool_;
-  alkaid::internal::BufferBuilder scratch_;   // converted fixed-width values
-  alkaid::internal::BufferBuilder offsets_;   // views as int64 offsets
-  alkaid::internal::BufferBuilder data_;      // views' bytes
-  alkaid::internal::BufferBuilder gather_values_;  // dictionary entries gathered
-  alkaid::internal::BufferBuilder gather_data_;
+  alkaid::BufferBuilder scratch_;   // converted fixed-width values
+  alkaid::BufferBuilder offsets_;   // views as int64 offsets
+  alkaid::BufferBuilder data_;      // views' bytes
+  alkaid::BufferBuilder gather_values_;  // dictionary entries gathered
+  alkaid::BufferBuilder gather_data_;
   ArrayDataPtr gathered_;
 };
 
