@@ -49,7 +49,7 @@ struct StatusDetail {
     kLimit,         ///< the input went past a limit that an option raises
     kInferredType,  ///< a value did not fit a type inferred from the first rows
   };
-  Kind kind = Kind::kLimit;
+  Kind kind = Kind::kLimit;  ///< which of the two situations above this is
   /// Fields of the call's options struct that change the outcome, spelled as
   /// in the struct ("max_record_bytes", "inference_rows"), the main one first.
   std::vector<std::string> options;

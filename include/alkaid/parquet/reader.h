@@ -36,11 +36,12 @@ namespace alkaid::parquet {
 /// A condition on one column, used to skip row groups whose statistics prove that no row
 /// satisfies it. Rows of the row groups that are read are not filtered.
 struct ALKAID_EXPORT ColumnPredicate {
+  /// The comparison: column op value, or a null test.
   enum class Op : int8_t { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual,
                            kIsNull, kIsNotNull };
   /// Leaf column path ("price", "address.city").
   std::string column;
-  Op op = Op::kEqual;
+  Op op = Op::kEqual;  ///< how the column is compared with `value`
   /// The constant, compared with the stored value: integers for INT32/INT64 columns (dates
   /// in days, times and timestamps in the column's unit, decimals unscaled), doubles for
   /// FLOAT/DOUBLE (integers are accepted too), strings for BYTE_ARRAY and
@@ -75,6 +76,7 @@ struct ALKAID_EXPORT ReaderOptions {
   int num_threads = 1;
   /// Rows per batch of GetRecordBatchReader (a batch never spans row groups).
   int64_t batch_size = 64 * 1024;
+  /// Arrow layout of string and binary columns.
   BinaryReadType binary_type = BinaryReadType::kDefault;
   /// Unit of INT96 timestamps (nanoseconds, as Arrow C++ reads them by default).
   TimeUnit int96_unit = TimeUnit::kNano;
@@ -88,15 +90,16 @@ struct ALKAID_EXPORT ReaderOptions {
   /// with OutOfMemory naming this option. 0: max(memory_budget_floor,
   /// memory_budget_ratio * file size).
   int64_t memory_budget = 0;
-  int64_t memory_budget_floor = int64_t{1} << 30;
-  double memory_budget_ratio = 64.0;
+  int64_t memory_budget_floor = int64_t{1} << 30;  ///< bytes; the least automatic budget
+  double memory_budget_ratio = 64.0;  ///< automatic budget as a multiple of the file size
   /// Bounds on the footer and page headers beyond their bytes: longest string, most list
   /// elements.
-  int64_t max_metadata_string_size = int64_t{100} << 20;
-  int64_t max_metadata_list_size = 10'000'000;
+  int64_t max_metadata_string_size = int64_t{100} << 20;  ///< longest string, in bytes
+  int64_t max_metadata_list_size = 10'000'000;  ///< most elements in one list
   /// Memory for everything the reader allocates; must outlive what it returns.
   MemoryPool* pool = default_memory_pool();
 
+  /// The default options.
   static ReaderOptions Defaults() { return ReaderOptions(); }
 };
 
@@ -115,12 +118,14 @@ class ALKAID_EXPORT FileReader {
   static Result<std::unique_ptr<FileReader>> Open(BufferPtr buffer,
                                                   const ReaderOptions& options = {});
 
+  /// The file's footer.
   const FileMetaData& metadata() const;
   /// The Arrow schema of the whole file (no projection).
   const SchemaPtr& schema() const;
   /// The schema of what ReadTable() returns with the options' projection.
   const SchemaPtr& projected_schema() const;
 
+  /// Row groups in the file.
   int num_row_groups() const;
   /// The row groups a read selects: options.row_groups (or all), minus those the filter
   /// skips by their statistics.
@@ -133,6 +138,7 @@ class ALKAID_EXPORT FileReader {
   Result<std::shared_ptr<Table>> ReadTable(const std::vector<std::string>& columns);
   /// One row group (any index, filter not applied), with the options' columns.
   Result<std::shared_ptr<Table>> ReadRowGroup(int i);
+  /// One row group (filter not applied), with these columns (names or paths).
   Result<std::shared_ptr<Table>> ReadRowGroup(int i, const std::vector<std::string>& columns);
   /// Batches of at most options.batch_size rows over the selected row groups, decoding one
   /// row group at a time (and, with num_threads > 1, the next one in the background).

@@ -34,6 +34,7 @@ ALKAID_EXPORT const char* RepetitionName(Repetition repetition);
 /// A node's meaning beyond its physical type: the format's LogicalType, or the legacy
 /// ConvertedType translated to it (as the format's compatibility rules say), or none.
 struct ALKAID_EXPORT LogicalType {
+  /// Which annotation this is; the members below apply to the kinds they name.
   enum class Kind : int8_t {
     kNone,       ///< no annotation: the physical type's own meaning
     kString,     ///< UTF-8 text (BYTE_ARRAY)
@@ -56,7 +57,7 @@ struct ALKAID_EXPORT LogicalType {
     kGeography,  ///< well-known binary, edges per `edge_algorithm`
     kVector,     ///< fixed-length vector group (VECTOR repetition)
   };
-  Kind kind = Kind::kNone;
+  Kind kind = Kind::kNone;  ///< the annotation (kNone: none)
   int32_t precision = 0;  ///< kDecimal
   int32_t scale = 0;      ///< kDecimal
   /// kTime, kTimestamp: kMilli, kMicro or kNano.
@@ -73,12 +74,13 @@ struct ALKAID_EXPORT LogicalType {
 
   /// "STRING", "DECIMAL(10,2)", "TIMESTAMP(MICROS,true)", "INTEGER(8,false)", ...; "NONE".
   std::string ToString() const;
+  /// Equal when every member is equal.
   bool operator==(const LogicalType&) const = default;
 };
 
 /// One node of the schema tree (the root, a group or a leaf).
 struct ALKAID_EXPORT SchemaNode {
-  std::string name;
+  std::string name;  ///< the field name as written
   /// The root's repetition is kRequired (the file states none for it).
   Repetition repetition = Repetition::kRequired;
   /// Leaves carry values; groups carry children.
@@ -87,7 +89,7 @@ struct ALKAID_EXPORT SchemaNode {
   PhysicalType physical_type = PhysicalType::kInt32;
   /// FIXED_LEN_BYTE_ARRAY byte width (leaves; 0 otherwise or when not stated).
   int32_t type_length = 0;
-  LogicalType logical_type;
+  LogicalType logical_type;  ///< the annotation (kNone when there is none)
   /// The legacy annotation's wire number as written (UTF8 = 0 ... INTERVAL = 21), if any.
   std::optional<int32_t> converted_type;
   /// The writer's field id, if any.
@@ -109,12 +111,12 @@ struct ALKAID_EXPORT SchemaNode {
 struct ALKAID_EXPORT ColumnDescriptor {
   int node = -1;                  ///< index into SchemaDescriptor::node()
   std::vector<std::string> path;  ///< names from below the root to the leaf
-  PhysicalType physical_type = PhysicalType::kInt32;
-  int32_t type_length = 0;
-  LogicalType logical_type;
-  std::optional<int32_t> converted_type;
-  int16_t max_definition_level = 0;
-  int16_t max_repetition_level = 0;
+  PhysicalType physical_type = PhysicalType::kInt32;  ///< the leaf's stored type
+  int32_t type_length = 0;  ///< FIXED_LEN_BYTE_ARRAY byte width; 0 otherwise
+  LogicalType logical_type;  ///< the leaf's annotation
+  std::optional<int32_t> converted_type;  ///< legacy annotation's wire number, if any
+  int16_t max_definition_level = 0;  ///< definition level of a present (non-null) value
+  int16_t max_repetition_level = 0;  ///< repetition level of the deepest repeated node
   /// The path joined with '.' ("a.list.element").
   std::string path_string() const;
 };
@@ -124,18 +126,24 @@ struct ALKAID_EXPORT ColumnDescriptor {
 class ALKAID_EXPORT SchemaDescriptor {
  public:
   SchemaDescriptor() = default;
+  /// For the library's own use: the reader builds and checks the nodes and columns.
   SchemaDescriptor(std::vector<SchemaNode> nodes, std::vector<ColumnDescriptor> columns)
       : nodes_(std::move(nodes)), columns_(std::move(columns)) {}
 
+  /// Nodes in the tree, root and groups included.
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   /// Precondition: 0 <= i < num_nodes().
   const SchemaNode& node(int i) const { return nodes_[static_cast<size_t>(i)]; }
+  /// Node 0, the root group.
   const SchemaNode& root() const { return nodes_[0]; }
+  /// All nodes, in the file's depth-first order.
   const std::vector<SchemaNode>& nodes() const { return nodes_; }
 
+  /// Leaf columns.
   int num_columns() const { return static_cast<int>(columns_.size()); }
   /// Precondition: 0 <= i < num_columns().
   const ColumnDescriptor& column(int i) const { return columns_[static_cast<size_t>(i)]; }
+  /// All leaf columns, in depth-first leaf order.
   const std::vector<ColumnDescriptor>& columns() const { return columns_; }
   /// The column whose dotted path is `path`, or -1.
   int FindColumn(std::string_view path) const;

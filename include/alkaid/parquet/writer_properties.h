@@ -44,8 +44,8 @@ enum class FormatVersion : int8_t {
 
 /// Settings of one column that override the file's. Unset members take the file's value.
 struct ALKAID_EXPORT ColumnProperties {
-  std::optional<Compression> compression;
-  std::optional<int> compression_level;
+  std::optional<Compression> compression;  ///< codec of the column's pages
+  std::optional<int> compression_level;    ///< codec level
   /// Dictionary-encode the column (RLE_DICTIONARY data pages after a dictionary page).
   std::optional<bool> dictionary;
   /// The encoding of values that are not dictionary-encoded (and of every value once the
@@ -54,8 +54,8 @@ struct ALKAID_EXPORT ColumnProperties {
   /// kByteStreamSplit (FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY), or kRle
   /// (BOOLEAN). An encoding that does not fit the column's physical type is an error.
   std::optional<Encoding> encoding;
-  std::optional<bool> statistics;
-  std::optional<bool> page_index;
+  std::optional<bool> statistics;  ///< write the column's statistics
+  std::optional<bool> page_index;  ///< write the column's page index
 };
 
 /// Settings of a Parquet file writer.
@@ -68,6 +68,7 @@ struct ALKAID_EXPORT WriterProperties {
   /// Dictionary-encode columns by default. A column whose dictionary page would pass
   /// dictionary_page_size_limit continues with `encoding` for the rest of its chunk.
   bool dictionary = true;
+  /// Bytes a dictionary page may reach before the column stops dictionary encoding.
   int64_t dictionary_page_size_limit = int64_t{1} << 20;
   /// Encoding of values that are not dictionary-encoded (see ColumnProperties::encoding).
   Encoding encoding = Encoding::kPlain;
@@ -75,14 +76,15 @@ struct ALKAID_EXPORT WriterProperties {
   /// A data page is cut once its encoded levels and values reach about this many bytes
   /// (before compression) or it holds data_page_row_limit rows, at a row boundary.
   int64_t data_page_size = int64_t{1} << 20;
-  int64_t data_page_row_limit = 20'000;
-  DataPageVersion data_page_version = DataPageVersion::kV1;
+  int64_t data_page_row_limit = 20'000;  ///< most rows in one data page
+  DataPageVersion data_page_version = DataPageVersion::kV1;  ///< the data page layout
   /// A row group is closed once it holds this many rows; WriteTable also splits tables
   /// at this size. The writer keeps one row group's encoded pages in memory.
   int64_t max_row_group_rows = int64_t{1} << 20;
   /// ... or once its encoded pages reach this many bytes (0: no byte limit).
   int64_t max_row_group_bytes = 0;
 
+  /// The format version whose annotations and types the writer may use.
   FormatVersion version = FormatVersion::k2_6;
 
   /// Column chunk and page statistics (null count, min/max).
