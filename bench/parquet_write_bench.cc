@@ -154,6 +154,23 @@ parquet::Compression CodecOf(int64_t arg) {
   return arg == 0 ? parquet::Compression::kSnappy : parquet::Compression::kZstd;
 }
 
+// Both writers run on the same grid: Snappy (zstd=0) or ZSTD (zstd=1), on 1 or 2 threads.
+void CodecAndThreadArgs(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"zstd", "threads"});
+  for (int threads : {1, 2}) {
+    for (int zstd : {0, 1}) b->Args({zstd, threads});
+  }
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+// Rows and the written file's size as counters, then the file is removed.
+void ReportFileAndRemove(benchmark::State& state, const std::string& path, int64_t rows) {
+  state.counters["rows"] = static_cast<double>(rows);
+  state.counters["file_MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+  state.SetItemsProcessed(state.iterations() * rows);
+  std::filesystem::remove(path);
+}
+
 void AlkaidWrite(benchmark::State& state) {
   const auto& table = MixedTable();
   parquet::WriterProperties props;
@@ -163,19 +180,9 @@ void AlkaidWrite(benchmark::State& state) {
   props.max_row_group_rows = 1'000'000;
   const std::string path = OutputPath("alkaid");
   for (auto _ : state) Must(parquet::WriteTable(*table, path, props));
-  state.counters["rows"] = static_cast<double>(table->num_rows());
-  state.counters["file_MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
-  state.SetItemsProcessed(state.iterations() * table->num_rows());
-  std::filesystem::remove(path);
+  ReportFileAndRemove(state, path, table->num_rows());
 }
-BENCHMARK(AlkaidWrite)
-    ->ArgNames({"zstd", "threads"})
-    ->Args({0, 1})
-    ->Args({1, 1})
-    ->Args({0, 2})
-    ->Args({1, 2})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+BENCHMARK(AlkaidWrite)->Apply(CodecAndThreadArgs);
 
 void DuckDBCopyTo(benchmark::State& state) {
   const char* fallback =
@@ -204,19 +211,9 @@ void DuckDBCopyTo(benchmark::State& state) {
                           (state.range(0) == 0 ? "snappy" : "zstd") +
                           ", ROW_GROUP_SIZE 1000000)";
   for (auto _ : state) Must(db->Execute(sql));
-  state.counters["rows"] = static_cast<double>(MixedTable()->num_rows());
-  state.counters["file_MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
-  state.SetItemsProcessed(state.iterations() * MixedTable()->num_rows());
-  std::filesystem::remove(path);
+  ReportFileAndRemove(state, path, MixedTable()->num_rows());
 }
-BENCHMARK(DuckDBCopyTo)
-    ->ArgNames({"zstd", "threads"})
-    ->Args({0, 1})
-    ->Args({1, 1})
-    ->Args({0, 2})
-    ->Args({1, 2})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+BENCHMARK(DuckDBCopyTo)->Apply(CodecAndThreadArgs);
 
 }  // namespace
 }  // namespace alkaid

@@ -107,7 +107,7 @@ class DeltaLengthDecoder final : public ValueDecoder {
       int64_t done = 0;
       while (done < n) {
         // The lengths read ahead, reserved at once.
-        int available;
+        int available = 0;
         ALKAID_ASSIGN_OR_RAISE(const int32_t* lens, lengths_.Peek(&available));
         const int k = static_cast<int>(std::min<int64_t>(available, n - done));
         int64_t total = 0;
@@ -183,7 +183,7 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
     int64_t decoded = 0;
     const int64_t limit = std::max(kMinDecodedLimit, kMaxExpansion * size);
     for (int64_t i = 0; i < count;) {
-      int have_prefixes, have_suffixes;
+      int have_prefixes = 0, have_suffixes = 0;
       ALKAID_ASSIGN_OR_RAISE(const int32_t* prefixes, prefixes_.Peek(&have_prefixes));
       ALKAID_ASSIGN_OR_RAISE(const int32_t* suffixes, suffixes_.Peek(&have_suffixes));
       const int k = std::min(have_prefixes, have_suffixes);
@@ -251,7 +251,7 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
       int64_t done = 0;
       while (done < n) {
         // As many values as both length streams have read ahead, reserved at once.
-        int have_prefixes, have_suffixes;
+        int have_prefixes = 0, have_suffixes = 0;
         ALKAID_ASSIGN_OR_RAISE(const int32_t* prefixes, prefixes_.Peek(&have_prefixes));
         ALKAID_ASSIGN_OR_RAISE(const int32_t* suffixes, suffixes_.Peek(&have_suffixes));
         const int k = static_cast<int>(

@@ -86,10 +86,6 @@ bool IsStringLike(TypeId id) {
 bool IsBinaryLike(TypeId id) {
   return id == TypeId::kBinary || id == TypeId::kLargeBinary || id == TypeId::kBinaryView;
 }
-bool IsListLike(TypeId id) {
-  return id == TypeId::kList || id == TypeId::kLargeList || id == TypeId::kListView ||
-         id == TypeId::kLargeListView;
-}
 bool IsIntegerType(TypeId id) {
   switch (id) {
     case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:

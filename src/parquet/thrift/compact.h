@@ -135,7 +135,7 @@ class CompactReader {
 
   template <typename Int>
   Status ReadZigzag(Int* out) {
-    uint64_t raw;
+    uint64_t raw = 0;
     ALKAID_RETURN_NOT_OK(ReadVarint(&raw, sizeof(Int) == 8 ? 10 : sizeof(Int) == 4 ? 5 : 3));
     int64_t value = static_cast<int64_t>(raw >> 1) ^ -static_cast<int64_t>(raw & 1);
     if constexpr (sizeof(Int) < 8) {
@@ -164,7 +164,7 @@ class CompactReader {
 
   /// A list (or set) header: element type and a size checked against the bytes left.
   Status ReadListHeader(WireType* elem, int64_t* size) {
-    uint8_t b;
+    uint8_t b = 0;
     ALKAID_RETURN_NOT_OK(ReadByte(&b));
     *elem = static_cast<WireType>(b & 0x0f);
     uint64_t n = b >> 4;
