@@ -228,6 +228,28 @@ inline std::vector<std::string> CanonicalRows(const Table& table, const Canonica
   return rows;
 }
 
+/// The first difference of two lists of canonical rows, or "" when equal. A row holding a
+/// type the canonical text does not know ("<...>") is reported: it would compare equal
+/// without being looked at.
+inline std::string RowsDifference(const std::vector<std::string>& left,
+                                  const std::vector<std::string>& right) {
+  for (const auto* rows : {&left, &right}) {
+    for (const auto& row : *rows) {
+      if (row.find('<') != std::string::npos) return "not comparable: " + row.substr(0, 100);
+    }
+  }
+  if (left.size() != right.size()) {
+    return std::to_string(left.size()) + " rows vs " + std::to_string(right.size());
+  }
+  for (size_t i = 0; i < left.size(); ++i) {
+    if (left[i] != right[i]) {
+      return "row " + std::to_string(i) + ": " + left[i].substr(0, 200) + " vs " +
+             right[i].substr(0, 200);
+    }
+  }
+  return "";
+}
+
 /// The directory of the Parquet project's data files, or empty.
 inline std::string ParquetDataDir() {
   std::string dir = ::alkaid::testing::TestDataDir();

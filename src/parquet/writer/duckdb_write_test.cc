@@ -72,22 +72,7 @@ std::string ColumnDifference(const SchemaPtr& schema_a, const std::vector<Record
   auto tb = Table::FromRecordBatches(schema_b, b).ValueOrDie()->SelectColumns({c}).ValueOrDie();
   auto left = testing::CanonicalRows(*ta);
   auto right = testing::CanonicalRows(*tb);
-  // A type the canonical text does not know would compare equal without being looked at.
-  for (const auto* rows : {&left, &right}) {
-    for (const auto& row : *rows) {
-      if (row.find("<") != std::string::npos) return "not comparable: " + row.substr(0, 100);
-    }
-  }
-  if (left.size() != right.size()) {
-    return std::to_string(left.size()) + " rows vs " + std::to_string(right.size());
-  }
-  for (size_t i = 0; i < left.size(); ++i) {
-    if (left[i] != right[i]) {
-      return "row " + std::to_string(i) + ": " + left[i].substr(0, 200) + " vs " +
-             right[i].substr(0, 200);
-    }
-  }
-  return "";
+  return testing::RowsDifference(left, right);
 }
 
 // The columns: every writable Arrow type (writer_test_util.h) but those DuckDB lacks.
