@@ -236,7 +236,8 @@ TEST_F(CliSourcesTest, TailOfTextIsBounded) {
   ASSERT_EQ(tail.exit_code, 0) << tail.err;
   EXPECT_EQ(tail.out, "i,s\n1999998,abcdefghijklmnopqrstuvwxyz0123456789\n"
                       "1999999,abcdefghijklmnopqrstuvwxyz0123456789\n");
-  EXPECT_LT(tail.max_rss_kib, (alkaid::testing::kSanitizedBuild ? 512 : 64) << 10) << "peak RSS " << tail.max_rss_kib << " KiB";
+  EXPECT_LT(tail.max_rss_kib, (alkaid::testing::kSanitizedBuild ? 512 : 64) << 10)
+      << "peak RSS " << tail.max_rss_kib << " KiB";
 }
 
 }  // namespace alkaid_cli_test
