@@ -157,8 +157,9 @@ TEST_F(CliSourcesTest, ErrorsSayWhatIsWrong) {
   // Text options on input they do not apply to are refused, naming both.
   auto delimiter = RunMeasured({"cat", paths.at("parquet"), "--delimiter", ";"});
   EXPECT_EQ(delimiter.exit_code, 2);
-  EXPECT_NE(delimiter.err.find("--delimiter is an option for CSV input, and this is a Parquet file"),
-            std::string::npos)
+  EXPECT_NE(
+      delimiter.err.find("--delimiter is an option for CSV input, and this is a Parquet file"),
+      std::string::npos)
       << delimiter.err;
   auto types = RunMeasured({"stats", paths.at("ipc-file"), "--types", "population:int32"});
   EXPECT_EQ(types.exit_code, 2);

@@ -7,7 +7,8 @@ namespace alkaid::cli {
 Opened OpenOrReport(const Options& options, const std::vector<std::string>& columns,
                     const ipc::IpcReadOptions& ipc_options) {
   const std::string subject = InputName(options.input);
-  if (!options.text.error.ok()) return {nullptr, Report(options.command, options.text.error, kExitUsage)};
+  if (!options.text.error.ok())
+    return {nullptr, Report(options.command, options.text.error, kExitUsage)};
   SourceOptions source_options;
   source_options.columns = columns;
   source_options.ipc = ipc_options;

@@ -71,7 +71,8 @@ int Run(const Options& options) {
   std::vector<int> shown;
   for (const auto& name : *names) {
     int i = m.schema().FindColumn(name);
-    if (i < 0) return Report(subject, Status::KeyError("no column '", name, "' in the file"), kExitUsage);
+    if (i < 0)
+      return Report(subject, Status::KeyError("no column '", name, "' in the file"), kExitUsage);
     shown.push_back(i);
   }
   if (shown.empty())

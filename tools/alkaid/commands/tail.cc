@@ -61,6 +61,7 @@ int Run(const Options& options) {
 }  // namespace
 
 extern const Command kTailCommand = {
-    "tail", "Print the last rows (IPC and Parquet files: reads only the last batches)", AddOptions, Run};
+    "tail", "Print the last rows (IPC and Parquet files: reads only the last batches)",
+    AddOptions, Run};
 
 }  // namespace alkaid::cli

@@ -29,7 +29,8 @@ class IpcFileInput final : public Input {
     ipc::IpcReadOptions ipc = options.ipc;
     if (!options.columns.empty()) {
       ALKAID_ASSIGN_OR_RAISE(auto probe, ipc::FileReader::Open(source, ipc));
-      ALKAID_ASSIGN_OR_RAISE(ipc.included_fields, ResolveColumns(*probe->schema(), options.columns));
+      ALKAID_ASSIGN_OR_RAISE(ipc.included_fields,
+                             ResolveColumns(*probe->schema(), options.columns));
     }
     ALKAID_ASSIGN_OR_RAISE(in->file_, ipc::FileReader::Open(source, ipc));
     in->schema_ = in->file_->schema();
@@ -89,7 +90,8 @@ class IpcStreamInput final : public ReaderInput {
     const bool select_in_reader = !bytes->is_stdin() && !options.columns.empty();
     if (select_in_reader) {
       ALKAID_ASSIGN_OR_RAISE(auto probe, ipc::StreamReader::Open(source, ipc));
-      ALKAID_ASSIGN_OR_RAISE(ipc.included_fields, ResolveColumns(*probe->schema(), options.columns));
+      ALKAID_ASSIGN_OR_RAISE(ipc.included_fields,
+                             ResolveColumns(*probe->schema(), options.columns));
       ALKAID_ASSIGN_OR_RAISE(source, open_source());
     }
     ALKAID_ASSIGN_OR_RAISE(auto stream, ipc::StreamReader::Open(source, ipc));

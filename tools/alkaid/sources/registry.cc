@@ -180,13 +180,13 @@ Status NotReadable(std::string_view head) {
   if (head.empty()) return Status::Invalid("the input is empty");
   if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
       static_cast<unsigned char>(head[1]) == 0x8b)
-    return Status::NotImplemented("this is gzip-compressed data of no format alkaid reads compressed "
-                           "(integration JSON is); decompress it first");
+    return Status::NotImplemented("this is gzip-compressed data of no format alkaid reads "
+                                  "compressed (integration JSON is); decompress it first");
   std::string_view body = TextBody(head);
   if (!body.empty() && (body[0] == '{' || body[0] == '['))
     return Status::NotImplemented("this is JSON, but neither integration JSON ({\"schema\", "
-                           "\"batches\"}) nor JSON Lines (one object per line); "
-                           "--input-format jsonl reads a single object as one row");
+                                  "\"batches\"}) nor JSON Lines (one object per line); "
+                                  "--input-format jsonl reads a single object as one row");
   if (head.size() >= kSniffMaxBytes && FirstLinesCut(head))
     return Status::Invalid("this is text whose first lines are longer than the ", kSniffMaxBytes,
                            " bytes looked at, so its format is not known; --input-format csv "

@@ -11,7 +11,8 @@ std::string_view TrimLeft(std::string_view v) {
 }
 
 std::string_view TrimRight(std::string_view v) {
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r')) v.remove_suffix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r'))
+    v.remove_suffix(1);
   return v;
 }
 
