@@ -162,5 +162,24 @@ TEST(ParquetRestore, ValuesTheClaimedTypeCannotHoldAreErrors) {
   }
 }
 
+TEST(ParquetRestore, Date64PastTheDaysOfDateIsAWriteError) {
+  // 2^31 days after the epoch, in milliseconds: one day past what an int32 DATE counts.
+  const std::string past = std::to_string((int64_t{1} << 31) * 86'400'000);
+  auto table = OneColumn(field("d", date64()), "[0, 86400000, null, " + past + "]");
+  WriterProperties props;
+  props.max_row_group_rows = 2;
+  auto file = WriteTableToBuffer(*table, props);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.status().message().find("row group 1, column 'd': date64 value " + past +
+                                         " (slot 1 of the column)"),
+            std::string::npos)
+      << file.status();
+  // The most negative day that fits still round-trips.
+  const std::string first = std::to_string(int64_t{INT32_MIN} * 86'400'000);
+  auto edge = OneColumn(field("d", date64()), "[" + first + ", null]");
+  ASSERT_OK_AND_ASSIGN(auto back, RoundTrip(*edge, WriterProperties()));
+  ExpectSameColumn(*edge, *back);
+}
+
 }  // namespace
 }  // namespace alkaid::parquet
