@@ -12,7 +12,10 @@
 #include <vector>
 
 #include "alkaid/bitmap.h"
+#include <benchmark/benchmark.h>
+
 #include "alkaid/table.h"
+#include "test_util/duckdb.h"
 
 namespace alkaid::bench {
 
@@ -128,6 +131,24 @@ inline const std::vector<RecordBatchPtr>& MixedBatches() {
 inline const std::shared_ptr<Table>& MixedTable() {
   static std::shared_ptr<Table> table = Table::FromRecordBatches(MixedBatches()).ValueOrDie();
   return table;
+}
+
+/// DuckDB's API from $ALKAID_DUCKDB_LIB (or the build's default path), or null after
+/// skipping the benchmark with the reason.
+inline c_data::DuckApi* DuckOrSkip(benchmark::State& state) {
+  const char* fallback =
+#ifdef ALKAID_DUCKDB_LIB
+      ALKAID_DUCKDB_LIB;
+#else
+      "";
+#endif
+  c_data::DuckApi* api = c_data::DuckApi::Get(fallback);
+  if (!api->error.empty()) {
+    state.SkipWithError(
+        ("libduckdb.so not loaded (" + api->error + "): set ALKAID_DUCKDB_LIB").c_str());
+    return nullptr;
+  }
+  return api;
 }
 
 }  // namespace alkaid::bench

@@ -111,18 +111,8 @@ BENCHMARK(AlkaidStream)
     ->UseRealTime();
 
 void DuckDBRead(benchmark::State& state) {
-  const char* fallback =
-#ifdef ALKAID_DUCKDB_LIB
-      ALKAID_DUCKDB_LIB;
-#else
-      "";
-#endif
-  c_data::DuckApi* api = c_data::DuckApi::Get(fallback);
-  if (!api->error.empty()) {
-    state.SkipWithError(
-        ("libduckdb.so not loaded (" + api->error + "): set ALKAID_DUCKDB_LIB").c_str());
-    return;
-  }
+  c_data::DuckApi* api = bench::DuckOrSkip(state);
+  if (api == nullptr) return;
   static c_data::Database* db = new c_data::Database(api);
   const std::string& path = FileOf(state.range(0));
   Must(db->Execute("SET threads = " + std::to_string(state.range(1))));

@@ -75,19 +75,8 @@ void AlkaidWrite(benchmark::State& state) {
 BENCHMARK(AlkaidWrite)->Apply(CodecAndThreadArgs);
 
 void DuckDBCopyTo(benchmark::State& state) {
-  const char* fallback =
-#ifdef ALKAID_DUCKDB_LIB
-      ALKAID_DUCKDB_LIB;
-#else
-      "";
-#endif
-  c_data::DuckApi* api = c_data::DuckApi::Get(fallback);
-  if (!api->error.empty()) {
-    state.SkipWithError(("libduckdb.so not loaded (" + api->error +
-                         "): set ALKAID_DUCKDB_LIB")
-                            .c_str());
-    return;
-  }
+  c_data::DuckApi* api = bench::DuckOrSkip(state);
+  if (api == nullptr) return;
   static c_data::Database* db = nullptr;
   if (db == nullptr) {
     // Loaded once into DuckDB's own storage, so that COPY times its writer only.
