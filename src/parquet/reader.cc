@@ -350,15 +350,16 @@ Result<RecordBatchPtr> FileReader::Impl::ReadRowGroup(int g, const Projection& p
   ArrayDataVector columns;
   for (size_t f = 0; f < projection.fields.size(); ++f) {
     const FieldNode& node = projection.fields[f];
+    auto in_field = [&](const Status& st) {
+      return Status(st.code(), name + ": row group " + std::to_string(g) + ", field " +
+                                   node.field->name() + ": " + st.message());
+    };
     auto data = AssembleField(node, leaves, rows, options.pool);
-    if (!data.ok()) {
-      return Status(data.status().code(), name + ": row group " + std::to_string(g) +
-                                              ", field " + node.field->name() + ": " +
-                                              data.status().message());
-    }
+    if (!data.ok()) return in_field(data.status());
     const DataTypePtr& target = projection.schema->field(static_cast<int>(f))->type();
-    ALKAID_ASSIGN_OR_RAISE(auto restored, RestoreArray(*data, target, options.pool));
-    columns.push_back(std::move(restored));
+    auto restored = RestoreArray(*data, target, options.pool);
+    if (!restored.ok()) return in_field(restored.status());
+    columns.push_back(std::move(*restored));
   }
   return RecordBatch::Make(projection.schema, rows, std::move(columns));
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "alkaid/concatenate.h"
 #include "alkaid/encode.h"
 #include "src/parquet/convert.h"
 
@@ -92,6 +93,83 @@ Result<ArrayDataPtr> RestoreIndices(const ArrayData& data, DataTypePtr type, Mem
   }
 }
 
+// Microseconds whose nanosecond count fits int64.
+constexpr int64_t kMaxMicrosAsNanos = std::numeric_limits<int64_t>::max() / 1000;
+constexpr int64_t kMinMicrosAsNanos = std::numeric_limits<int64_t>::min() / 1000;
+
+// Every valid value of `data` within [lo, hi], or an error naming the first that is not.
+template <typename T>
+Status CheckRange(const ArrayData& data, T lo, T hi, const DataType& target) {
+  const T* in = data.GetValues<T>(1);
+  for (int64_t i = 0; i < data.length; ++i) {
+    if ((in[i] < lo || in[i] > hi) && data.IsValid(i)) {
+      return Status::Invalid("value ", in[i], " at row ", i, " does not fit ",
+                             target.ToString());
+    }
+  }
+  return Status::OK();
+}
+
+// An interval of `Width` bytes copied from each 12-byte Parquet INTERVAL value
+// (months, days, milliseconds, little-endian) starting at byte `from`.
+template <int Width>
+Result<ArrayDataPtr> IntervalFromBytes(const ArrayData& data, DataTypePtr type, int from,
+                                       MemoryPool* pool) {
+  if (checked_cast<FixedSizeBinaryType>(*data.type).byte_width() != 12) {
+    return Status::Invalid("an INTERVAL column of ", data.type->ToString(), " values");
+  }
+  ALKAID_ASSIGN_OR_RAISE(auto buffer, AllocateBuffer(data.length * Width, pool));
+  const uint8_t* in = data.buffers[1]->data() + data.offset * 12 + from;
+  uint8_t* out = buffer->mutable_data();
+  for (int64_t i = 0; i < data.length; ++i) std::memcpy(out + i * Width, in + i * 12, Width);
+  auto result = std::make_shared<ArrayData>(data);
+  result->type = std::move(type);
+  result->offset = 0;
+  result->buffers[1] = std::move(buffer);
+  return result;
+}
+
+// A list array whose valid lists all hold list_size values as a fixed-size list: null
+// lists (empty in the list form) get list_size null child slots.
+Result<ArrayDataPtr> ListToFixedSize(const ArrayData& data, const DataTypePtr& type,
+                                     const ArrayDataPtr& child, MemoryPool* pool) {
+  const int64_t size = checked_cast<FixedSizeListType>(*type).list_size();
+  const int32_t* offsets = data.GetValues<int32_t>(1);
+  // Pieces of the new child: runs of valid lists share the decoded child, runs of null
+  // lists are null arrays.
+  ArrayDataVector pieces;
+  int64_t i = 0;
+  while (i < data.length) {
+    const bool valid = data.IsValid(i);
+    int64_t j = i;
+    while (j < data.length && data.IsValid(j) == valid) {
+      const int64_t length = int64_t{offsets[j + 1]} - offsets[j];
+      if (length != (valid ? size : 0)) {
+        return Status::Invalid("list ", j, " holds ", length, " values, its type ",
+                               type->ToString(), " holds ", valid ? size : 0);
+      }
+      ++j;
+    }
+    if (valid) {
+      pieces.push_back(child->Slice(offsets[i], offsets[j] - offsets[i]));
+    } else {
+      ALKAID_ASSIGN_OR_RAISE(auto nulls, MakeArrayOfNull(child->type, (j - i) * size, pool));
+      pieces.push_back(std::move(nulls));
+    }
+    i = j;
+  }
+  ArrayDataPtr values;
+  if (pieces.size() == 1) {
+    values = pieces[0];
+  } else if (pieces.empty()) {
+    values = child->Slice(0, 0);
+  } else {
+    ALKAID_ASSIGN_OR_RAISE(values, Concatenate(pieces, pool));
+  }
+  return ArrayData::Make(type, data.length, {data.buffers[0]}, {std::move(values)},
+                         data.null_count, data.offset);
+}
+
 }  // namespace
 
 Result<ArrayDataPtr> RestoreArray(const ArrayDataPtr& data, const DataTypePtr& target,
@@ -128,7 +206,40 @@ Result<ArrayDataPtr> RestoreArray(const ArrayDataPtr& data, const DataTypePtr& t
       if (from.unit() == TimeUnit::kMilli && to.unit() == TimeUnit::kSecond) {
         return MapValues<int64_t, int64_t>(*data, target, pool, [](int64_t v) { return v / 1000; });
       }
+      if (from.unit() == TimeUnit::kMicro && to.unit() == TimeUnit::kNano) {
+        ALKAID_RETURN_NOT_OK(CheckRange<int64_t>(*data, kMinMicrosAsNanos, kMaxMicrosAsNanos,
+                                                 to));
+        return MapValues<int64_t, int64_t>(*data, target, pool, [](int64_t v) { return v * 1000; });
+      }
       return Retyped(*data, target, {});
+    }
+    case TypeId::kUInt32:
+      if (decoded->id() == TypeId::kInt64) {
+        ALKAID_RETURN_NOT_OK(CheckRange<int64_t>(*data, 0, UINT32_MAX, *target));
+        return MapValues<int64_t, uint32_t>(*data, target, pool,
+                                            [](int64_t v) { return static_cast<uint32_t>(v); });
+      }
+      return Retyped(*data, target, {});
+    case TypeId::kIntervalMonths:
+      if (decoded->id() == TypeId::kFixedSizeBinary) {
+        return IntervalFromBytes<4>(*data, target, 0, pool);  // months
+      }
+      return Retyped(*data, target, {});
+    case TypeId::kIntervalDayTime:
+      if (decoded->id() == TypeId::kFixedSizeBinary) {
+        return IntervalFromBytes<8>(*data, target, 4, pool);  // days, milliseconds
+      }
+      return Retyped(*data, target, {});
+    case TypeId::kFixedSizeList: {
+      const DataTypePtr& child_type = target->field(0)->type();
+      ALKAID_ASSIGN_OR_RAISE(auto child, RestoreArray(data->child_data[0], child_type, pool));
+      if (decoded->id() != TypeId::kList) return Retyped(*data, target, {child});
+      return ListToFixedSize(*data, target, child, pool);
+    }
+    case TypeId::kRunEndEncoded: {
+      const auto& ree = checked_cast<RunEndEncodedType>(*target);
+      ALKAID_ASSIGN_OR_RAISE(auto values, RestoreArray(data, ree.value_type(), pool));
+      return RunEndEncode(*values, target, pool);
     }
     case TypeId::kTime32: {
       const auto& from = checked_cast<TemporalUnitType>(*decoded);

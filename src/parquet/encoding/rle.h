@@ -16,6 +16,7 @@
 #include "alkaid/memory.h"
 #include "alkaid/parquet/types.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -31,7 +32,7 @@ Result<int64_t> ReadLengthPrefixed(const uint8_t* data, int64_t size, const char
 /// time. The decoder stops cleanly where the input ends: GetBatch returns fewer
 /// values than asked, and the caller decides whether that is an error (it is,
 /// when the page said there are more values).
-class RleBitPackedDecoder {
+class ALKAID_EXPORT RleBitPackedDecoder {
  public:
   RleBitPackedDecoder() = default;
   /// Starts decoding `size` bytes at `data` (borrowed; kept alive by the caller).
@@ -84,7 +85,7 @@ class RleBitPackedDecoder {
 
 /// Definition or repetition levels of one page, in either encoding levels may
 /// use (kRle or kBitPacked). Every decoded level is checked against max_level.
-class LevelDecoder {
+class ALKAID_EXPORT LevelDecoder {
  public:
   /// Sets up decoding of `num_values` levels of at most `max_level` from `data`.
   /// With `length_prefixed` (v1 data pages, RLE) the data starts with the 4-byte
@@ -116,7 +117,7 @@ class LevelDecoder {
 /// of 8 or more become RLE runs and the rest bit-packed groups of 8 (only the
 /// last group is padded, with zeros, as the format allows). Used for levels,
 /// dictionary indices and RLE booleans.
-class RleBitPackedEncoder {
+class ALKAID_EXPORT RleBitPackedEncoder {
  public:
   RleBitPackedEncoder(int bit_width, MemoryPool* pool);
 

@@ -86,6 +86,10 @@ bool IsStringLike(TypeId id) {
 bool IsBinaryLike(TypeId id) {
   return id == TypeId::kBinary || id == TypeId::kLargeBinary || id == TypeId::kBinaryView;
 }
+bool IsFixedSizeBinary(const DataType& type, int width) {
+  return type.id() == TypeId::kFixedSizeBinary &&
+         checked_cast<FixedSizeBinaryType>(type).byte_width() == width;
+}
 bool IsIntegerType(TypeId id) {
   switch (id) {
     case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
@@ -147,12 +151,35 @@ DataTypePtr RestoredType(const DataTypePtr& decoded, const DataTypePtr& origin) 
       const auto& ot = checked_cast<TimestampType>(*origin);
       TimeUnit unit = dt.unit();
       if (ot.unit() == TimeUnit::kSecond && dt.unit() == TimeUnit::kMilli) unit = TimeUnit::kSecond;
+      // Format 2.4 and older store nanoseconds as microseconds.
+      if (ot.unit() == TimeUnit::kNano && dt.unit() == TimeUnit::kMicro) unit = TimeUnit::kNano;
       std::string tz = dt.timezone();
       if (tz == "UTC" && !ot.timezone().empty()) tz = ot.timezone();
       return timestamp(unit, tz);
     }
     case TypeId::kDate64:
       return d == TypeId::kDate32 ? origin : decoded;
+    case TypeId::kUInt32:
+      return d == TypeId::kInt64 ? origin : decoded;  // format 1.0 stores it as INT64
+    case TypeId::kIntervalMonths:
+    case TypeId::kIntervalDayTime:
+      return IsFixedSizeBinary(*decoded, 12) ? origin : decoded;  // INTERVAL
+    case TypeId::kIntervalMonthDayNano:
+      return IsFixedSizeBinary(*decoded, 16) ? origin : decoded;
+    case TypeId::kFixedSizeList: {
+      if (d != TypeId::kList) return decoded;
+      const auto& dl = checked_cast<BaseListType>(*decoded);
+      const auto& ol = checked_cast<FixedSizeListType>(*origin);
+      return fixed_size_list(RestoredField(dl.value_field(), ol.value_field()), ol.list_size());
+    }
+    case TypeId::kRunEndEncoded: {
+      // Stored as its values; run-end encoded again on read (flat values only, as
+      // RunEndEncode allows).
+      const auto& ree = checked_cast<RunEndEncodedType>(*origin);
+      DataTypePtr values = RestoredType(decoded, ree.value_type());
+      if (!values->Equals(*ree.value_type()) || values->num_fields() > 0) return decoded;
+      return origin;
+    }
     case TypeId::kTime32:
       return d == TypeId::kTime32 ? origin : decoded;  // seconds stored as milliseconds
     case TypeId::kDuration:

@@ -9,6 +9,7 @@
 
 #include "alkaid/status.h"
 #include "alkaid/type.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -18,7 +19,7 @@ std::string Base64Encode(std::string_view bytes);
 Result<std::string> Base64Decode(std::string_view text);
 
 /// The value of an ARROW:schema key for `schema` (the writer's side).
-Result<std::string> EncodeArrowSchemaKey(const Schema& schema);
+ALKAID_EXPORT Result<std::string> EncodeArrowSchemaKey(const Schema& schema);
 /// The schema an ARROW:schema value holds.
 Result<SchemaPtr> DecodeArrowSchemaKey(std::string_view value);
 

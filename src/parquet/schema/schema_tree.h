@@ -8,6 +8,7 @@
 
 #include "alkaid/parquet/schema.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 #include "src/parquet/thrift/parquet_types.h"
 
 namespace alkaid::parquet::internal {
@@ -21,7 +22,8 @@ inline constexpr int kMaxSchemaDepth = 200;
 /// fits in the elements that follow, every leaf has a physical type (FIXED_LEN_BYTE_ARRAY a
 /// positive type_length), no node is deeper than kMaxSchemaDepth, every element is used.
 /// Errors name the element index and its name.
-Result<SchemaDescriptor> BuildSchema(const std::vector<format::SchemaElement>& elements);
+ALKAID_EXPORT Result<SchemaDescriptor> BuildSchema(
+    const std::vector<format::SchemaElement>& elements);
 
 /// The annotation of an element: its LogicalType when present, else its ConvertedType
 /// translated (DECIMAL taking precision and scale from the element).
@@ -33,7 +35,7 @@ Status CheckAnnotation(const LogicalType& logical, PhysicalType physical, int32_
 
 /// Writer side: sets element.logicalType and the matching legacy converted_type (and
 /// scale/precision for decimals) from `logical`, as writers must for old readers.
-void SetAnnotation(const LogicalType& logical, format::SchemaElement* element);
+ALKAID_EXPORT void SetAnnotation(const LogicalType& logical, format::SchemaElement* element);
 
 /// Writer side: the flat SchemaElement list of a tree (node 0 the root), depth first.
 std::vector<format::SchemaElement> ToSchemaElements(const SchemaDescriptor& schema);

@@ -35,6 +35,7 @@
 
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 #include "src/parquet/thrift/parquet_types.h"
 
 namespace alkaid::parquet::thrift {
@@ -52,8 +53,9 @@ struct ThriftLimits {
 /// Decodes one T from the first bytes of [data, data + size). `consumed`, when not null,
 /// receives the number of bytes the struct took (page headers are followed by their page).
 template <typename T>
-Status DeserializeThrift(const uint8_t* data, size_t size, T* out, size_t* consumed = nullptr,
-                         const ThriftLimits& limits = {});
+ALKAID_EXPORT Status DeserializeThrift(const uint8_t* data, size_t size, T* out,
+                                     size_t* consumed = nullptr,
+                                     const ThriftLimits& limits = {});
 
 /// Same, returning the value.
 template <typename T>
@@ -65,7 +67,7 @@ Result<T> DeserializeThrift(const uint8_t* data, size_t size, const ThriftLimits
 
 /// Appends the compact encoding of `value` to `out`.
 template <typename T>
-void SerializeThrift(const T& value, std::string* out);
+ALKAID_EXPORT void SerializeThrift(const T& value, std::string* out);
 
 /// The compact encoding of `value` in a new buffer.
 template <typename T>

@@ -188,7 +188,13 @@ class FileWriter::Impl {
       const auto& leaves = levels[static_cast<size_t>(i)];
       const int first = layout_.first_column[static_cast<size_t>(i)];
       for (size_t j = 0; j < leaves.size(); ++j) {
-        ALKAID_RETURN_NOT_OK(writers_[static_cast<size_t>(first) + j]->Write(leaves[j]));
+        auto& writer = *writers_[static_cast<size_t>(first) + j];
+        Status written = writer.Write(leaves[j]);
+        if (!written.ok()) {
+          return written.WithContext("Parquet writer: row group " +
+                                     std::to_string(num_row_groups_) + ", column '" +
+                                     writer.settings().dotted_path + "'");
+        }
       }
       return Status::OK();
     });

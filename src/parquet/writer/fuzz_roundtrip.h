@@ -99,30 +99,8 @@ inline Result<RecordBatchPtr> MakeRandomBatch(const FieldVector& fields, int64_t
   return RecordBatch::Make(schema(fields), rows, std::move(columns));
 }
 
-/// Types the reader does not restore from ARROW:schema yet (src/parquet/restore.cc): they
-/// come back as their Parquet form. Arrow C++ writes none of them.
-inline bool ReadBackAsStorage(const DataType& type) {
-  switch (type.id()) {
-    case TypeId::kIntervalMonths:        // fixed_size_binary[12]
-    case TypeId::kIntervalDayTime:       // fixed_size_binary[12]
-    case TypeId::kIntervalMonthDayNano:  // fixed_size_binary[16]
-    case TypeId::kRunEndEncoded:         // the plain values
-    case TypeId::kFixedSizeList:         // list
-      return true;
-    case TypeId::kDictionary:
-      return ReadBackAsStorage(*checked_cast<DictionaryType>(type).value_type());
-    case TypeId::kExtension:
-      return ReadBackAsStorage(*checked_cast<ExtensionType>(type).storage_type());
-    default:
-      for (int i = 0; i < type.num_fields(); ++i) {
-        if (ReadBackAsStorage(*type.field(i)->type())) return true;
-      }
-      return false;
-  }
-}
-
 /// The first difference between a table and its round trip, column by column (NaN equals
-/// NaN; columns ReadBackAsStorage leaves out); empty when equal.
+/// NaN); empty when equal.
 inline std::string TableDifference(const Table& expected, const Table& actual) {
   if (expected.num_columns() != actual.num_columns() ||
       expected.num_rows() != actual.num_rows()) {
@@ -133,7 +111,6 @@ inline std::string TableDifference(const Table& expected, const Table& actual) {
   for (int c = 0; c < expected.num_columns(); ++c) {
     const Field& want = *expected.schema()->field(c);
     const Field& got = *actual.schema()->field(c);
-    if (ReadBackAsStorage(*want.type())) continue;
     if (!want.type()->Equals(*got.type())) {
       return want.name() + ": wrote " + want.type()->ToString() + ", read " +
              got.type()->ToString();

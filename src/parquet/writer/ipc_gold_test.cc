@@ -6,9 +6,7 @@
 //   - dictionaries whose values are nested (list_dict of generated_nested_dictionary): the
 //     writer refuses them, as Arrow C++ does;
 //   - date64 values that are not whole days lose the rest: Parquet's DATE counts days (the
-//     writer floors, as Arrow C++ does);
-//   - interval, fixed-size list and run-end encoded columns come back in their Parquet form
-//     until the reader restores them from ARROW:schema (testing::ReadBackAsStorage).
+//     writer floors, as Arrow C++ does).
 #include <filesystem>
 #include <set>
 #include <string>

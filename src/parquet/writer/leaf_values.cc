@@ -168,11 +168,23 @@ Status LeafValueWriter::WritePlain(const ArrayData& leaf, int64_t begin, int64_t
     case ValueConversion::kUInt32ToInt64:
       ConvertEach<uint32_t, int64_t>(raw + at * 4, n, out, [](uint32_t v) { return int64_t{v}; });
       break;
-    case ValueConversion::kDate64:
-      ConvertEach<int64_t, int32_t>(raw + at * 8, n, out, [](int64_t v) {
-        return static_cast<int32_t>(FloorDiv(v, 86'400'000));
-      });
+    case ValueConversion::kDate64: {
+      // DATE counts days in an int32; a date64 past that range has no Parquet form (a cast
+      // would store another date).
+      const auto* in = reinterpret_cast<const int64_t*>(raw + at * 8);
+      auto* days = reinterpret_cast<int32_t*>(out);
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t d = FloorDiv(in[i], 86'400'000);
+        if ((d < INT32_MIN || d > INT32_MAX) && Valid(valid, vo, i)) {
+          return Status::Invalid("date64 value ", in[i], " (slot ", begin + i,
+                                 " of the column) is ", d,
+                                 " days from the epoch, outside the int32 day count of "
+                                 "Parquet's DATE");
+        }
+        days[i] = static_cast<int32_t>(d);
+      }
       break;
+    }
     case ValueConversion::kSecondsToMillis32:
       ConvertEach<int32_t, int32_t>(raw + at * 4, n, out, [](int32_t v) {
         return static_cast<int32_t>(static_cast<uint32_t>(v) * 1000u);

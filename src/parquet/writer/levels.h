@@ -29,6 +29,7 @@
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -41,7 +42,7 @@ struct ElementRange {
 };
 
 /// The levels and values of one Parquet leaf column for one Arrow array.
-struct LeafLevels {
+struct ALKAID_EXPORT LeafLevels {
   /// The leaf's values: the Arrow leaf array with extension types unwrapped and run-end
   /// encoding expanded (a dictionary array stays a dictionary array).
   ArrayDataPtr leaf;
@@ -77,12 +78,12 @@ inline constexpr int kMaxNestingDepth = 200;
 /// OPTIONAL or REQUIRED), depth-first in Parquet schema order. Fails with Invalid when a
 /// non-nullable field holds a null that would be written (a null below a null parent is not
 /// written and is fine), NotImplemented for unions and dictionaries of nested types.
-Result<std::vector<LeafLevels>> ComputeLeafLevels(const Field& field, const ArrayData& array,
-                                                  MemoryPool* pool = default_memory_pool());
+ALKAID_EXPORT Result<std::vector<LeafLevels>> ComputeLeafLevels(
+    const Field& field, const ArrayData& array, MemoryPool* pool = default_memory_pool());
 
 /// The number of Parquet leaf columns `type` becomes (0 for a union or an empty struct,
 /// which cannot be written).
-int CountLeaves(const DataType& type);
+ALKAID_EXPORT int CountLeaves(const DataType& type);
 
 /// The plain form of a run-end encoded array whose values are fixed-width, boolean or
 /// binary-like (offsets or views): one slot per logical element.

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "alkaid/parquet/types.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -44,7 +45,7 @@ struct StatisticValue {
 };
 
 /// Null count, value count and min/max of the values it has seen.
-class ColumnStatistics {
+class ALKAID_EXPORT ColumnStatistics {
  public:
   ColumnStatistics(PhysicalType type, SortOrder order, int32_t type_length);
 
