@@ -199,7 +199,9 @@ TEST(ParquetGold, ValuesOfTheDescribedFiles) {
         ++nulls;
         continue;
       }
-      if (!previous.empty()) EXPECT_LE(v, previous);
+      if (!previous.empty()) {
+        EXPECT_LE(v, previous);
+      }
       previous = v;
     }
     EXPECT_GT(nulls, 0);

@@ -208,7 +208,7 @@ class CompactReader {
       pos_ += 8;
       return Status::OK();
     } else if constexpr (std::is_same_v<T, std::string>) {
-      int64_t size;
+      int64_t size = 0;
       ALKAID_RETURN_NOT_OK(ReadLength(limits_.max_string_size, "binary field", &size));
       out->assign(reinterpret_cast<const char*>(pos_), static_cast<size_t>(size));
       pos_ += size;
@@ -224,8 +224,8 @@ class CompactReader {
   Status ReadList(Vec* out) {
     using Elem = typename Vec::value_type;
     constexpr WireType kExpected = WireTypeOf<Elem>();
-    WireType elem;
-    int64_t size;
+    WireType elem{};
+    int64_t size = 0;
     ALKAID_RETURN_NOT_OK(ReadListHeader(&elem, &size));
     bool matches = elem == kExpected || (kExpected == WireType::kTrue && elem == WireType::kFalse);
     if (!matches) return Error("list elements of the wrong type");
@@ -236,7 +236,7 @@ class CompactReader {
     for (int64_t i = 0; i < size; ++i) {
       Status st;
       if constexpr (std::is_same_v<Elem, bool>) {
-        uint8_t b;
+        uint8_t b = 0;
         st = ReadByte(&b);
         out->push_back(b == 1);
       } else {
@@ -259,7 +259,7 @@ class CompactReader {
     uint32_t seen = 0;
     int16_t last_id = 0;
     for (;;) {
-      uint8_t header;
+      uint8_t header = 0;
       ALKAID_RETURN_NOT_OK(ReadByte(&header));
       if (header == 0) break;
       auto type = static_cast<WireType>(header & 0x0f);
@@ -373,7 +373,7 @@ class CompactReader {
         return Status::OK();
       }
       case WireType::kMap: {
-        uint64_t n;
+        uint64_t n = 0;
         ALKAID_RETURN_NOT_OK(ReadVarint(&n, 5));
         if (n == 0) return Status::OK();
         uint8_t kv;
