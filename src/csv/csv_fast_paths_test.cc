@@ -14,28 +14,19 @@
 #include <vector>
 
 #include "alkaid/csv/api.h"
-#include "src/text/text_test_helpers.h"
+#include "src/csv/csv_test_helpers.h"
 #include "src/text/text_values.h"
 #include "src/csv/tokenizer.h"
 
 namespace alkaid::csv {
 namespace {
 
-using ::alkaid::testing::ExpectTable;
 using internal::BlockError;
 using internal::FieldRef;
 using internal::TokenizeOptions;
 using internal::Tokens;
-
-TablePtr Read(std::string_view text, const ReadOptions& options) {
-  return ExpectTable(ReadString(text, options), text);
-}
-
-ArrayDataPtr Col(const TablePtr& t, int i) {
-  auto r = t->column(i)->Combine();
-  EXPECT_TRUE(r.ok());
-  return *r;
-}
+using test::Col;
+using test::Read;
 
 struct TokenizeResult {
   bool ok = false;
