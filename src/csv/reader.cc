@@ -10,17 +10,18 @@
 #include "column_converter.h"
 #include "infer.h"
 #include "null_matcher.h"
-#include "pipeline.h"
+#include "../text/block_limits.h"
+#include "../text/pipeline.h"
 #include "tokenizer.h"
 
 namespace alkaid::csv {
 
 using internal::BlockError;
 using internal::FieldRef;
-using internal::Loader;
 using internal::NullMatcher;
-using internal::RawBlock;
 using internal::Tokens;
+using text::internal::Loader;
+using text::internal::RawBlock;
 
 namespace {
 
@@ -36,8 +37,8 @@ struct Block {
   const char* data() const { return reinterpret_cast<const char*>(raw.buffer->data()); }
 };
 
-internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
-  internal::LoaderOptions l;
+text::internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
+  text::internal::LoaderOptions l;
   l.quote = o.quote;
   l.block_size = o.block_size;
   l.max_record_bytes = o.max_record_bytes;
@@ -70,10 +71,10 @@ class CsvReader final : public RecordBatchReader {
                              "must not be negative");
     }
     if (options_.block_size < 1 || options_.max_record_bytes < 1 ||
-        options_.block_size + options_.max_record_bytes + 256 > internal::kMaxBlockBytes) {
+        options_.block_size + options_.max_record_bytes + 256 > text::internal::kMaxBlockBytes) {
       return Status::Invalid("CSV block_size and max_record_bytes must be positive and sum to "
                              "less than ",
-                             internal::kMaxBlockBytes, " bytes")
+                             text::internal::kMaxBlockBytes, " bytes")
           .WithDetail({StatusDetail::Kind::kLimit, {"block_size", "max_record_bytes"}});
     }
     if (options_.delimiter == '\n' || options_.delimiter == '\r' ||
@@ -194,7 +195,7 @@ class CsvReader final : public RecordBatchReader {
                                     "include_columns selects " + std::to_string(width) +
                                         " columns"));
     loader_.SetBlockSize(
-        internal::BlockSizeForColumns(options_.block_size, options_.max_record_bytes, width));
+        text::internal::BlockSizeForColumns(options_.block_size, options_.max_record_bytes, width));
 
     // Inference over the sample: tokenize blocks until it is big enough.
     bool need_inference = false;
@@ -273,7 +274,7 @@ class CsvReader final : public RecordBatchReader {
     if (!from_input || options_.max_columns == 0 || columns <= options_.max_columns) {
       return Status::OK();
     }
-    return LocatedError(internal::TooManyColumns(what, options_.max_columns,
+    return LocatedError(text::internal::TooManyColumns(what, options_.max_columns,
                                                  "read fewer columns (include_columns)")
                             .WithDetail({StatusDetail::Kind::kLimit,
                                          {"max_columns", "include_columns"}}),
@@ -372,7 +373,7 @@ class CsvReader final : public RecordBatchReader {
   std::string hint_;
   const std::string empty_hint_;
   SchemaPtr schema_;
-  internal::BlockPipeline<Block> pipeline_;
+  text::internal::BlockPipeline<Block> pipeline_;
   int64_t next_line_ = 1;
 };
 
@@ -380,7 +381,7 @@ class CsvReader final : public RecordBatchReader {
 
 Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
                                                       const ReadOptions& options) {
-  return internal::MakeTextReader<CsvReader>(std::move(input), options);
+  return text::internal::MakeTextReader<CsvReader>(std::move(input), options);
 }
 
 Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
@@ -390,11 +391,11 @@ Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
 }
 
 Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) {
-  return internal::ReadTextTable<CsvReader>(std::move(input), options);
+  return text::internal::ReadTextTable<CsvReader>(std::move(input), options);
 }
 
 Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {
-  return internal::ReadTextString<CsvReader>(text, options);
+  return text::internal::ReadTextString<CsvReader>(text, options);
 }
 
 }  // namespace alkaid::csv

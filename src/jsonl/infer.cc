@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "../csv/tokenizer.h"
+#include "../text/block_limits.h"
 #include "../text/text_values.h"
 #include "parse_line.h"
 
@@ -166,7 +166,7 @@ Status SchemaInference::AddLine(const char* text, size_t size) {
   PathError perr;
   if (!root_->Add(doc, 0, &perr, &limits_)) {
     if (perr.too_wide) {
-      return csv::internal::TooManyColumns(
+      return text::internal::TooManyColumns(
                  "the keys of the lines so far name more fields (nested ones included)",
                  options_.max_columns,
                  "give a schema of the fields wanted (and ignore unexpected ones)")

@@ -1,4 +1,4 @@
-// JSON Lines reader: blocks of whole lines (the CSV loader with quoting off),
+// JSON Lines reader: blocks of whole lines (the text block loader, quoting off),
 // each read by the first of these tiers that takes it:
 // - the line scanner (line_scanner.h) when the schema allows it
 //   (ScannerSupports), which walks the bytes once and gives up on anything
@@ -14,8 +14,9 @@
 #include <mutex>
 #include <optional>
 
-#include "../csv/pipeline.h"
-#include "../csv/tokenizer.h"
+#include "../text/block_limits.h"
+#include "../text/pipeline.h"
+#include "../text/record_ends.h"
 #include "alkaid/builder.h"
 #include "alkaid/encode.h"
 #include "alkaid/jsonl/api.h"
@@ -31,12 +32,12 @@
 namespace alkaid::jsonl {
 namespace {
 
-using csv::internal::Loader;
-using csv::internal::RawBlock;
 using internal::BuildNode;
 using internal::FastResult;
 using internal::Node;
 using internal::SizeHint;
+using text::internal::Loader;
+using text::internal::RawBlock;
 
 struct Block {
   RawBlock raw;
@@ -55,13 +56,14 @@ class JsonlReader final : public RecordBatchReader {
     threads_ = options.num_threads > 0 ? options.num_threads : HardwareThreads();
   }
 
-  static csv::internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
-    csv::internal::LoaderOptions l;
+  static text::internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
+    text::internal::LoaderOptions l;
     l.quote = '\0';
     l.lone_cr = false;
     l.block_size = o.block_size;
     l.max_record_bytes = o.max_line_bytes;
     l.max_record_bytes_name = "max_line_bytes";
+    l.record_noun = "a line";
     l.pool = o.pool;
     return l;
   }
@@ -84,10 +86,10 @@ class JsonlReader final : public RecordBatchReader {
                              "max_columns must not be negative");
     }
     if (options_.block_size < 1 || options_.max_line_bytes < 1 || options_.max_depth < 1 ||
-        options_.block_size + options_.max_line_bytes + 256 > csv::internal::kMaxBlockBytes) {
+        options_.block_size + options_.max_line_bytes + 256 > text::internal::kMaxBlockBytes) {
       return Status::Invalid("JSON Lines: block_size, max_line_bytes and max_depth must be "
                              "positive and the byte sizes sum to less than ",
-                             csv::internal::kMaxBlockBytes)
+                             text::internal::kMaxBlockBytes)
           .WithDetail({StatusDetail::Kind::kLimit, {"block_size", "max_line_bytes"}});
     }
     ALKAID_RETURN_NOT_OK(loader_.Start());
@@ -121,7 +123,7 @@ class JsonlReader final : public RecordBatchReader {
             return added.ok() ? added : Located(added, line_base + line);
           });
       ALKAID_RETURN_NOT_OK(st);
-      line_base += csv::internal::CountLineFeeds(b.data(), b.raw.size);
+      line_base += text::internal::CountLineFeeds(b.data(), b.raw.size);
     }
     if (!loader_.done() || i < pipeline_.pending().size()) whole = false;
     schema_ = inference.Schema(whole);
@@ -130,11 +132,11 @@ class JsonlReader final : public RecordBatchReader {
   }
 
   // Wide schemas: blocks after those read so far hold enough bytes a column
-  // (csv::internal::BlockSizeForColumns).
+  // (text::internal::BlockSizeForColumns).
   void SizeBlocksForWidth() {
     int64_t columns = 0;
     for (const auto& f : schema_->fields()) columns += 1 + CountDescendants(*f->type());
-    loader_.SetBlockSize(csv::internal::BlockSizeForColumns(options_.block_size,
+    loader_.SetBlockSize(text::internal::BlockSizeForColumns(options_.block_size,
                                                             options_.max_line_bytes, columns));
   }
 
@@ -184,7 +186,7 @@ class JsonlReader final : public RecordBatchReader {
     auto struct_type = DecodedType(struct_(schema_->fields()));
     // One record per line: the columns are sized once for the block instead
     // of growing (each growth a fresh zero-filled allocation and a copy).
-    b->lines = csv::internal::CountLineFeeds(b->data(), b->raw.size);
+    b->lines = text::internal::CountLineFeeds(b->data(), b->raw.size);
     ArrayBuilderPtr builder;
     Node root;
     std::vector<SizeHint> hints;
@@ -260,7 +262,7 @@ class JsonlReader final : public RecordBatchReader {
   // Nulls for left-out keys a block of `bytes` bytes may add (see
   // ReadOptions::missing_nulls_per_byte).
   int64_t FillAllowance(int64_t bytes) const {
-    return csv::internal::MissingAllowance(bytes, options_.missing_nulls_per_byte,
+    return text::internal::MissingAllowance(bytes, options_.missing_nulls_per_byte,
                                            options_.missing_nulls_floor);
   }
 
@@ -295,7 +297,7 @@ class JsonlReader final : public RecordBatchReader {
   Loader loader_;
   int threads_ = 1;
   SchemaPtr schema_;
-  csv::internal::BlockPipeline<Block> pipeline_;
+  text::internal::BlockPipeline<Block> pipeline_;
   int64_t next_line_ = 1;
 };
 
@@ -303,7 +305,7 @@ class JsonlReader final : public RecordBatchReader {
 
 Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
                                                       const ReadOptions& options) {
-  return csv::internal::MakeTextReader<JsonlReader>(std::move(input), options);
+  return text::internal::MakeTextReader<JsonlReader>(std::move(input), options);
 }
 
 Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
@@ -313,11 +315,11 @@ Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
 }
 
 Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) {
-  return csv::internal::ReadTextTable<JsonlReader>(std::move(input), options);
+  return text::internal::ReadTextTable<JsonlReader>(std::move(input), options);
 }
 
 Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {
-  return csv::internal::ReadTextString<JsonlReader>(text, options);
+  return text::internal::ReadTextString<JsonlReader>(text, options);
 }
 
 }  // namespace alkaid::jsonl
