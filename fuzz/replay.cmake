@@ -16,7 +16,7 @@ add_executable(alkaid_fuzz_test ${alkaid_fuzz_sources})
 target_include_directories(alkaid_fuzz_test PRIVATE ${PROJECT_SOURCE_DIR}
                            ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(alkaid_fuzz_test PRIVATE ALKAID_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-alkaid_sanitized_test_flags(alkaid_fuzz_test)
+alkaid_test_flags(alkaid_fuzz_test)
 target_link_libraries(alkaid_fuzz_test PRIVATE alkaid GTest::gtest GTest::gtest_main
                       $<BUILD_INTERFACE:nlohmann_json::nlohmann_json>)
 gtest_discover_tests(alkaid_fuzz_test DISCOVERY_TIMEOUT 60

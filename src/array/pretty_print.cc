@@ -55,15 +55,13 @@ using civil::FloorDiv;
 using civil::UnitsPerSecond;
 
 void AppendTime(std::string* out, int64_t value, TimeUnit unit) {
-  const int64_t per_second = UnitsPerSecond(unit);
-  int64_t seconds = FloorDiv(value, per_second);
-  const int64_t fraction = value - seconds * per_second;
-  if (seconds < 0) {  // not a valid time of day: show the raw count
+  if (value < 0) {  // not a valid time of day: show the raw count
     AppendInt(out, value);
     *out += TimeUnitName(unit);
     return;
   }
-  civil::AppendClock(out, seconds, fraction, unit);
+  const int64_t per_second = UnitsPerSecond(unit);
+  civil::AppendClock(out, value / per_second, value % per_second, unit);
 }
 
 // "+05:30" / "-0800" / "+05" style offsets, in seconds east of UTC.

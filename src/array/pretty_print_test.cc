@@ -216,6 +216,9 @@ TEST(PrettyPrintTest, DatesAndTimes) {
   EXPECT_EQ(Line(Prim<int32_t>(time32(TimeUnit::kMilli), {49627250})), "[13:47:07.250]");
   EXPECT_EQ(Line(Prim<int64_t>(time64(TimeUnit::kMicro), {1})), "[00:00:00.000001]");
   EXPECT_EQ(Line(Prim<int64_t>(time64(TimeUnit::kNano), {86399999999999LL})), "[23:59:59.999999999]");
+  // Not times of day: the raw count, also at the int64 end where seconds * 10^9 overflows.
+  EXPECT_EQ(Line(Prim<int64_t>(time64(TimeUnit::kNano), {std::numeric_limits<int64_t>::min(), -1})),
+            "[-9223372036854775808ns, -1ns]");
 }
 
 TEST(PrettyPrintTest, Timestamps) {

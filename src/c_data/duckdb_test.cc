@@ -33,13 +33,6 @@
 #include "src/c_data/test_cases.h"
 #include "test_util/test_data.h"
 
-// DuckDB leaks the schemas it pulls through get_schema (its own frames, in
-// libduckdb.so); LeakSanitizer is told to ignore leaks allocated there and
-// nowhere else.
-// Default visibility: the sanitizer runtime finds these hooks by symbol, and
-// the project compiles with -fvisibility=hidden.
-extern "C" [[gnu::visibility("default")]] const char* __lsan_default_suppressions() { return "leak:libduckdb.so\n"; }
-
 namespace alkaid::c_data {
 namespace {
 

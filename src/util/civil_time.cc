@@ -49,9 +49,12 @@ DayTime SplitTimestamp(int64_t value, TimeUnit unit) {
   const int64_t per_second = UnitsPerSecond(unit);
   const int64_t seconds = FloorDiv(value, per_second);
   DayTime t;
-  t.fraction = value - seconds * per_second;
+  // The remainder, not value - seconds * per_second: near INT64_MIN that product overflows.
+  t.fraction = value % per_second;
+  if (t.fraction < 0) t.fraction += per_second;
   t.days = FloorDiv(seconds, 86400);
-  t.seconds_of_day = seconds - t.days * 86400;
+  t.seconds_of_day = seconds % 86400;  // likewise: t.days * 86400 overflows at the far end
+  if (t.seconds_of_day < 0) t.seconds_of_day += 86400;
   return t;
 }
 

@@ -7,7 +7,7 @@ namespace {
 
 TEST_F(CliTest, HelpForEverySubcommand) {
   for (std::string sub : {"schema", "cat", "head", "tail", "count", "stats", "validate", "to-json", "from-json",
-                          "from-csv", "from-jsonl", "convert"}) {
+                          "from-csv", "from-jsonl", "convert", "parquet-meta"}) {
     auto r = RunCli(sub + " --help");
     EXPECT_EQ(r.exit_code, 0) << sub << ": " << r.output;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << sub << ": " << r.output;

@@ -1,4 +1,4 @@
-// Writing Arrow IPC output: the writer the write options ask for, batches
+// Writing output (Arrow IPC or Parquet): the writer the write options ask for, batches
 // written through a temporary file (output_file.h), and the whole
 // read-then-write loop of the converting commands.
 #pragma once
@@ -10,7 +10,7 @@
 #include "alkaid/dictionary_ids.h"
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/writer.h"
-#include "input.h"
+#include "sources/source.h"
 #include "options.h"
 
 namespace alkaid::cli {
@@ -27,8 +27,8 @@ Status WriteBatches(const std::string& out, const SchemaPtr& schema, const Dicti
                     const WriteSettings& settings,
                     const std::function<Result<RecordBatchPtr>()>& next, const Input* input);
 
-// Reads options.input (IPC, or text as `text` says) and writes it as IPC to
-// options.output, batch by batch; returns the exit code.
-int ConvertInput(const Options& options, const TextReadOptions& text);
+// Reads options.input (any source) and writes it to options.output as the
+// write settings say, batch by batch; returns the exit code.
+int ConvertInput(const Options& options);
 
 }  // namespace alkaid::cli

@@ -1,5 +1,5 @@
-// `alkaid`: inspect, validate and convert Arrow IPC files and streams, and
-// convert Arrow integration JSON, CSV and JSON Lines to them.
+// `alkaid`: inspect, validate and convert Arrow IPC files and streams,
+// Parquet files, CSV, JSON Lines and Arrow integration JSON.
 //
 // Exit codes: see report.h. Every command reads one batch at a time and
 // drops it before the next; `cat --limit`, `head` and `tail` (on a file)
@@ -9,8 +9,9 @@
 //
 // The commands live in commands/, one per file, listed in
 // commands/registry.cc; this file builds the command line from that list.
-// Adding a command: see command.h. Adding an output format for `cat`: see
-// table_printer.h. Adding a text option: see text_options.h.
+// Adding a command: see command.h. Adding an input format: see
+// sources/source.h. Adding an output format for `cat`: see table_printer.h.
+// Adding a text option: see text_options.h.
 #include <iostream>
 #include <new>
 
@@ -34,7 +35,8 @@ int UnknownCommand(const std::string& name) {
 }  // namespace
 
 int Main(int argc, char** argv) {
-  CLI::App app{"alkaid: inspect, validate and convert Apache Arrow IPC data"};
+  CLI::App app{"alkaid: inspect, validate and convert Apache Arrow data (IPC, Parquet, CSV, "
+               "JSON Lines, integration JSON)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("alkaid ") + Version());
   Options options;

@@ -1,13 +1,13 @@
-// Opening a command's input with errors reported the tool's way: data of a
-// kind the command does not read names the command that does.
+// Opening a command's input through the source registry (sources/), with
+// errors reported the tool's way.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "input.h"
 #include "options.h"
+#include "sources/source.h"
 
 namespace alkaid::cli {
 
@@ -16,11 +16,10 @@ struct Opened {
   int exit_code = 0;
 };
 
-// Opens options.input projected to `columns`. With `text`, CSV and JSON
-// Lines are read too (see Input::Open). On failure the error is reported
+// Opens options.input as options.input_format says (auto: by content) with
+// the text options, projected to `columns`. On failure the error is reported
 // and `input` is null.
 Opened OpenOrReport(const Options& options, const std::vector<std::string>& columns,
-                    const ipc::IpcReadOptions& ipc_options = ipc::IpcReadOptions(),
-                    const TextReadOptions* text = nullptr);
+                    const ipc::IpcReadOptions& ipc_options = ipc::IpcReadOptions());
 
 }  // namespace alkaid::cli

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "sources/source.h"
 #include "table_printer.h"
 
 namespace alkaid::cli {
@@ -14,6 +15,20 @@ void AddInputArgument(CLI::App* cmd, Options* options, const std::string& help) 
 void AddInOut(CLI::App* cmd, Options* options, const std::string& in_help) {
   cmd->add_option("IN", options->input, in_help)->required();
   cmd->add_option("OUT", options->output, "Output path, '-' for stdout")->required();
+}
+
+void AddInputOptions(CLI::App* cmd, Options* options) {
+  std::vector<std::string> names = {"auto"};
+  std::string help = "What FILE is: auto (by content)";
+  for (const Source* source : Sources()) {
+    names.push_back(source->name);
+    help += std::string(", ") + source->name + " (" + source->what + ")";
+  }
+  names.push_back("arrow");  // the name of ipc before Parquet arrived
+  cmd->add_option("--input-format", options->input_format, help)
+      ->check(CLI::IsMember(names))
+      ->capture_default_str();
+  AddTextOptions(cmd, &options->text, kAnyText);
 }
 
 void AddColumnsOption(CLI::App* cmd, Options* options, const std::string& help) {
@@ -35,11 +50,17 @@ void AddDisplayOptions(CLI::App* cmd, Options* options) {
 
 void AddWriteOptions(CLI::App* cmd, Options* options) {
   WriteSettings* settings = &options->write;
-  cmd->add_option("--format", settings->format, "Output IPC format")
-      ->check(CLI::IsMember({"file", "stream"}))
+  cmd->add_option("--format", settings->format,
+                  "Output format: IPC file, IPC stream or Parquet")
+      ->check(CLI::IsMember({"file", "stream", "parquet"}))
       ->capture_default_str();
-  cmd->add_option("--compression", settings->compression, "Body compression of the output")
-      ->check(CLI::IsMember({"none", "lz4", "zstd"}));
+  cmd->add_option("--compression", settings->compression,
+                  "Compression of the output: none, lz4, zstd (IPC and Parquet); snappy, gzip, "
+                  "brotli (Parquet). Default: none for IPC, snappy for Parquet")
+      ->check(CLI::IsMember({"none", "lz4", "zstd", "snappy", "gzip", "brotli"}));
+  cmd->add_option("--row-group-size", settings->row_group_size,
+                  "Parquet: rows per row group (default 1048576)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--dialect", settings->dialect,
                   "Spelling of file magic and extension keys: arrow (default) or alkaid")
       ->check(CLI::IsMember({"arrow", "alkaid"}))

@@ -20,11 +20,13 @@ struct DisplaySettings {
   int64_t max_cell = 40;
 };
 
-// How the converting commands write Arrow IPC.
+// How the converting commands write their output: Arrow IPC (file or
+// stream) or Parquet.
 struct WriteSettings {
   std::string format = "file";
-  std::string compression = "none";
+  std::string compression;  // empty: none for IPC, snappy for Parquet
   std::string dialect = "arrow";
+  int64_t row_group_size = 0;  // Parquet rows per row group; 0: the writer's default
 };
 
 // Limits of `to-json`.
@@ -44,7 +46,7 @@ struct Options {
   std::string columns;  // --columns, comma-separated
   std::string limit;    // cat --limit (text: "-1" gets a sentence, not a parser error)
   std::string rows = "10";  // head/tail -n
-  std::string input_format = "auto";
+  std::string input_format = "auto";  // --input-format: a source name (sources/) or auto
   std::string json_path;  // validate --json
   DisplaySettings display;
   WriteSettings write;
@@ -52,10 +54,17 @@ struct Options {
   TextReadOptions text;
 };
 
+// Help of FILE for the commands that read any source.
+inline constexpr const char* kInputHelp =
+    "IPC file or stream, Parquet, CSV, JSON Lines or integration JSON (told by content); "
+    "'-' for stdin";
+
 // The positional input (FILE), required.
 void AddInputArgument(CLI::App* cmd, Options* options, const std::string& help);
 // IN and OUT of the converting commands.
 void AddInOut(CLI::App* cmd, Options* options, const std::string& in_help);
+// --input-format and the text options: every command that reads input.
+void AddInputOptions(CLI::App* cmd, Options* options);
 void AddColumnsOption(CLI::App* cmd, Options* options, const std::string& help);
 void AddDisplayOptions(CLI::App* cmd, Options* options);
 void AddWriteOptions(CLI::App* cmd, Options* options);

@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "input.h"
+#include "sources/source.h"
 
 namespace alkaid::cli {
 

@@ -1,6 +1,5 @@
 #include "text_options.h"
 
-#include <map>
 #include <vector>
 
 #include "alkaid/type_name.h"
@@ -85,6 +84,7 @@ void AddTextOptions(CLI::App* cmd, TextReadOptions* t, unsigned formats) {
            "--delimiter",
            [t, fail](const std::string& v) {
              auto sep = ParseSeparator("--delimiter", v);
+             t->delimiter_given = true;
              sep.ok() ? void(t->csv.delimiter = *sep) : fail(sep.status());
            },
            "CSV field separator: one character, or 'tab'")
@@ -196,8 +196,23 @@ void AddTextOptions(CLI::App* cmd, TextReadOptions* t, unsigned formats) {
            t->csv.num_threads = t->jsonl.num_threads =
                static_cast<int>(at_least("--threads", v, 0, "0 (all cores) or more"));
          },
-         "Text parsing threads (0: one per core)")
+         "Text parsing and Parquet decoding threads (0: one per core)")
       ->default_str("0");
+
+  // The formats each flag applies to (a flag given for input of another
+  // format is refused rather than silently ignored).
+  auto applies = [cmd, t](std::initializer_list<const char*> flags, unsigned to) {
+    for (const char* flag : flags)
+      if (cmd->get_option_no_throw(flag) != nullptr) t->applies_to[flag] = to;
+  };
+  applies({"--delimiter", "--quote", "--no-header", "--column-names", "--null", "--types",
+           "--skip-rows", "--fill-missing", "--max-record-bytes"},
+          kCsvText);
+  applies({"--ignore-unexpected-fields", "--no-infer-temporal", "--max-line-bytes"},
+          kJsonLinesText);
+  applies({"--inference-rows", "--missing-nulls-per-byte", "--max-columns", "--block-size"},
+          kAnyText);
+  applies({"--threads"}, kAnyText | kParquetInput);
 }
 
 }  // namespace alkaid::cli

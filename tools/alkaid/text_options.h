@@ -7,6 +7,7 @@
 // format gets it.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -16,20 +17,22 @@
 
 namespace alkaid::cli {
 
-// What an input is taken to be: kAuto decides by content.
-enum class InputFormat { kAuto, kArrow, kCsv, kJsonLines };
-
-// Which text formats a command reads (and so which options it offers).
-enum TextFormats : unsigned { kCsvText = 1, kJsonLinesText = 2, kAnyText = 3 };
+// Which text formats a command reads (and so which options it offers), and
+// which formats an option applies to (kParquetInput: --threads).
+enum TextFormats : unsigned { kCsvText = 1, kJsonLinesText = 2, kAnyText = 3, kParquetInput = 4 };
 
 // How text input is read, as the command line set it.
 struct TextReadOptions {
-  InputFormat format = InputFormat::kAuto;
   csv::ReadOptions csv;
   jsonl::ReadOptions jsonl;
   // The first option whose value was refused (reported when the command
   // runs, with its name, so that a bad --block-size reads like other errors).
   Status error;
+  // --delimiter was given (else CSV input uses the one its first lines agree on).
+  bool delimiter_given = false;
+  // Flag -> the formats it applies to (TextFormats bits); a flag given for
+  // input of another format is refused (sources/registry.cc).
+  std::map<std::string, unsigned> applies_to;
 };
 
 // Registers the text options for `formats` on `cmd`; their values go to

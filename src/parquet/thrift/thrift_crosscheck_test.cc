@@ -40,7 +40,7 @@ std::string ThroughLibthrift(const std::string& bytes) {
 
 template <typename Ours, typename Generated>
 void CrossCheck() {
-  Ours original = testing::Filled<Ours>();
+  Ours original = testing::Filled<Ours>(/*long_lists=*/true, /*i32_in_enum_range=*/true);
   std::string ours;
   SerializeThrift(original, &ours);
   std::string theirs = ThroughLibthrift<Generated>(ours);

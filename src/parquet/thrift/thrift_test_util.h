@@ -2,6 +2,7 @@
 // elements, unions with all members) with distinct values, walking the field tables.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -14,6 +15,10 @@ namespace alkaid::parquet::thrift::testing {
 struct Filler {
   int counter = 1;
   bool long_lists = true;  // some lists of 17 elements (the long list header form)
+  // libthrift's generated code holds several i32 fields (type, encoding, codec, page type) as
+  // C++ enums, where a value outside the enumerators' range is undefined behaviour. Set when
+  // the values go through that code: every i32 then lies in 0..3, inside every such range.
+  bool i32_in_enum_range = false;
 
   template <typename T>
   void Fill(T* v) {
@@ -21,11 +26,14 @@ struct Filler {
       *v = (counter++ % 2) == 0;
     } else if constexpr (std::is_enum_v<T>) {
       *v = static_cast<T>(counter++ % 3);
+    } else if constexpr (std::is_same_v<T, int32_t>) {
+      if (i32_in_enum_range) {
+        *v = counter++ % 4;
+      } else {
+        FillWide(v);
+      }
     } else if constexpr (std::is_integral_v<T>) {
-      // Alternate signs and sizes so zigzag varints of several lengths appear.
-      int c = counter++;
-      long long value = (c % 2 ? -1 : 1) * (static_cast<long long>(c) * 1000003 % 100000);
-      *v = static_cast<T>(value);
+      FillWide(v);
     } else if constexpr (std::is_same_v<T, double>) {
       *v = counter++ * 0.25 - 3.0;
     } else if constexpr (std::is_same_v<T, std::string>) {
@@ -44,13 +52,22 @@ struct Filler {
       std::apply([&](const auto&... field) { (Fill(&(v->*field.member)), ...); }, T::Fields());
     }
   }
+
+  // Alternate signs and sizes so that zigzag varints of several lengths appear.
+  template <typename T>
+  void FillWide(T* v) {
+    int c = counter++;
+    long long value = (c % 2 ? -1 : 1) * (static_cast<long long>(c) * 1000003 % 100000);
+    *v = static_cast<T>(value);
+  }
 };
 
 template <typename T>
-T Filled(bool long_lists = true) {
+T Filled(bool long_lists = true, bool i32_in_enum_range = false) {
   T value;
   Filler filler;
   filler.long_lists = long_lists;
+  filler.i32_in_enum_range = i32_in_enum_range;
   filler.Fill(&value);
   return value;
 }

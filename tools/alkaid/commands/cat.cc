@@ -7,7 +7,8 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  AddInputArgument(cmd, options, "IPC file or stream, '-' for stdin");
+  AddInputArgument(cmd, options, kInputHelp);
+  AddInputOptions(cmd, options);
   AddColumnsOption(cmd, options, "Comma-separated column names to show");
   cmd->add_option("--limit", options->limit,
                   "Print at most N rows (reads only the batches needed)");

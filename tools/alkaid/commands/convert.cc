@@ -1,6 +1,6 @@
-// `alkaid convert IN OUT`: rewrite an IPC file or stream (format,
-// compression, dialect, columns); CSV and JSON Lines input is recognised by
-// content (or named by --input-format) and converted.
+// `alkaid convert IN OUT`: any input alkaid reads (recognised by content or
+// named by --input-format) to an IPC file or stream or to Parquet, with
+// compression, dialect, row groups and columns.
 #include "command.h"
 #include "conversion.h"
 
@@ -9,29 +9,20 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  AddInOut(cmd, options, "IPC file or stream, CSV or JSON Lines; '-' for stdin");
+  AddInOut(cmd, options, kInputHelp);
   AddColumnsOption(cmd, options, "Comma-separated column names to keep");
-  cmd->add_option("--input-format", options->input_format,
-                  "What IN is: auto (by content), arrow, csv or jsonl")
-      ->check(CLI::IsMember({"auto", "arrow", "csv", "jsonl"}))
-      ->capture_default_str();
+  AddInputOptions(cmd, options);
   AddWriteOptions(cmd, options);
 }
 
-int Run(const Options& options) {
-  TextReadOptions text;
-  if (options.input_format == "arrow") text.format = InputFormat::kArrow;
-  else if (options.input_format == "csv") text.format = InputFormat::kCsv;
-  else if (options.input_format == "jsonl") text.format = InputFormat::kJsonLines;
-  return ConvertInput(options, text);
-}
+int Run(const Options& options) { return ConvertInput(options); }
 
 }  // namespace
 
 extern const Command kConvertCommand = {
     "convert",
-    "Rewrite an IPC file or stream (format, compression, dialect, columns); CSV and JSON Lines "
-    "input is recognised and converted",
+    "Convert between IPC, Parquet, CSV, JSON Lines and integration JSON input and IPC or "
+    "Parquet output (format, compression, row groups, dialect, columns)",
     AddOptions, Run};
 
 }  // namespace alkaid::cli

@@ -12,7 +12,8 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  AddInputArgument(cmd, options, "IPC file or stream, '-' for stdin");
+  AddInputArgument(cmd, options, kInputHelp);
+  AddInputOptions(cmd, options);
 }
 
 int Run(const Options& options) {

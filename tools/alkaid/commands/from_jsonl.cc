@@ -15,9 +15,9 @@ void AddOptions(CLI::App* cmd, Options* options) {
 }
 
 int Run(const Options& options) {
-  TextReadOptions text = options.text;
-  text.format = InputFormat::kJsonLines;
-  return ConvertInput(options, text);
+  Options forced = options;
+  forced.input_format = "jsonl";
+  return ConvertInput(forced);
 }
 
 }  // namespace

@@ -7,7 +7,8 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  AddInputArgument(cmd, options, "IPC file or stream, '-' for stdin");
+  AddInputArgument(cmd, options, kInputHelp);
+  AddInputOptions(cmd, options);
   cmd->add_option("-n", options->rows, "Rows to print")->capture_default_str();
   AddColumnsOption(cmd, options, "Comma-separated column names to show");
   AddDisplayOptions(cmd, options);

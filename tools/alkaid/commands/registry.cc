@@ -17,7 +17,8 @@ namespace alkaid::cli {
   X(kFromJsonCommand)          \
   X(kFromCsvCommand)           \
   X(kFromJsonlCommand)         \
-  X(kConvertCommand)
+  X(kConvertCommand)           \
+  X(kParquetMetaCommand)
 
 #define ALKAID_DECLARE_COMMAND(name) extern const Command name;
 ALKAID_CLI_COMMANDS(ALKAID_DECLARE_COMMAND)

@@ -1,4 +1,5 @@
-// `alkaid schema FILE`: the schema with its metadata; reads nothing else.
+// `alkaid schema FILE`: what the input is and its schema with its metadata;
+// reads nothing else (text: the rows that types are inferred from).
 #include <iostream>
 
 #include "command.h"
@@ -10,18 +11,14 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  AddInputArgument(cmd, options, "IPC file or stream, '-' for stdin");
+  AddInputArgument(cmd, options, kInputHelp);
+  AddInputOptions(cmd, options);
 }
 
 int Run(const Options& options) {
   auto [input, code] = OpenOrReport(options, {});
   if (!input) return code;
-  if (input->is_file_format()) {
-    int64_t n = input->num_batches();
-    std::cout << "IPC file, " << n << (n == 1 ? " batch\n" : " batches\n");
-  } else {
-    std::cout << "IPC stream\n";
-  }
+  std::cout << input->Describe() << "\n";
   std::cout << input->schema()->ToString(/*show_metadata=*/true) << "\n";
   for (const auto& [field_path, id] : input->dictionary_ids().entries()) {
     std::cout << "-- dictionary id " << id << " at field path";

@@ -1,7 +1,8 @@
-// `alkaid tail FILE`: the last rows. A file is read backwards from its
-// footer and only the batches holding those rows are loaded; a stream is
-// read through, keeping just enough batches to cover them.
-#include <deque>
+// `alkaid tail FILE`: the last rows. An IPC file is read backwards from its
+// footer and a Parquet file from its last row groups, loading only what
+// holds those rows; other input is read through, keeping just the batches
+// that cover them (Input::LastRows).
+#include <algorithm>
 
 #include "command.h"
 #include "open_input.h"
@@ -13,7 +14,8 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  AddInputArgument(cmd, options, "IPC file or stream, '-' for stdin");
+  AddInputArgument(cmd, options, kInputHelp);
+  AddInputOptions(cmd, options);
   cmd->add_option("-n", options->rows, "Rows to print")->capture_default_str();
   AddDisplayOptions(cmd, options);
 }
@@ -26,32 +28,12 @@ int Run(const Options& options) {
   auto [input, code] = OpenOrReport(options, {});
   if (!input) return code;
   const std::string subject = InputName(options.input);
-  std::deque<RecordBatchPtr> kept;
-  int64_t kept_rows = 0, batches_read = 0, total = -1;
-  if (input->is_file_format()) {
-    for (int64_t i = input->num_batches() - 1; i >= 0 && kept_rows < *n; --i) {
-      auto batch = input->ReadBatch(static_cast<int>(i));
-      if (!batch.ok()) return Report(subject, batch.status());
-      ++batches_read;
-      kept_rows += (*batch)->num_rows();
-      kept.push_front(std::move(*batch));
-    }
-  } else {
-    total = 0;
-    while (true) {
-      auto batch = input->Next();
-      if (!batch.ok()) return Report(subject, WithHint(batch.status(), options));
-      if (*batch == nullptr) break;
-      ++batches_read;
-      total += (*batch)->num_rows();
-      kept_rows += (*batch)->num_rows();
-      kept.push_back(std::move(*batch));
-      while (!kept.empty() && kept_rows - kept.front()->num_rows() >= *n) {
-        kept_rows -= kept.front()->num_rows();
-        kept.pop_front();
-      }
-    }
-  }
+  int64_t batches_read = 0, total = -1;
+  auto last = input->LastRows(*n, &batches_read, &total);
+  if (!last.ok()) return Report(subject, WithHint(last.status(), options));
+  std::vector<RecordBatchPtr> kept = std::move(last).MoveValueUnsafe();
+  int64_t kept_rows = 0;
+  for (const auto& batch : kept) kept_rows += batch->num_rows();
   Status st = (*printer)->Begin(*input->schema());
   PrintSummary summary;
   summary.batches_read = batches_read;
@@ -79,6 +61,7 @@ int Run(const Options& options) {
 }  // namespace
 
 extern const Command kTailCommand = {
-    "tail", "Print the last rows (a file: reads only the last batches)", AddOptions, Run};
+    "tail", "Print the last rows (IPC and Parquet files: reads only the last batches)",
+    AddOptions, Run};
 
 }  // namespace alkaid::cli

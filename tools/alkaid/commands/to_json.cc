@@ -17,7 +17,8 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  AddInputArgument(cmd, options, "IPC file or stream, '-' for stdin");
+  AddInputArgument(cmd, options, kInputHelp);
+  AddInputOptions(cmd, options);
   cmd->add_option("--max-output-bytes", options->json_limits.max_output_bytes,
                   "Refuse to write more JSON than this (-1: no limit)")
       ->capture_default_str();
@@ -37,14 +38,14 @@ int Run(const Options& options) {
   auto [input, code] = OpenOrReport(options, {});
   if (!input) return code;
   if (HasDictionaries(*input->schema())) {
-    if (path == "-" && !input->is_file_format())
+    if (path == "-" && input->num_batches() < 0)
       return Report(subject,
                     Status::NotImplemented(
                         "to-json of a stream with dictionary-encoded fields needs two passes; "
                         "save standard input to a file first"),
                     kExitUsage);
     integration_json::IntegrationDictionaries collector(input->dictionary_ids());
-    if (input->is_file_format()) {
+    if (input->num_batches() >= 0) {
       // The reader gives every batch of a file all of its dictionaries, so
       // the first batch has them; reading it by index leaves Next() alone.
       if (input->num_batches() > 0) {

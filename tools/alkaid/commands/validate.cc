@@ -15,7 +15,8 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  AddInputArgument(cmd, options, "IPC file or stream, '-' for stdin");
+  AddInputArgument(cmd, options, kInputHelp);
+  AddInputOptions(cmd, options);
   cmd->add_option("--json", options->json_path,
                   "Expected content (integration JSON, .json or .json.gz)");
 }
