@@ -1,6 +1,7 @@
 // The JSON Lines reader's per-block tree of column builders (internal): one
-// Node per type in the schema, shared by the converters in reader.cc and the
-// line scanner (line_scanner.cc), with the appends they have in common.
+// Node per type in the schema, shared by the converters (dom_converter.cc,
+// fast_converter.cc) and the line scanner (line_scanner.cc), with the
+// appends they have in common.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Block loader shared by the CSV and JSON Lines readers (internal): reads the
+// Block loader shared by the text readers, CSV and JSON Lines (internal): reads the
 // input and cuts it after the last record end (a line feed outside quotes)
 // in each read, so every block holds whole records. Memory: the block being
 // filled plus the partial record carried into the next one; a record longer
@@ -18,7 +18,7 @@
 #include "alkaid/io/input.h"
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
-#include "tokenizer.h"
+#include "record_ends.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -29,13 +29,14 @@
 #define ALKAID_TEXT_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-namespace alkaid::csv::internal {
+namespace alkaid::text::internal {
 
 struct LoaderOptions {
   char quote = '"';  // '\0': lines are records (JSON Lines)
   int64_t block_size = 1 << 20;
   int64_t max_record_bytes = 64 << 20;
   const char* max_record_bytes_name = "max_record_bytes";  // as the reader's options spell it
+  const char* record_noun = "a record";  // what the error for a long record calls one
   int64_t skip_lines = 0;
   bool lone_cr = true;  // a lone CR ends a record (CSV), or is whitespace (JSON)
   MemoryPool* pool = default_memory_pool();
@@ -152,8 +153,8 @@ class Loader {
       if (eof_) return Cut(size_);
       if (size_ > options_.max_record_bytes + options_.block_size) {
         RawBlock b;
-        b.error = Status::Invalid(options_.quote == '\0' ? "a line" : "a record",
-                                  " is longer than ", options_.max_record_bytes_name, " (",
+        b.error = Status::Invalid(options_.record_noun, " is longer than ",
+                                  options_.max_record_bytes_name, " (",
                                   options_.max_record_bytes, " bytes)",
                                   in_quote_ ? "; a quote opened in it is never closed" : "")
                       .WithDetail({StatusDetail::Kind::kLimit, {options_.max_record_bytes_name}});
@@ -256,5 +257,4 @@ class Loader {
   BufferRecycler recycler_;
 };
 
-
-}  // namespace alkaid::csv::internal
+}  // namespace alkaid::text::internal

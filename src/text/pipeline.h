@@ -1,5 +1,5 @@
-// The ordered parallel block pipeline and the entry points shared by the CSV
-// and JSON Lines readers (internal).
+// The ordered parallel block pipeline and the entry points shared by the text
+// readers, CSV and JSON Lines (internal).
 #pragma once
 
 #include <algorithm>
@@ -20,7 +20,7 @@
 #include "loader.h"
 #include "../util/catch_out_of_memory.h"
 
-namespace alkaid::csv::internal {
+namespace alkaid::text::internal {
 
 // Runs `f` (returning Status or a Result), turning std::bad_alloc from the
 // standard containers a reader sizes by its input (columns by the thousand,
@@ -265,4 +265,4 @@ Result<TablePtr> ReadTextString(std::string_view text, const Options& options) {
   return ReadTextTable<ReaderT>(std::make_shared<io::BufferReader>(buffer), sized);
 }
 
-}  // namespace alkaid::csv::internal
+}  // namespace alkaid::text::internal
