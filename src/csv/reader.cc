@@ -379,23 +379,6 @@ class CsvReader final : public RecordBatchReader {
 
 }  // namespace
 
-Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
-                                                      const ReadOptions& options) {
-  return text::internal::MakeTextReader<CsvReader>(std::move(input), options);
-}
-
-Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
-                                                      const ReadOptions& options) {
-  ALKAID_ASSIGN_OR_RAISE(auto file, io::ReadableFile::Open(path, options.pool));
-  return MakeReader(std::move(file), options);
-}
-
-Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) {
-  return text::internal::ReadTextTable<CsvReader>(std::move(input), options);
-}
-
-Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {
-  return text::internal::ReadTextString<CsvReader>(text, options);
-}
+ALKAID_TEXT_READER_ENTRY_POINTS(CsvReader)
 
 }  // namespace alkaid::csv

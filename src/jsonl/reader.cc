@@ -303,23 +303,6 @@ class JsonlReader final : public RecordBatchReader {
 
 }  // namespace
 
-Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
-                                                      const ReadOptions& options) {
-  return text::internal::MakeTextReader<JsonlReader>(std::move(input), options);
-}
-
-Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
-                                                      const ReadOptions& options) {
-  ALKAID_ASSIGN_OR_RAISE(auto file, io::ReadableFile::Open(path, options.pool));
-  return MakeReader(std::move(file), options);
-}
-
-Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) {
-  return text::internal::ReadTextTable<JsonlReader>(std::move(input), options);
-}
-
-Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {
-  return text::internal::ReadTextString<JsonlReader>(text, options);
-}
+ALKAID_TEXT_READER_ENTRY_POINTS(JsonlReader)
 
 }  // namespace alkaid::jsonl

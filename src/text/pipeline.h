@@ -266,3 +266,23 @@ Result<TablePtr> ReadTextString(std::string_view text, const Options& options) {
 }
 
 }  // namespace alkaid::text::internal
+
+// Defines the four entry points every text format's api.h declares (MakeReader, OpenReader,
+// ReadTable, ReadString) for the format's reader class, in the format's namespace: the CSV and
+// JSON Lines modules state them once here rather than twice by hand.
+#define ALKAID_TEXT_READER_ENTRY_POINTS(ReaderT)                                             \
+  Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input, \
+                                                        const ReadOptions& options) {          \
+    return ::alkaid::text::internal::MakeTextReader<ReaderT>(std::move(input), options);     \
+  }                                                                                          \
+  Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,             \
+                                                        const ReadOptions& options) {        \
+    ALKAID_ASSIGN_OR_RAISE(auto file, io::ReadableFile::Open(path, options.pool));           \
+    return MakeReader(std::move(file), options);                                             \
+  }                                                                                          \
+  Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) { \
+    return ::alkaid::text::internal::ReadTextTable<ReaderT>(std::move(input), options);      \
+  }                                                                                          \
+  Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {           \
+    return ::alkaid::text::internal::ReadTextString<ReaderT>(text, options);                 \
+  }
