@@ -44,7 +44,17 @@ inline int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && 
 inline std::string ScaleTime(int64_t value, TimeUnit unit, const CanonicalOptions& o) {
   int64_t per = UnitsPerSecond(unit);
   if (per > o.time_resolution) return std::to_string(FloorDiv(value, per / o.time_resolution));
-  return std::to_string(value * (o.time_resolution / per));
+  // Scaled up in 128 bits: the ends of int64 in a coarse unit do not fit a finer one.
+  __int128 scaled = static_cast<__int128>(value) * (o.time_resolution / per);
+  const bool negative = scaled < 0;
+  unsigned __int128 magnitude =
+      negative ? -static_cast<unsigned __int128>(scaled) : static_cast<unsigned __int128>(scaled);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    magnitude /= 10;
+  } while (magnitude != 0);
+  return negative ? "-" + digits : digits;
 }
 
 inline std::string Hex(const uint8_t* data, int64_t n) {
