@@ -129,15 +129,9 @@ void GoldRoundTrip(const std::string& name) {
     return !t.is_nested();
   });
   ASSERT_NE(sub, nullptr);
-  auto text = WriteToString(*sub);
-  ASSERT_TRUE(text.ok()) << text.status().ToString();
-  ReadOptions o;
-  o.schema = sub->schema();
-  o.block_size = 4096;
-  o.num_threads = 2;
-  auto back = ReadString(*text, o);
-  ASSERT_TRUE(back.ok()) << back.status().ToString();
-  ExpectTablesEqual(**back, *sub);
+  ::alkaid::testing::ExpectTextRoundTrip<ReadOptions>(
+      *sub, [](const Table& t) { return WriteToString(t); },
+      [](std::string_view text, const ReadOptions& o) { return ReadString(text, o); });
 }
 
 TEST(CsvRoundTrip, GoldPrimitive) { GoldRoundTrip("generated_primitive.arrow_file"); }

@@ -107,4 +107,20 @@ inline TablePtr GoldColumns(const std::string& name, const std::function<bool(co
   return std::make_shared<Table>(schema(fields), cols, (*table)->num_rows());
 }
 
+// The gold round trip of a text format: `table` written by `write` (table -> Result<string>)
+// and read back by `read` (text, options -> Result<TablePtr>) under the table's own schema, in
+// small blocks on two threads, must equal it.
+template <typename ReadOptions, typename Write, typename Read>
+void ExpectTextRoundTrip(const Table& table, Write write, Read read) {
+  Result<std::string> text = write(table);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  ReadOptions o;
+  o.schema = table.schema();
+  o.block_size = 4096;
+  o.num_threads = 2;
+  Result<TablePtr> back = read(*text, o);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ExpectTablesEqual(**back, table);
+}
+
 }  // namespace alkaid::testing
