@@ -40,10 +40,15 @@
 #include "alkaid/ipc/writer.h"
 #include "alkaid/table.h"
 #include "alkaid/validate.h"
+#include "page_cache.h"
 
 namespace {
 
 using namespace alkaid;  // NOLINT
+using bench::EvictFile;
+using bench::IoReadBytes;
+using bench::MajorFaults;
+using bench::ResidentBytes;
 
 // Benchmarks stop at the first error rather than measure a failure path.
 void Must(const Status& st) {
@@ -800,56 +805,6 @@ const std::string& WideFile() {
     return p;
   }();
   return path;
-}
-
-int64_t ResidentBytes(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  struct stat st;
-  ::fstat(fd, &st);
-  const size_t size = static_cast<size_t>(st.st_size);
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return -1;
-  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> vec((size + page - 1) / page);
-  int64_t resident = 0;
-  if (::mincore(map, size, vec.data()) == 0) {
-    for (unsigned char v : vec) resident += (v & 1) ? static_cast<int64_t>(page) : 0;
-  }
-  ::munmap(map, size);
-  return resident;
-}
-
-// Drops the file's pages from the page cache; returns the bytes still
-// resident afterwards (0 unless eviction is refused).
-int64_t EvictFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    ::close(fd);
-  }
-  return ResidentBytes(path);
-}
-
-// read_bytes of /proc/self/io: bytes this process caused to be read from
-// storage (-1 when the kernel does not account them).
-int64_t IoReadBytes() {
-  std::FILE* f = std::fopen("/proc/self/io", "r");
-  if (f == nullptr) return -1;
-  char line[128];
-  int64_t value = -1;
-  while (std::fgets(line, sizeof line, f)) {
-    if (std::strncmp(line, "read_bytes:", 11) == 0) value = std::atoll(line + 11);
-  }
-  std::fclose(f);
-  return value;
-}
-
-int64_t MajorFaults() {
-  struct rusage usage;
-  ::getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_majflt;
 }
 
 // Reads the selected columns of every batch and sums them.

@@ -192,7 +192,7 @@ void DecodeStrings(benchmark::State& state, Encoding encoding, uint64_t distinct
   const Page page = Encode(PhysicalType::kByteArray, encoding, {}, &s);
   auto dec = Decoder(PhysicalType::kByteArray, encoding, page);
   for (auto _ : state) {
-    alkaid::internal::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
+    alkaid::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
     // A reader knows the page's value count and roughly its bytes: one allocation each.
     Check(offsets.Reserve((kValues + 1) * 4));
     Check(data.Reserve(static_cast<int64_t>(s.data.size()) + 64));
@@ -308,7 +308,7 @@ BENCHMARK_CAPTURE(EncodeStrings, delta_byte_array, Encoding::kDeltaByteArray, 1 
 void Codecs(benchmark::State& state, Compression compression, bool decompress) {
   const auto values = FixedValues(8, 5000);
   auto codec = Check(MakeCodec(compression));
-  alkaid::internal::BufferBuilder packed(default_memory_pool());
+  alkaid::BufferBuilder packed(default_memory_pool());
   Check(codec->Compress(values.data(), static_cast<int64_t>(values.size()), &packed).status());
   std::vector<uint8_t> out(values.size());
   for (auto _ : state) {
@@ -316,7 +316,7 @@ void Codecs(benchmark::State& state, Compression compression, bool decompress) {
       Check(codec->Decompress(packed.data(), packed.size(), out.data(),
                               static_cast<int64_t>(out.size())));
     } else {
-      alkaid::internal::BufferBuilder again(default_memory_pool());
+      alkaid::BufferBuilder again(default_memory_pool());
       Check(codec->Compress(values.data(), static_cast<int64_t>(values.size()), &again).status());
     }
   }

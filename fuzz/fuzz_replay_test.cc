@@ -28,6 +28,7 @@ int FuzzOne_jsonl(const uint8_t* data, size_t size);
 int FuzzOne_integration_json(const uint8_t* data, size_t size);
 int FuzzOne_c_schema(const uint8_t* data, size_t size);
 int FuzzOne_c_array(const uint8_t* data, size_t size);
+int FuzzOne_parquet_read(const uint8_t* data, size_t size);
 }
 
 namespace {
@@ -101,6 +102,24 @@ TEST(FuzzReplay, IpcDecoderTargetOnStreamsInPieces) {
   for (const auto& f : files) {
     const std::string bytes = ReadBytes(f);
     for (char piece : {'\0', '\6', '\xFE'}) Feed(FuzzOne_ipc_decoder, piece + bytes);
+  }
+}
+
+// The Parquet target's first byte picks the reader options: plain defaults; dictionary
+// arrays with large strings; dictionary arrays, string views, no ARROW:schema and 98-row
+// batches; large strings, no CRC checks and 680-row batches.
+TEST(FuzzReplay, ParquetReadTargetOnGoldFiles) {
+  ALKAID_REQUIRE_TEST_DATA(data);
+  std::vector<fs::path> files;
+  for (const char* dir : {"data", "variant", "shredded_variant"}) {
+    for (const auto& f : Files(fs::path(data) / "parquet-testing" / dir)) {
+      if (f.extension() == ".parquet") files.push_back(f);
+    }
+  }
+  ASSERT_GT(files.size(), 150u);
+  for (const auto& f : files) {
+    const std::string bytes = ReadBytes(f);
+    for (char choice : {'\x00', '\x03', '\x2D', '\xF2'}) Feed(FuzzOne_parquet_read, choice + bytes);
   }
 }
 

@@ -4,7 +4,7 @@
 # single release) run in the release and ASan+UBSan suites, not only in fuzzing sessions.
 # Each harness is compiled into the one executable under its own entry-point name.
 set(alkaid_fuzz_harnesses ipc_stream ipc_file ipc_decoder csv jsonl integration_json c_schema
-    c_array)
+    c_array parquet_read)
 set(alkaid_fuzz_sources ${PROJECT_SOURCE_DIR}/fuzz/fuzz_replay_test.cc)
 foreach(harness ${alkaid_fuzz_harnesses})
   set(src ${PROJECT_SOURCE_DIR}/fuzz/fuzz_${harness}.cc)
@@ -16,7 +16,7 @@ add_executable(alkaid_fuzz_test ${alkaid_fuzz_sources})
 target_include_directories(alkaid_fuzz_test PRIVATE ${PROJECT_SOURCE_DIR}
                            ${PROJECT_SOURCE_DIR}/fuzz)
 target_compile_definitions(alkaid_fuzz_test PRIVATE ALKAID_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-alkaid_sanitized_test_flags(alkaid_fuzz_test)
+alkaid_test_flags(alkaid_fuzz_test)
 target_link_libraries(alkaid_fuzz_test PRIVATE alkaid GTest::gtest GTest::gtest_main
                       $<BUILD_INTERFACE:nlohmann_json::nlohmann_json>)
 gtest_discover_tests(alkaid_fuzz_test DISCOVERY_TIMEOUT 60

@@ -110,38 +110,45 @@ class ALKAID_EXPORT Array {
   ArrayDataPtr data_;  ///< The viewed data; never null in a constructed array.
 };
 
-// --- STL-style iteration over typed arrays --------------------------------------------------
-//
-//   for (std::optional<int32_t> v : int32_array) ...
-//   for (std::optional<std::string_view> s : string_array) ...
-//   auto nulls = std::ranges::count(int32_array, std::optional<int32_t>());
-//
-// NumericArray, BooleanArray, the binary and string arrays (plain, large and view) and
-// FixedSizeBinaryArray have begin()/end() returning an ArrayIterator: a random-access const
-// iterator whose operator* yields std::optional of the value (Value(i)) or view (GetView(i)),
-// std::nullopt for a null slot. Slots are relative to the array's offset, like Value(i).
-// Dereferencing reads one validity bit and the value in place: no allocation, no virtual call.
-// Views point into the array's buffers and live as long as the array's data. The iterator
-// holds a pointer to the array, which must outlive it.
-namespace internal {
-
+/// STL-style iteration over a typed array: what begin() and end() of
+/// NumericArray, BooleanArray, FixedSizeBinaryArray and the binary and string
+/// arrays (plain, large and view) return.
+///
+/// @code
+///   for (std::optional<int32_t> v : int32_array) ...
+///   for (std::optional<std::string_view> s : string_array) ...
+///   auto nulls = std::ranges::count(int32_array, std::optional<int32_t>());
+/// @endcode
+///
+/// A random-access const iterator whose operator* yields std::optional of the
+/// value (Value(i)) or view (GetView(i)), std::nullopt for a null slot. Slots
+/// are relative to the array's offset, like Value(i). Dereferencing reads one
+/// validity bit and the value in place: no allocation, no virtual call. Views
+/// point into the array's buffers and live as long as the array's data. The
+/// iterator holds a pointer to the array, which must outlive it. Iterators of
+/// different arrays do not compare meaningfully (as with containers).
+/// @tparam ArrayT The typed array class iterated over.
+/// @tparam ValueT What a valid slot yields: the value type or std::string_view.
 template <typename ArrayT, typename ValueT>
 class ArrayIterator {
  public:
-  using value_type = std::optional<ValueT>;
-  using difference_type = std::ptrdiff_t;
-  using reference = value_type;  // values are produced on the fly, not stored
-  using pointer = void;
-  using iterator_category = std::random_access_iterator_tag;
-  using iterator_concept = std::random_access_iterator_tag;
+  using value_type = std::optional<ValueT>;  ///< A slot: the value, or nullopt when null.
+  using difference_type = std::ptrdiff_t;    ///< Distance between two slots.
+  using reference = value_type;  ///< Values are produced on the fly, not stored.
+  using pointer = void;          ///< No addressable element to point to.
+  using iterator_category = std::random_access_iterator_tag;  ///< For pre-C++20 algorithms.
+  using iterator_concept = std::random_access_iterator_tag;   ///< For std::ranges.
 
+  /// A singular iterator (may only be assigned to).
   ArrayIterator() = default;
+  /// At slot `index` of `array` (index == length() is the end).
   ArrayIterator(const ArrayT& array, int64_t index)
       : array_(&array),
         validity_(array.data()->validity()),
         offset_(array.data()->offset),
         index_(index) {}
 
+  /// The slot's value or view; std::nullopt when the slot is null.
   value_type operator*() const {
     if (validity_ != nullptr && !bit_util::GetBit(validity_, offset_ + index_)) return std::nullopt;
     if constexpr (requires { array_->GetView(index_); }) {
@@ -150,25 +157,38 @@ class ArrayIterator {
       return array_->Value(index_);
     }
   }
+  /// The slot `n` places further.
   value_type operator[](difference_type n) const { return *(*this + n); }
+  /// The slot this iterator is at.
   int64_t index() const { return index_; }
 
+  /// Next slot.
   ArrayIterator& operator++() { ++index_; return *this; }
+  /// Previous slot.
   ArrayIterator& operator--() { --index_; return *this; }
+  /// Next slot; returns the iterator as it was.
   ArrayIterator operator++(int) { ArrayIterator old = *this; ++index_; return old; }
+  /// Previous slot; returns the iterator as it was.
   ArrayIterator operator--(int) { ArrayIterator old = *this; --index_; return old; }
+  /// Moves `n` slots forward.
   ArrayIterator& operator+=(difference_type n) { index_ += n; return *this; }
+  /// Moves `n` slots back.
   ArrayIterator& operator-=(difference_type n) { index_ -= n; return *this; }
+  /// `n` slots after `it`.
   friend ArrayIterator operator+(ArrayIterator it, difference_type n) { return it += n; }
+  /// `n` slots after `it`.
   friend ArrayIterator operator+(difference_type n, ArrayIterator it) { return it += n; }
+  /// `n` slots before `it`.
   friend ArrayIterator operator-(ArrayIterator it, difference_type n) { return it -= n; }
+  /// Slots from `b` to `a`.
   friend difference_type operator-(const ArrayIterator& a, const ArrayIterator& b) {
     return static_cast<difference_type>(a.index_ - b.index_);
   }
-  // Iterators of different arrays do not compare meaningfully (as with containers).
+  /// Same slot.
   friend bool operator==(const ArrayIterator& a, const ArrayIterator& b) {
     return a.index_ == b.index_;
   }
+  /// Slot order.
   friend std::strong_ordering operator<=>(const ArrayIterator& a, const ArrayIterator& b) {
     return a.index_ <=> b.index_;
   }
@@ -179,9 +199,6 @@ class ArrayIterator {
   int64_t offset_ = 0;
   int64_t index_ = 0;
 };
-
-}  // namespace internal
-// --- end of the typed-array iterators ----------------------------------------------------------
 
 /// Array of the null type: every slot is null and there are no buffers.
 class ALKAID_EXPORT NullArray final : public Array {
@@ -205,7 +222,7 @@ class ALKAID_EXPORT BooleanArray final : public Array {
   /// Number of slots that are both non-null and true (O(length), a word at a time).
   int64_t true_count() const;
   /// Random-access const iterator yielding std::optional<bool> (nullopt for nulls).
-  using iterator = internal::ArrayIterator<BooleanArray, bool>;
+  using iterator = ArrayIterator<BooleanArray, bool>;
   /// Iterator at slot 0; the array must outlive it.
   iterator begin() const { return {*this, 0}; }
   /// Iterator one past the last slot.
@@ -230,7 +247,7 @@ class NumericArray final : public Array {
   /// The value of slot `i` (unchecked: 0 <= i < length()); unspecified for a null slot.
   value_type Value(int64_t i) const { return raw_values()[i]; }
   /// Random-access const iterator yielding std::optional<value_type>.
-  using iterator = internal::ArrayIterator<NumericArray, value_type>;
+  using iterator = ArrayIterator<NumericArray, value_type>;
   /// Iterator at slot 0; the array must outlive it.
   iterator begin() const { return {*this, 0}; }
   /// Iterator one past the last slot.
@@ -297,7 +314,7 @@ class ALKAID_EXPORT FixedSizeBinaryArray : public Array {
     return {reinterpret_cast<const char*>(GetValue(i)), static_cast<size_t>(byte_width())};
   }
   /// Random-access const iterator yielding std::optional<std::string_view>.
-  using iterator = internal::ArrayIterator<FixedSizeBinaryArray, std::string_view>;
+  using iterator = ArrayIterator<FixedSizeBinaryArray, std::string_view>;
   /// Iterator at slot 0; the array must outlive it.
   iterator begin() const { return {*this, 0}; }
   /// Iterator one past the last slot.
@@ -349,7 +366,7 @@ class BaseBinaryArray final : public Array {
   /// Copy of GetView(i) (unchecked); allocates.
   std::string GetString(int64_t i) const { return std::string(GetView(i)); }
   /// Random-access const iterator yielding std::optional<std::string_view>.
-  using iterator = internal::ArrayIterator<BaseBinaryArray, std::string_view>;
+  using iterator = ArrayIterator<BaseBinaryArray, std::string_view>;
   /// Iterator at slot 0; the array must outlive it.
   iterator begin() const { return {*this, 0}; }
   /// Iterator one past the last slot.
@@ -392,7 +409,7 @@ class BinaryViewArrayOf final : public Array {
   /// Copy of GetView(i) (same preconditions); allocates.
   std::string GetString(int64_t i) const { return std::string(GetView(i)); }
   /// Random-access const iterator yielding std::optional<std::string_view>.
-  using iterator = internal::ArrayIterator<BinaryViewArrayOf, std::string_view>;
+  using iterator = ArrayIterator<BinaryViewArrayOf, std::string_view>;
   /// Iterator at slot 0; the array must outlive it.
   iterator begin() const { return {*this, 0}; }
   /// Iterator one past the last slot.

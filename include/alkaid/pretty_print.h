@@ -82,5 +82,14 @@ inline constexpr int64_t kFormatValueWindow = 10;
 ALKAID_EXPORT std::string FormatValue(const ArrayData& data, int64_t i);
 /// Same with caller options (skip_new_lines is implied).
 ALKAID_EXPORT std::string FormatValue(const ArrayData& data, int64_t i, const PrettyPrintOptions& options);
+/// Same, producing at most `max_bytes` bytes of text (cut at a character
+/// boundary), for a display of bounded width: the work and memory are
+/// O(max_bytes) whatever the value's size (a 64 MiB string, a list of
+/// millions of elements, a deeply nested value), since formatting stops once
+/// the budget is spent. `*cut` (may be null) is set to whether the value's
+/// text was longer than what is returned.
+ALKAID_EXPORT std::string FormatValue(const ArrayData& data, int64_t i,
+                                      const PrettyPrintOptions& options, int64_t max_bytes,
+                                      bool* cut);
 
 }  // namespace alkaid

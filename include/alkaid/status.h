@@ -1,7 +1,9 @@
 /// @file
 /// Error handling for the whole library: no exception crosses the public API.
 /// A Status is either OK (no allocation) or carries a code plus a message that
-/// names what was wrong and where.
+/// names what was wrong and where, and optionally a StatusDetail: facts a
+/// program can act on without reading the message (which option refused the
+/// input).
 #pragma once
 
 #include <cassert>
@@ -11,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "alkaid/visibility.h"
 
@@ -30,6 +33,26 @@ enum class StatusCode : int8_t {
   kSerializationError,  ///< bytes that are not a valid encoding
   kCapacityError,       ///< a result would exceed a representable size
   kUnknownError,        ///< anything else, including a Result built from an OK status by mistake
+};
+
+/// Machine-readable facts about an error, for callers that act on it rather
+/// than only show it: the `alkaid` tool maps `options` to its own flags
+/// ("--max-record-bytes N") instead of matching words in the message.
+///
+/// Set where a reader refuses input at a limit that one of its options
+/// raises (csv::ReadOptions, jsonl::ReadOptions, ipc::IpcReadOptions) or where
+/// a value does not fit a type inferred from a sample; most errors have none.
+/// The message always says the same for people, so a caller may ignore this.
+struct StatusDetail {
+  /// What an option would change.
+  enum class Kind : int8_t {
+    kLimit,         ///< the input went past a limit that an option raises
+    kInferredType,  ///< a value did not fit a type inferred from the first rows
+  };
+  Kind kind = Kind::kLimit;  ///< which of the two situations above this is
+  /// Fields of the call's options struct that change the outcome, spelled as
+  /// in the struct ("max_record_bytes", "inference_rows"), the main one first.
+  std::vector<std::string> options;
 };
 
 /// The code's name as it appears in ToString() ("Invalid", "IOError", ...); a
@@ -147,8 +170,16 @@ class ALKAID_EXPORT [[nodiscard]] Status {
   std::string ToString() const;
 
   /// Returns a copy whose message is prefixed with `context` (e.g. a field path),
-  /// so that callers deep in a recursion can say where an error happened.
+  /// so that callers deep in a recursion can say where an error happened. The
+  /// detail, if any, is kept.
   Status WithContext(const std::string& context) const;
+
+  /// The detail attached by WithDetail(), or nullptr (always for OK). Valid
+  /// while this Status is alive and unchanged.
+  const StatusDetail* detail() const noexcept { return state_ ? state_->detail.get() : nullptr; }
+  /// A copy of this error with `detail` attached (an OK status stays OK and
+  /// gets none). Copies of the result share the detail, which is immutable.
+  Status WithDetail(StatusDetail detail) const;
 
   /// Aborts the process with the message; only for tests, tools and invariants.
   /// `where`, when given, is printed before the message.
@@ -158,6 +189,7 @@ class ALKAID_EXPORT [[nodiscard]] Status {
   struct State {
     StatusCode code;
     std::string message;
+    std::shared_ptr<const StatusDetail> detail;  // null for most errors
   };
 
   template <typename... Args>
@@ -249,14 +281,21 @@ class [[nodiscard]] Result {
   std::variant<Status, T> storage_;
 };
 
-namespace internal {
-inline const Status& GenericToStatus(const Status& st) { return st; }
-inline Status&& GenericToStatus(Status&& st) { return std::move(st); }
+/// @name ToStatus
+/// The Status of a Status or of a Result: lets generic code (and macros such as
+/// ALKAID_RETURN_NOT_OK or a test's ASSERT_OK) treat both alike.
+///@{
+
+/// A Status is its own status.
+inline const Status& ToStatus(const Status& st) { return st; }
+/// A Status is its own status (moved through).
+inline Status&& ToStatus(Status&& st) { return std::move(st); }
+/// A Result's status(): OK when it holds a value.
 template <typename T>
-inline Status GenericToStatus(const Result<T>& r) {
+inline Status ToStatus(const Result<T>& r) {
   return r.status();
 }
-}  // namespace internal
+///@}
 
 }  // namespace alkaid
 
@@ -273,7 +312,7 @@ inline Status GenericToStatus(const Result<T>& r) {
   do {                                                                         \
     auto&& _alkaid_st = (expr);                                                \
     if (!_alkaid_st.ok()) [[unlikely]]                                         \
-      return ::alkaid::internal::GenericToStatus(                              \
+      return ::alkaid::ToStatus(                                               \
           std::forward<decltype(_alkaid_st)>(_alkaid_st));                     \
   } while (false)
 

@@ -29,12 +29,6 @@ inline bool IsValidUtf8(const uint8_t* bytes, int64_t length) {
   return FindInvalidUtf8(bytes, length) < 0;
 }
 
-namespace internal {
-// The verdict of the wide (AVX2) path alone on any length: 1 valid,
-// 0 malformed, -1 when this CPU or build has no wide path. For tests.
-ALKAID_EXPORT int WideUtf8VerdictForTesting(const uint8_t* bytes, int64_t length);
-}  // namespace internal
-
 /// True for bytes 0x80..0xBF, which never begin a character.
 inline bool IsUtf8ContinuationByte(uint8_t byte) { return (byte & 0xC0) == 0x80; }
 

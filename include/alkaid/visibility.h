@@ -1,4 +1,8 @@
 /// @file
+/// Symbol visibility: which symbols of alkaid's shared libraries programs can link to.
+/// (Not the C Data Interface's export of arrays to other libraries: that is
+/// alkaid/c_data/bridge.h.)
+///
 /// ALKAID_EXPORT marks the public API of alkaid: classes (`class ALKAID_EXPORT Foo`), free
 /// functions and variables declared in include/alkaid. Shared libraries are built with hidden
 /// visibility, so only what carries the mark is visible to programs that link them.

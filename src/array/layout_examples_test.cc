@@ -24,7 +24,7 @@ namespace {
 
 #define LAYOUT_ASSERT_OK(expr)                                        \
   do {                                                                \
-    ::alkaid::Status _st = ::alkaid::internal::GenericToStatus((expr)); \
+    ::alkaid::Status _st = ::alkaid::ToStatus((expr)); \
     ASSERT_TRUE(_st.ok()) << _st.ToString();                          \
   } while (false)
 

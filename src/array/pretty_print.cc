@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -15,6 +16,7 @@
 #include "alkaid/validate.h"
 #include "alkaid/visit_type.h"
 #include "alkaid/visit_width.h"
+#include "../util/civil_time.h"
 
 namespace alkaid {
 
@@ -48,81 +50,18 @@ void AppendFloat(std::string* out, Float v) {
   out->append(buf, res.ptr);
 }
 
-// Floor division and modulo for splitting negative times correctly.
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-// Proleptic Gregorian date of a day count since 1970-01-01. Works on years
-// that start on March 1st, so the leap day is the last day of its year and
-// months map linearly onto days (153 days per five months).
-void CivilFromDays(int64_t days, int64_t* year, int* month, int* day) {
-  const int64_t since_0000_03_01 = days + 719468;
-  const int64_t cycle = FloorDiv(since_0000_03_01, 146097);  // 400-year cycles
-  const int64_t day_of_cycle = since_0000_03_01 - cycle * 146097;           // [0, 146096]
-  const int64_t year_of_cycle = (day_of_cycle - day_of_cycle / 1460 + day_of_cycle / 36524 -
-                                 day_of_cycle / 146096) / 365;               // [0, 399]
-  const int64_t day_of_year =
-      day_of_cycle - (365 * year_of_cycle + year_of_cycle / 4 - year_of_cycle / 100);  // [0, 365]
-  const int64_t month_from_march = (5 * day_of_year + 2) / 153;                       // [0, 11]
-  *day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
-  *month = static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
-  *year = year_of_cycle + cycle * 400 + (*month <= 2 ? 1 : 0);
-}
-
-void AppendDate(std::string* out, int64_t days) {
-  int64_t year;
-  int month, day;
-  CivilFromDays(days, &year, &month, &day);
-  char buf[48];
-  int n = year < 0 ? std::snprintf(buf, sizeof(buf), "-%04lld-%02d-%02d", static_cast<long long>(-year), month, day)
-                   : std::snprintf(buf, sizeof(buf), "%04lld-%02d-%02d", static_cast<long long>(year), month, day);
-  out->append(buf, static_cast<size_t>(n));
-}
-
-int64_t UnitsPerSecond(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 1;
-    case TimeUnit::kMilli: return 1000;
-    case TimeUnit::kMicro: return 1000000;
-    case TimeUnit::kNano: return 1000000000;
-  }
-  return 1;
-}
-
-int FractionDigits(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kSecond: return 0;
-    case TimeUnit::kMilli: return 3;
-    case TimeUnit::kMicro: return 6;
-    case TimeUnit::kNano: return 9;
-  }
-  return 0;
-}
-
-// HH:MM:SS[.fraction] of a non-negative count of seconds plus its fraction.
-void AppendTimeOfDay(std::string* out, int64_t seconds, int64_t fraction, TimeUnit unit) {
-  char buf[64];
-  int n = std::snprintf(buf, sizeof(buf), "%02lld:%02lld:%02lld", static_cast<long long>(seconds / 3600),
-                        static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
-  out->append(buf, static_cast<size_t>(n));
-  if (int digits = FractionDigits(unit); digits > 0) {
-    n = std::snprintf(buf, sizeof(buf), ".%0*lld", digits, static_cast<long long>(fraction));
-    out->append(buf, static_cast<size_t>(n));
-  }
-}
+using civil::AppendDate;
+using civil::FloorDiv;
+using civil::UnitsPerSecond;
 
 void AppendTime(std::string* out, int64_t value, TimeUnit unit) {
-  const int64_t per_second = UnitsPerSecond(unit);
-  int64_t seconds = FloorDiv(value, per_second);
-  const int64_t fraction = value - seconds * per_second;
-  if (seconds < 0) {  // not a valid time of day: show the raw count
+  if (value < 0) {  // not a valid time of day: show the raw count
     AppendInt(out, value);
     *out += TimeUnitName(unit);
     return;
   }
-  AppendTimeOfDay(out, seconds, fraction, unit);
+  const int64_t per_second = UnitsPerSecond(unit);
+  civil::AppendClock(out, value / per_second, value % per_second, unit);
 }
 
 // "+05:30" / "-0800" / "+05" style offsets, in seconds east of UTC.
@@ -148,16 +87,9 @@ bool IsUtcName(const std::string& tz) {
 }
 
 void AppendTimestamp(std::string* out, int64_t value, TimeUnit unit, const std::string& tz) {
-  const int64_t per_second = UnitsPerSecond(unit);
-  int64_t seconds = FloorDiv(value, per_second);
-  const int64_t fraction = value - seconds * per_second;
   int64_t offset = 0;
   const bool fixed = !tz.empty() && !IsUtcName(tz) && ParseFixedOffset(tz, &offset);
-  seconds += offset;  // fixed offsets are shown as local time
-  const int64_t days = FloorDiv(seconds, 86400);
-  AppendDate(out, days);
-  *out += 'T';
-  AppendTimeOfDay(out, seconds - days * 86400, fraction, unit);
+  civil::AppendDateTime(out, value, unit, offset);  // fixed offsets are shown as local time
   if (tz.empty()) return;
   if (fixed) {
     char buf[16];
@@ -171,10 +103,13 @@ void AppendTimestamp(std::string* out, int64_t value, TimeUnit unit, const std::
   if (!IsUtcName(tz)) *out += "[" + tz + "]";
 }
 
-void AppendQuoted(std::string* out, const uint8_t* data, int64_t size) {
+// `limit`: the text stops growing once it holds that many bytes, so that a
+// huge value costs no more than the part of it that is shown.
+void AppendQuoted(std::string* out, const uint8_t* data, int64_t size, size_t limit) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   *out += '"';
   for (int64_t i = 0; i < size; ++i) {
+    if (out->size() >= limit) return;  // cut: no closing quote
     const uint8_t c = data[i];
     switch (c) {
       case '"': *out += "\\\""; break;
@@ -195,23 +130,23 @@ void AppendQuoted(std::string* out, const uint8_t* data, int64_t size) {
   *out += '"';
 }
 
-void AppendHex(std::string* out, const uint8_t* data, int64_t size) {
+void AppendHex(std::string* out, const uint8_t* data, int64_t size, size_t limit) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   if (size == 0) {
     *out += "\"\"";
     return;
   }
-  for (int64_t i = 0; i < size; ++i) {
+  for (int64_t i = 0; i < size && out->size() < limit; ++i) {
     *out += kHex[data[i] >> 4];
     *out += kHex[data[i] & 15];
   }
 }
 
-void AppendBytes(std::string* out, const uint8_t* data, int64_t size, bool utf8) {
+void AppendBytes(std::string* out, const uint8_t* data, int64_t size, bool utf8, size_t limit) {
   if (utf8) {
-    AppendQuoted(out, data, size);
+    AppendQuoted(out, data, size, limit);
   } else {
-    AppendHex(out, data, size);
+    AppendHex(out, data, size, limit);
   }
 }
 
@@ -235,8 +170,14 @@ bool SlotIsNull(const ArrayData& data, int64_t pos) {
 
 class Printer {
  public:
-  Printer(const PrettyPrintOptions& options, bool multi_line, std::string* out)
-      : options_(options), multi_line_(multi_line), out_(out) {}
+  // `limit`: text beyond this many bytes is not produced (full() tells).
+  Printer(const PrettyPrintOptions& options, bool multi_line, std::string* out,
+          size_t limit = SIZE_MAX)
+      : options_(options), multi_line_(multi_line), out_(out), limit_(limit) {}
+
+  size_t limit() const { return limit_; }
+  // True once the text reached the limit: everything after is skipped.
+  bool full() const { return out_->size() >= limit_; }
 
   void PrintArray(const ArrayData& data) {
     Indent(0);
@@ -272,6 +213,7 @@ class Printer {
       first = false;
     };
     for (int64_t k = 0; k < count; ++k) {
+      if (full()) return;  // cut: no closing bracket
       if (truncated && k == window) {
         separate();
         *out_ += "...";
@@ -300,6 +242,7 @@ class Printer {
   const PrettyPrintOptions& options_;
   bool multi_line_;
   std::string* out_;
+  size_t limit_;
 };
 
 // Writes one non-null slot of one type.
@@ -374,7 +317,7 @@ struct SlotVisitor {
   }
 
   void Visit(const FixedSizeBinaryType& type) {
-    AppendHex(out(), fixed_value(type.byte_width()), type.byte_width());
+    AppendHex(out(), fixed_value(type.byte_width()), type.byte_width(), printer->limit());
   }
 
   template <typename T>
@@ -383,7 +326,8 @@ struct SlotVisitor {
     using O = typename T::offset_type;
     const O* offsets = data.GetValues<O>(1) + pos;
     const uint8_t* bytes = data.buffers[2] ? data.buffers[2]->data() + offsets[0] : nullptr;
-    AppendBytes(out(), bytes, static_cast<int64_t>(offsets[1] - offsets[0]), type.is_utf8());
+    AppendBytes(out(), bytes, static_cast<int64_t>(offsets[1] - offsets[0]), type.is_utf8(),
+                printer->limit());
   }
 
   template <typename T>
@@ -396,7 +340,7 @@ struct SlotVisitor {
         view.is_inline()
             ? raw + 4
             : data.buffers[static_cast<size_t>(2 + view.ref.buffer_index)]->data() + view.ref.offset;
-    AppendBytes(out(), bytes, view.size(), type.is_utf8());
+    AppendBytes(out(), bytes, view.size(), type.is_utf8(), printer->limit());
   }
 
   void Elements(const ArrayData& child, int64_t start, int64_t count) {
@@ -494,6 +438,7 @@ struct SlotVisitor {
 };
 
 void Printer::PrintSlot(const ArrayData& data, int64_t pos, int level) {
+  if (full()) return;
   if (SlotIsNull(data, pos)) {
     *out_ += options_.null_rep;
     return;
@@ -559,6 +504,32 @@ std::string FormatValue(const ArrayData& data, int64_t i, const PrettyPrintOptio
     printer.PrintSlot(data, i, 0);
   } catch (const std::bad_alloc&) {
     return "<out of memory>";
+  }
+  return text;
+}
+
+std::string FormatValue(const ArrayData& data, int64_t i, const PrettyPrintOptions& options,
+                        int64_t max_bytes, bool* cut) {
+  if (cut != nullptr) *cut = false;
+  if (!CheckOptions(options).ok() || data.type == nullptr || max_bytes < 0) return "";
+  if (i < 0 || i >= data.length) return "<slot " + std::to_string(i) + " out of range>";
+  PrettyPrintOptions one_line = options;
+  one_line.indent = 0;
+  std::string text;
+  try {
+    // Room for one character after the budget: whether there was more.
+    const size_t limit = static_cast<size_t>(std::min<int64_t>(max_bytes, INT64_MAX - 1)) + 1;
+    Printer printer(one_line, /*multi_line=*/false, &text, limit);
+    printer.PrintSlot(data, i, 0);
+  } catch (const std::bad_alloc&) {
+    return "<out of memory>";
+  }
+  if (text.size() > static_cast<size_t>(max_bytes)) {
+    // Cut at a character boundary (never inside a UTF-8 sequence).
+    size_t end = static_cast<size_t>(max_bytes);
+    while (end > 0 && (static_cast<uint8_t>(text[end]) & 0xC0) == 0x80) --end;
+    text.resize(end);
+    if (cut != nullptr) *cut = true;
   }
   return text;
 }

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -206,11 +208,17 @@ TEST(PrettyPrintTest, Decimals) {
 TEST(PrettyPrintTest, DatesAndTimes) {
   EXPECT_EQ(Line(Prim<int32_t>(date32(), {0, 19782, -1, 11016, -719528, N})),
             "[1970-01-01, 2024-02-29, 1969-12-31, 2000-02-29, 0000-01-01, null]");
+  // Years outside 0..9999 as ISO 8601 expanded years, as the CSV and JSON Lines writers print them.
+  EXPECT_EQ(Line(Prim<int32_t>(date32(), {-719529, 2932896, 2932897})),
+            "[-0001-12-31, 9999-12-31, +10000-01-01]");
   EXPECT_EQ(Line(Prim<int64_t>(date64(), {86400000LL * 19782, -1})), "[2024-02-29, 1969-12-31]");
   EXPECT_EQ(Line(Prim<int32_t>(time32(TimeUnit::kSecond), {0, 49627})), "[00:00:00, 13:47:07]");
   EXPECT_EQ(Line(Prim<int32_t>(time32(TimeUnit::kMilli), {49627250})), "[13:47:07.250]");
   EXPECT_EQ(Line(Prim<int64_t>(time64(TimeUnit::kMicro), {1})), "[00:00:00.000001]");
   EXPECT_EQ(Line(Prim<int64_t>(time64(TimeUnit::kNano), {86399999999999LL})), "[23:59:59.999999999]");
+  // Not times of day: the raw count, also at the int64 end where seconds * 10^9 overflows.
+  EXPECT_EQ(Line(Prim<int64_t>(time64(TimeUnit::kNano), {std::numeric_limits<int64_t>::min(), -1})),
+            "[-9223372036854775808ns, -1ns]");
 }
 
 TEST(PrettyPrintTest, Timestamps) {
@@ -337,6 +345,84 @@ TEST(Float16Test, Conversions) {
     if ((h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0) continue;  // NaN payloads
     ASSERT_EQ(FloatToHalf(HalfToFloat(h)), h) << bits;
   }
+}
+
+// --- Bounded formatting (a cell of a table) ----------------------------------
+
+// A buffer of `size` bytes of `fill`.
+BufferPtr Filled(int64_t size, char fill) {
+  auto buffer = AllocateBuffer(size).ValueOrDie();
+  std::memset(buffer->mutable_data(), fill, static_cast<size_t>(size));
+  return buffer;
+}
+
+// Seconds spent in bounded FormatValue calls (not in building the inputs).
+double bounded_seconds = 0;
+
+// Formats slot 0 of `data` within `max_bytes`; checks the cut and the size.
+std::string Bounded(const ArrayData& data, int64_t max_bytes, bool expect_cut,
+                    const PrettyPrintOptions& options = PrettyPrintOptions()) {
+  bool cut = !expect_cut;
+  const auto start = std::chrono::steady_clock::now();
+  std::string text = FormatValue(data, 0, options, max_bytes, &cut);
+  bounded_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(cut, expect_cut) << text;
+  EXPECT_LE(static_cast<int64_t>(text.size()), max_bytes) << text;
+  return text;
+}
+
+// The work is the budget, not the value: a 64 MiB string, a list of ten
+// million numbers or a value nested 60 deep each cost a few hundred bytes.
+// (Formatted whole, the string alone is 64 MiB of text and about a second.)
+TEST(FormatValueBounded, HugeValuesCostOnlyTheBudget) {
+  const int64_t big = int64_t{64} << 20;
+  bounded_seconds = 0;
+  auto offsets = Buf(std::vector<int32_t>{0, static_cast<int32_t>(big)});
+  auto text = ArrayData::Make(utf8(), 1, {nullptr, offsets, Filled(big, 'x')}, 0);
+  EXPECT_EQ(Bounded(*text, 100, true), "\"" + std::string(99, 'x'));
+  auto bytes = ArrayData::Make(binary(), 1, {nullptr, offsets, Filled(big, 'x')}, 0);
+  EXPECT_EQ(Bounded(*bytes, 10, true), "7878787878");
+
+  // A view into the same 64 MiB (the issue's 16,000 views over one buffer).
+  BinaryViewValue view{};
+  view.ref.size = static_cast<int32_t>(big);
+  std::memcpy(view.ref.prefix, "xxxx", 4);
+  auto views = ArrayData::Make(utf8_view(), 1,
+                               {nullptr, Buf(std::vector<BinaryViewValue>{view}), text->buffers[2]}, 0);
+  EXPECT_EQ(Bounded(*views, 50, true).size(), 50u);
+
+  // Ten million elements, all of them shown (no window).
+  const int64_t n = 10'000'000;
+  auto numbers = ArrayData::Make(int32(), n, {nullptr, Filled(n * 4, 0)}, 0);
+  auto list_of = ArrayData::Make(list(int32()), 1,
+                                 {nullptr, Buf(std::vector<int32_t>{0, static_cast<int32_t>(n)})},
+                                 {numbers}, 0);
+  PrettyPrintOptions everything;
+  everything.container_window = n;
+  EXPECT_EQ(Bounded(*list_of, 12, true, everything), "[0, 0, 0, 0,");
+
+  // 60 levels of single-element lists around the 64 MiB string.
+  ArrayDataPtr nested = text;
+  for (int level = 0; level < 60; ++level) {
+    nested = ArrayData::Make(list(nested->type), 1, {nullptr, Buf(std::vector<int32_t>{0, 1})},
+                             {nested}, 0);
+  }
+  EXPECT_EQ(Bounded(*nested, 64, true), std::string(60, '[') + "\"xxx");
+  EXPECT_LT(bounded_seconds, 0.05);  // whole, the string alone is about a second
+}
+
+TEST(FormatValueBounded, ShortValuesAreWholeAndCutsKeepCharacters) {
+  auto words = Utf8({"h\xC3\xA9h\xC3\xA9", "ab"});
+  // Whole when it fits, the same text as the unbounded form.
+  bool cut = true;
+  EXPECT_EQ(FormatValue(*words, 1, PrettyPrintOptions(), 4, &cut), "\"ab\"");
+  EXPECT_FALSE(cut);
+  EXPECT_EQ(FormatValue(*words, 0, PrettyPrintOptions(), 100, &cut),
+            FormatValue(*words, 0, PrettyPrintOptions()));
+  // "\"h" then the two bytes of U+00E9: a budget of 3 stops before them.
+  EXPECT_EQ(Bounded(*words, 3, true), "\"h");
+  EXPECT_EQ(Bounded(*words, 4, true), "\"h\xC3\xA9");
+  EXPECT_EQ(Bounded(*words, 0, true), "");
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include "../util/cpu_features.h"
 #endif
 
+#include "utf8_internal.h"
+
 namespace alkaid {
 namespace {
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "src/array/utf8_internal.h"
+
 namespace alkaid {
 namespace {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "alkaid/c_data/bridge.h"
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 #include "alkaid/extension_registry.h"
 #include "alkaid/validate.h"
 #include "src/c_data/format.h"

@@ -11,7 +11,7 @@
 
 #include "alkaid/c_data/bridge.h"
 #include "alkaid/compare.h"
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/validate.h"
 #include "src/c_data/test_cases.h"

@@ -14,28 +14,19 @@
 #include <vector>
 
 #include "alkaid/csv/api.h"
-#include "src/csv/text_test_helpers.h"
-#include "src/csv/text_values.h"
+#include "src/csv/csv_test_helpers.h"
+#include "src/text/text_values.h"
 #include "src/csv/tokenizer.h"
 
 namespace alkaid::csv {
 namespace {
 
-using ::alkaid::testing::ExpectTable;
 using internal::BlockError;
 using internal::FieldRef;
 using internal::TokenizeOptions;
 using internal::Tokens;
-
-TablePtr Read(std::string_view text, const ReadOptions& options) {
-  return ExpectTable(ReadString(text, options), text);
-}
-
-ArrayDataPtr Col(const TablePtr& t, int i) {
-  auto r = t->column(i)->Combine();
-  EXPECT_TRUE(r.ok());
-  return *r;
-}
+using test::Col;
+using test::Read;
 
 struct TokenizeResult {
   bool ok = false;
@@ -99,27 +90,6 @@ std::string RandomCsvText(std::mt19937_64& rng, int columns, bool malformed) {
   }
   if (malformed && pick(10) == 0) s += "\"never closed,";
   return s;
-}
-
-// CountLineFeeds counts 64 and 16 bytes at a time: every length and
-// offset around those steps, dense and sparse line feeds, and runs long
-// enough to pass the point where its byte counters are summed.
-TEST(CsvFastPaths, CountLineFeedsAgreesWithAByteLoop) {
-  std::mt19937_64 rng(3);
-  std::string text(20000, 'x');
-  for (char& c : text) c = rng() % 3 == 0 ? '\n' : static_cast<char>(rng());
-  for (int round = 0; round < 3; ++round) {
-    if (round == 1) text.assign(20000, '\n');
-    if (round == 2) text.assign(20000, 'a');
-    for (size_t start : {0, 1, 7, 15, 33}) {
-      for (size_t n = 0; n + start <= text.size(); n += n < 300 ? 1 : 997) {
-        const int64_t want = std::count(text.begin() + static_cast<std::ptrdiff_t>(start),
-                                        text.begin() + static_cast<std::ptrdiff_t>(start + n), '\n');
-        ASSERT_EQ(internal::CountLineFeeds(text.data() + start, static_cast<int64_t>(n)), want)
-            << start << " " << n;
-      }
-    }
-  }
 }
 
 TEST(CsvFastPaths, TokenizerLevelsAgreeWithTheGeneralPath) {

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/csv/api.h"
-#include "src/csv/text_test_helpers.h"
-#include "src/csv/text_values.h"
+#include "src/text/text_test_helpers.h"
+#include "src/text/text_values.h"
 
 namespace alkaid::csv {
 namespace {
@@ -48,6 +48,23 @@ TEST(CsvTypes, HalfFloatIntervalsDictionaryRunEndRoundTrip) {
   EXPECT_THAT(*text, HasSubstr(",PT0S,PT0S,"));
   EXPECT_THAT(*text, HasSubstr("P-3DT-1.5S,P-1MT-0.000000001S,"));
   EXPECT_THAT(*text, HasSubstr("PT-9223372036.854775808S"));
+}
+
+TEST(CsvTypes, YearsOutsideFourDigitsRoundTripAsExpandedYears) {
+  // The printer's rule (src/util/civil_time.h): a sign and at least four digits.
+  auto s = schema({field("d", date32()), field("ts", timestamp(TimeUnit::kSecond))});
+  auto t = MakeTable(s, {"[-719529, 2932897, -2147483648]",
+                         "[-62167219201, 253402300800, 9223372036854775807]"});
+  auto text = WriteToString(*t);
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  EXPECT_THAT(*text, HasSubstr("-0001-12-31,-0001-12-31T23:59:59\n"));
+  EXPECT_THAT(*text, HasSubstr("+10000-01-01,+10000-01-01T00:00:00\n"));
+  EXPECT_THAT(*text, HasSubstr("-5877641-06-23,+292277026596-12-04T15:30:07\n"));
+  ReadOptions o;
+  o.schema = s;
+  auto back = ReadString(*text, o);
+  ASSERT_TRUE(back.ok()) << back.status().ToString() << "\n" << *text;
+  ExpectTablesEqual(**back, *t);
 }
 
 TEST(CsvTypes, IntervalTextForms) {

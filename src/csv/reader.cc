@@ -2,113 +2,28 @@
 // blocks are tokenized and converted to columns in parallel, and batches are
 // handed out in input order. See include/alkaid/csv/api.h for the behaviour.
 #include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <deque>
 #include <mutex>
 
-#include "alkaid/builder.h"
 #include "alkaid/csv/api.h"
-#include "alkaid/decimal.h"
-#include "alkaid/encode.h"
-#include "alkaid/float16.h"
 #include "alkaid/thread_pool.h"
 #include "alkaid/utf8.h"
-#include "alkaid/visit_type.h"
-#include "fast_values.h"
-#include "text_values.h"
-#include "pipeline.h"
+#include "column_converter.h"
+#include "infer.h"
+#include "null_matcher.h"
+#include "../text/block_limits.h"
+#include "../text/pipeline.h"
 #include "tokenizer.h"
 
 namespace alkaid::csv {
 
 using internal::BlockError;
 using internal::FieldRef;
+using internal::NullMatcher;
 using internal::Tokens;
-using internal::Loader;
-using internal::RawBlock;
+using text::internal::Loader;
+using text::internal::RawBlock;
 
 namespace {
-
-// ---------------------------------------------------------------------------
-// Inference
-
-enum class Kind : int8_t { kNull, kBool, kInt, kFloat, kTemporal, kString };
-
-struct Inferred {
-  Kind kind = Kind::kNull;
-  text::TemporalInference temporal;
-
-  void Add(std::string_view s) {
-    bool b;
-    int64_t i;
-    double d;
-    switch (kind) {
-      case Kind::kNull:
-        if (text::ParseBool(s, &b)) {
-          kind = Kind::kBool;
-        } else if (text::ParseInt64(s, &i)) {
-          kind = Kind::kInt;
-        } else if (text::ParseDouble(s, &d)) {
-          kind = Kind::kFloat;
-        } else {
-          kind = temporal.Add(s) ? Kind::kTemporal : Kind::kString;
-        }
-        return;
-      case Kind::kBool:
-        if (!text::ParseBool(s, &b)) kind = Kind::kString;
-        return;
-      case Kind::kInt:
-        if (text::ParseInt64(s, &i)) return;
-        kind = text::ParseDouble(s, &d) ? Kind::kFloat : Kind::kString;
-        return;
-      case Kind::kFloat:
-        if (!text::ParseDouble(s, &d)) kind = Kind::kString;
-        return;
-      case Kind::kTemporal:
-        if (!temporal.Add(s)) kind = Kind::kString;
-        return;
-      case Kind::kString:
-        return;
-    }
-  }
-  DataTypePtr Type(bool whole_input) const {
-    switch (kind) {
-      case Kind::kNull: return whole_input ? null() : utf8();
-      case Kind::kBool: return boolean();
-      case Kind::kInt: return int64();
-      case Kind::kFloat: return float64();
-      case Kind::kTemporal: {
-        DataTypePtr t = temporal.Type();
-        return t ? t : utf8();
-      }
-      case Kind::kString: return utf8();
-    }
-    return utf8();
-  }
-};
-
-// ---------------------------------------------------------------------------
-// Conversion of one column of one tokenized block.
-
-struct NullMatcher {
-  uint64_t length_mask = 0;  // bit L set when some null text has length L < 64
-  std::vector<std::string> values;
-
-  explicit NullMatcher(const std::vector<std::string>& v) : values(v) {
-    for (const auto& s : v) {
-      if (s.size() < 64) length_mask |= uint64_t{1} << s.size();
-    }
-  }
-  __attribute__((always_inline)) bool Match(const char* p, uint32_t n) const {
-    if (n >= 64 || !(length_mask >> n & 1)) return false;
-    if (n == 0) return true;  // only "" has length 0
-    for (const auto& s : values) {
-      if (s.size() == n && s[0] == p[0] && std::memcmp(s.data(), p, n) == 0) return true;
-    }
-    return false;
-  }
-};
 
 struct Block {
   RawBlock raw;
@@ -122,514 +37,8 @@ struct Block {
   const char* data() const { return reinterpret_cast<const char*>(raw.buffer->data()); }
 };
 
-class ColumnConverter {
- public:
-  ColumnConverter(const Block& block, int column, const std::string& name,
-                  const ReadOptions& options, const NullMatcher& nulls, bool block_is_utf8,
-                  const std::string& hint)
-      : block_(block), tokens_(block.tokens), col_(column), name_(name), options_(options),
-        nulls_(nulls), utf8_ok_(block_is_utf8), hint_(hint) {}
-
-  Result<ArrayDataPtr> Convert(const DataTypePtr& type) {
-    if (HasEncodedParts(*type)) {
-      // dictionary<…> / run_end_encoded<…>: parsed as their values, then encoded.
-      ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr plain, Convert(DecodedType(type)));
-      if (failed) return plain;
-      return EncodeAs(plain, type, options_.pool);
-    }
-    type_ = type;
-    // The common types are written straight into their buffers (no builder,
-    // no per-value virtual call); the rest go through a builder.
-    switch (type->id()) {
-      case TypeId::kInt64:
-        return Direct<int64_t>([](const char* p, uint32_t n, int64_t* v)
-                                   __attribute__((always_inline)) { return text::fast::ParseInt(p, n, v); });
-      case TypeId::kDouble:
-        return Direct<double>([](const char* p, uint32_t n, double* v)
-                                  __attribute__((always_inline)) { return text::fast::ParseDouble(p, n, v); });
-      case TypeId::kTimestamp: {
-        const auto& t = checked_cast<TimestampType>(*type);
-        TimeUnit unit = t.unit();
-        bool zoned = !t.timezone().empty();
-        // One loop per unit: the unit's checks are constants in it.
-        switch (unit) {
-          case TimeUnit::kSecond: return Timestamps<TimeUnit::kSecond>(zoned);
-          case TimeUnit::kMilli: return Timestamps<TimeUnit::kMilli>(zoned);
-          case TimeUnit::kMicro: return Timestamps<TimeUnit::kMicro>(zoned);
-          case TimeUnit::kNano: return Timestamps<TimeUnit::kNano>(zoned);
-        }
-        break;
-      }
-      case TypeId::kString:
-        return DirectStrings();
-      default:
-        break;
-    }
-    ALKAID_ASSIGN_OR_RAISE(builder_, MakeBuilder(type, options_.pool));
-    type_ = type;
-    ALKAID_RETURN_NOT_OK(VisitTypeInline(*type, this));
-    return builder_->Finish();
-  }
-
-  BlockError error;
-  bool failed = false;
-
-  // For columns declared not nullable: the error for the first null.
-  void FailOnFirstNull() {
-    for (int64_t r = 0; r < tokens_.num_rows; ++r) {
-      FieldRef f = *Field(r);
-      if (!IsNull(f)) continue;
-      failed = true;
-      error.line_delta = tokens_.LineDelta(r);
-      error.status = Status::Invalid("column ", col_ + 1, " (", name_,
-                                     ") is declared not nullable but the value is null");
-      return;
-    }
-  }
-
-  // Visitors -------------------------------------------------------------
-  Status Visit(const NullType&) {
-    return Each<NullBuilder>([&](NullBuilder*, std::string_view) { return false; });
-  }
-  Status Visit(const BooleanType&) {
-    return Each<BooleanBuilder>([](BooleanBuilder* b, std::string_view s) {
-      bool v;
-      if (!text::ParseBool(s, &v)) return false;
-      b->UnsafeAppend(v);
-      return true;
-    });
-  }
-  template <typename T>
-    requires(std::is_integral_v<typename T::c_type> && std::is_base_of_v<FixedWidthType, T> &&
-             !std::is_same_v<T, HalfFloatType>)
-  Status Visit(const T& type) {
-    using C = typename T::c_type;
-    using B = NumericBuilder<T>;
-    if constexpr (std::is_same_v<T, TimestampType>) {
-      // Unit and zone looked up once per column, not per value.
-      TimeUnit unit = type.unit();
-      bool zoned = !type.timezone().empty();
-      return Each<B>([unit, zoned](B* b, std::string_view s) {
-        int64_t v;
-        if (!text::ParseTimestampAs(s, unit, zoned, &v)) return false;
-        b->UnsafeAppend(v);
-        return true;
-      });
-    } else if constexpr (std::is_same_v<T, Date32Type> || std::is_same_v<T, Date64Type> ||
-                         std::is_same_v<T, Time32Type> ||
-                  std::is_same_v<T, Time64Type>) {
-      return Each<B>([&type](B* b, std::string_view s) {
-        int64_t v;
-        if (!text::ParseTemporal(s, type, &v)) return false;
-        b->UnsafeAppend(static_cast<C>(v));
-        return true;
-      });
-    } else if constexpr (std::is_signed_v<C>) {
-      return Each<B>([](B* b, std::string_view s) {
-        int64_t v;
-        if (!text::ParseInt64(s, &v) || v < std::numeric_limits<C>::min() ||
-            v > std::numeric_limits<C>::max()) {
-          return false;
-        }
-        b->UnsafeAppend(static_cast<C>(v));
-        return true;
-      });
-    } else {
-      return Each<B>([](B* b, std::string_view s) {
-        uint64_t v;
-        if (!text::ParseUInt64(s, &v) || v > std::numeric_limits<C>::max()) return false;
-        b->UnsafeAppend(static_cast<C>(v));
-        return true;
-      });
-    }
-  }
-  Status Visit(const FloatType&) { return Floats<FloatBuilder>(text::ParseFloat); }
-  Status Visit(const DoubleType&) { return Floats<DoubleBuilder>(text::ParseDouble); }
-  template <typename B, typename V>
-  Status Floats(bool (*parse)(std::string_view, V*)) {
-    return Each<B>([parse](B* b, std::string_view s) {
-      V v;
-      if (!parse(s, &v)) return false;
-      b->UnsafeAppend(v);
-      return true;
-    });
-  }
-  Status Visit(const HalfFloatType&) {
-    return Each<HalfFloatBuilder>([](HalfFloatBuilder* b, std::string_view s) {
-      float v;
-      if (!text::ParseFloat(s, &v)) return false;
-      uint16_t half = FloatToHalf(v);
-      // A finite number beyond half precision's range is refused, not made infinite.
-      if (std::isfinite(v) && !std::isfinite(HalfToFloat(half))) return false;
-      b->UnsafeAppend(half);
-      return true;
-    });
-  }
-  Status Visit(const DayTimeIntervalType&) {
-    return Each<DayTimeIntervalBuilder>([](DayTimeIntervalBuilder* b, std::string_view s) {
-      int64_t months, days, nanos;
-      if (!text::ParseInterval(s, &months, &days, &nanos) || months != 0 || days < INT32_MIN ||
-          days > INT32_MAX || nanos % 1'000'000 != 0 || nanos / 1'000'000 < INT32_MIN ||
-          nanos / 1'000'000 > INT32_MAX) {
-        return false;
-      }
-      b->UnsafeAppend(
-          DayTimeInterval{static_cast<int32_t>(days), static_cast<int32_t>(nanos / 1'000'000)});
-      return true;
-    });
-  }
-  Status Visit(const MonthDayNanoIntervalType&) {
-    return Each<MonthDayNanoIntervalBuilder>([](MonthDayNanoIntervalBuilder* b, std::string_view s) {
-      int64_t months, days, nanos;
-      if (!text::ParseInterval(s, &months, &days, &nanos) || months < INT32_MIN ||
-          months > INT32_MAX || days < INT32_MIN || days > INT32_MAX) {
-        return false;
-      }
-      b->UnsafeAppend(MonthDayNanoInterval{static_cast<int32_t>(months),
-                                           static_cast<int32_t>(days), nanos});
-      return true;
-    });
-  }
-  Status Visit(const Decimal32Type&) { return Decimals(); }
-  Status Visit(const Decimal64Type&) { return Decimals(); }
-  Status Visit(const Decimal128Type&) { return Decimals(); }
-  Status Visit(const Decimal256Type&) { return Decimals(); }
-  Status Decimals() {
-    const auto& dt = checked_cast<DecimalType>(*type_);
-    int width = dt.byte_width();
-    int32_t scale = dt.scale();
-    return Each<DecimalBuilder>([=](DecimalBuilder* b, std::string_view s) {
-      uint8_t bytes[32];
-      if (!DecimalFromString(s, width, scale, bytes).ok()) return false;
-      b->UnsafeAppend(bytes);
-      return true;
-    });
-  }
-  Status Visit(const FixedSizeBinaryType&) {
-    return Each<FixedSizeBinaryBuilder>(
-        [](FixedSizeBinaryBuilder* b, std::string_view s) { return b->Append(s).ok(); });
-  }
-  Status Visit(const StringType&) { return Strings<StringBuilder>(true); }
-  Status Visit(const LargeStringType&) { return Strings<LargeStringBuilder>(true); }
-  Status Visit(const BinaryType&) { return Strings<BinaryBuilder>(false); }
-  Status Visit(const LargeBinaryType&) { return Strings<LargeBinaryBuilder>(false); }
-  Status Visit(const StringViewType&) { return Strings<BinaryViewBuilder>(true); }
-  Status Visit(const BinaryViewType&) { return Strings<BinaryViewBuilder>(false); }
-  template <typename T>
-  Status Visit(const T& type) {
-    return Status::NotImplemented("reading CSV column ", col_ + 1, " (", name_, ") as ",
-                                  type.ToString());
-  }
-
- private:
-  // Whether some null spelling is also a value of the column's type (then
-  // nulls are matched before parsing; otherwise only texts that fail to
-  // parse are matched against the null spellings).
-  template <typename C, typename Parse>
-  bool NullsParse(Parse& parse) {
-    for (const auto& v : nulls_.values) {
-      C x;
-      if (ParsePadded(parse, v, &x)) return true;
-    }
-    return false;
-  }
-
-  // parse() on text outside the block (unescaped fields, null spellings):
-  // copied with the padding the fast parsers may read.
-  template <typename C, typename Parse>
-  bool ParsePadded(Parse& parse, std::string_view s, C* out) {
-    padded_.assign(s);
-    padded_.append(8, '\0');
-    return parse(padded_.data(), static_cast<uint32_t>(s.size()), out);
-  }
-
-  template <TimeUnit kUnit>
-  Result<ArrayDataPtr> Timestamps(bool zoned) {
-    return Direct<int64_t>([zoned](const char* p, uint32_t n, int64_t* v) __attribute__((always_inline)) {
-      // An empty field (a null) needs no general parser.
-      return text::fast::FixedTimestampAs(p, n, kUnit, zoned, v) ||
-             (n != 0 && text::ParseTimestampAs(std::string_view(p, n), kUnit, zoned, v));
-    });
-  }
-
-  // The rows of a Direct column, 64 at a time (one validity word each):
-  // false after Fail(). Not inlined into Direct(): on its own the loop keeps
-  // its pointers in registers (about 10 fewer instructions per value).
-  template <typename C, bool kNullsFirst, typename Parse>
-  __attribute__((noinline)) bool DirectLoop(Parse& parse, C* out, uint8_t* bits, int64_t* null_count) {
-    const int64_t rows = tokens_.num_rows;
-    const char* data = block_.data();
-    const FieldRef* f = ColumnStart();
-    const size_t stride = static_cast<size_t>(tokens_.num_columns);
-    int64_t nulls = 0;
-    for (int64_t r0 = 0; r0 < rows; r0 += 64) {
-      const int n = static_cast<int>(std::min<int64_t>(64, rows - r0));
-      C* o = out + r0;
-      uint64_t invalid = 0;  // bits of the nulls (rare: set off the common path)
-      for (int j = 0; j < n; ++j, f += stride) {
-        const FieldRef fr = *f;
-        bool valid;
-        if (__builtin_expect(!kNullsFirst && (fr.bits & ~FieldRef::kLengthMask) == 0, 1)) {
-          // Plain field: parse, and only a failure may be a null.
-          valid = parse(data + fr.start, fr.bits, o + j);
-          if (__builtin_expect(!valid, 0) && !nulls_.Match(data + fr.start, fr.bits)) {
-            (void)Fail(r0 + j, std::string_view(data + fr.start, fr.bits), "is not a valid");
-            return false;
-          }
-        } else if (IsNull(fr)) {
-          valid = false;
-        } else {
-          std::string_view s = Text(fr);
-          valid = (fr.bits & FieldRef::kEscaped) ? ParsePadded(parse, s, o + j)
-                                                 : parse(s.data(), static_cast<uint32_t>(s.size()), o + j);
-          if (!valid) {
-            (void)Fail(r0 + j, s, "is not a valid");
-            return false;
-          }
-        }
-        if (__builtin_expect(!valid, 0)) {
-          o[j] = C{};
-          ++nulls;
-          invalid |= uint64_t{1} << j;
-        }
-      }
-      if (n == 64) {
-        const uint64_t word = ~invalid;
-        std::memcpy(bits + (r0 >> 3), &word, 8);
-      } else {
-        const uint64_t word = ~invalid & ((uint64_t{1} << n) - 1);  // the last rows: no bits past them
-        std::memcpy(bits + (r0 >> 3), &word, static_cast<size_t>(bit_util::BytesForBits(n)));
-      }
-    }
-    *null_count = nulls;
-    return true;
-  }
-
-  // A fixed-width column written directly: values and validity bits.
-  template <typename C, typename Parse>
-  Result<ArrayDataPtr> Direct(Parse&& parse) {
-    const int64_t rows = tokens_.num_rows;
-    // Every value slot and validity byte is written below: no zero fill.
-    auto values = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(values->ResizeForOverwrite(rows * static_cast<int64_t>(sizeof(C))));
-    auto validity = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
-    C* out = reinterpret_cast<C*>(values->mutable_data());
-    uint8_t* bits = validity->mutable_data();
-    int64_t nulls = 0;
-    // One loop for columns whose null spellings never parse (the common
-    // case: a field that parses is a value), one for the others.
-    const bool done = NullsParse<C>(parse) ? DirectLoop<C, true>(parse, out, bits, &nulls)
-                                           : DirectLoop<C, false>(parse, out, bits, &nulls);
-    if (!done) return ArrayDataPtr();
-    BufferVector buffers;
-    buffers.push_back(nulls != 0 ? BufferPtr(std::move(validity)) : BufferPtr());
-    buffers.push_back(std::move(values));
-    return std::make_shared<ArrayData>(type_, rows, std::move(buffers), nulls);
-  }
-
-  // The rows of a utf8 column (offsets, bytes, validity words): false after
-  // a UTF-8 error. Not inlined, like DirectLoop.
-  __attribute__((noinline)) bool StringsLoop(int32_t* offs, char* dst, uint8_t* bits, int32_t* end,
-                                             int64_t* null_count) {
-    const int64_t rows = tokens_.num_rows;
-    const char* data = block_.data();
-    const size_t stride = static_cast<size_t>(tokens_.num_columns);
-    const bool check = !utf8_ok_;
-    int64_t nulls = 0;
-    int32_t pos = 0;
-    offs[0] = 0;
-    const FieldRef* f = ColumnStart();
-    for (int64_t r0 = 0; r0 < rows; r0 += 64) {
-      const int n64 = static_cast<int>(std::min<int64_t>(64, rows - r0));
-      uint64_t invalid = 0;  // bits of the nulls, 64 rows at a time
-      for (int j = 0; j < n64; ++j, f += stride) {
-        const FieldRef fr = *f;
-        if (__builtin_expect(!IsNull(fr), 1)) {
-          if (__builtin_expect((fr.bits & FieldRef::kEscaped) == 0, 1)) {
-            const char* src = data + fr.start;
-            uint32_t n = fr.length();
-            if (check && !CheckUtf8(r0 + j, src, n)) return false;
-            char* d = dst + pos;
-            for (uint32_t i = 0; i < n; i += 16) std::memcpy(d + i, src + i, 16);
-            pos += static_cast<int32_t>(n);
-          } else {
-            std::string_view s = Text(fr);
-            if (check && !CheckUtf8(r0 + j, s.data(), static_cast<uint32_t>(s.size()))) return false;
-            std::memcpy(dst + pos, s.data(), s.size());
-            pos += static_cast<int32_t>(s.size());
-          }
-        } else {
-          ++nulls;
-          invalid |= uint64_t{1} << j;
-        }
-        offs[r0 + j + 1] = pos;
-      }
-      if (n64 == 64) {
-        const uint64_t word = ~invalid;
-        std::memcpy(bits + (r0 >> 3), &word, 8);
-      } else {
-        const uint64_t word = ~invalid & ((uint64_t{1} << n64) - 1);
-        std::memcpy(bits + (r0 >> 3), &word, static_cast<size_t>(bit_util::BytesForBits(n64)));
-      }
-    }
-    *end = pos;
-    *null_count = nulls;
-    return true;
-  }
-
-  // utf8 written directly: offsets, then the bytes copied 16 at a time (the
-  // block and the data buffer both have room past the end for that).
-  Result<ArrayDataPtr> DirectStrings() {
-    const int64_t rows = tokens_.num_rows;
-    const FieldRef* first = ColumnStart();
-    const size_t stride = static_cast<size_t>(tokens_.num_columns);
-    int64_t total = 0;
-    for (int64_t r = 0; r < rows; ++r) total += first[static_cast<size_t>(r) * stride].length();
-    if (total > INT32_MAX) return Status::Invalid("CSV block too large for a utf8 column");
-    // Offsets, validity and the bytes up to the end are all written below
-    // (the padding past the end is cleared at the end): no zero fill.
-    auto offsets = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(offsets->ResizeForOverwrite((rows + 1) * 4));
-    auto bytes = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(bytes->ResizeForOverwrite(total + 16));
-    auto validity = std::make_shared<ResizableBuffer>(options_.pool);
-    ALKAID_RETURN_NOT_OK(validity->ResizeForOverwrite(bit_util::BytesForBits(rows)));
-    int32_t* offs = reinterpret_cast<int32_t*>(offsets->mutable_data());
-    char* dst = reinterpret_cast<char*>(bytes->mutable_data());
-    uint8_t* bits = validity->mutable_data();
-    int64_t nulls = 0;
-    int32_t pos = 0;
-    if (!StringsLoop(offs, dst, bits, &pos, &nulls)) return ArrayDataPtr();
-    // The 16-byte copies may have written past the end: keep the padding zero.
-    std::memset(dst + pos, 0, static_cast<size_t>(bytes->capacity() - pos));
-    ALKAID_RETURN_NOT_OK(bytes->Resize(pos));
-    BufferVector buffers;
-    buffers.push_back(nulls != 0 ? BufferPtr(std::move(validity)) : BufferPtr());
-    buffers.push_back(std::move(offsets));
-    buffers.push_back(std::move(bytes));
-    return std::make_shared<ArrayData>(type_, rows, std::move(buffers), nulls);
-  }
-
-  bool CheckUtf8(int64_t r, const char* p, uint32_t n) {
-    int64_t bad = FindInvalidUtf8(reinterpret_cast<const uint8_t*>(p), static_cast<int64_t>(n));
-    if (bad < 0) return true;
-    failed = true;
-    error.line_delta = tokens_.LineDelta(r);
-    error.status = Status::Invalid("column ", col_ + 1, " (", name_, "): invalid UTF-8 at byte ", bad,
-                                   " of the field (read the column as binary to keep the bytes)");
-    return false;
-  }
-
-  std::string_view Text(FieldRef f) {
-    const char* p = block_.data() + f.start;
-    if (f.bits & FieldRef::kEscaped) {
-      internal::Unescape(p, f.length(), options_.quote, &scratch_);
-      return scratch_;
-    }
-    return std::string_view(p, f.length());
-  }
-  __attribute__((always_inline)) bool IsNull(FieldRef f) const {
-    if (f.bits & FieldRef::kMissing) return true;
-    if (f.bits & FieldRef::kQuoted) return false;
-    return nulls_.Match(block_.data() + f.start, f.length());
-  }
-  // The column's field in row 0 (fields are row-major), or null for a block
-  // without rows (no pointer arithmetic on an empty vector's null data).
-  const FieldRef* ColumnStart() const {
-    return tokens_.fields.empty() ? nullptr : tokens_.fields.data() + col_;
-  }
-  const FieldRef* Field(int64_t row) const {
-    return &tokens_.fields[static_cast<size_t>(row * tokens_.num_columns + col_)];
-  }
-
-  Status Fail(int64_t row, std::string_view s, const char* what) {
-    failed = true;
-    error.line_delta = tokens_.LineDelta(row);
-    std::string shown(s.substr(0, 60));
-    if (s.size() > 60) shown += "...";
-    error.status = Status::Invalid("column ", col_ + 1, " (", name_, "): \"", shown, "\" ", what,
-                                   " ", type_->ToString(), hint_);
-    return Status::OK();
-  }
-
-  // Appends every row: nulls, or parse(builder, text) which returns false
-  // when the text is not a value of the type.
-  template <typename B, typename Parse>
-  Status Each(Parse&& parse) {
-    auto* b = static_cast<B*>(builder_.get());
-    int64_t rows = tokens_.num_rows;
-    ALKAID_RETURN_NOT_OK(b->Reserve(rows));
-    for (int64_t r = 0; r < rows; ++r) {
-      FieldRef f = *Field(r);
-      if (IsNull(f)) {
-        ALKAID_RETURN_NOT_OK(b->AppendNull());
-        continue;
-      }
-      std::string_view s = Text(f);
-      if (!parse(b, s)) return Fail(r, s, "is not a valid");
-    }
-    return Status::OK();
-  }
-
-  template <typename B>
-  Status Strings(bool utf8) {
-    auto* b = static_cast<B*>(builder_.get());
-    int64_t rows = tokens_.num_rows;
-    ALKAID_RETURN_NOT_OK(b->Reserve(rows));
-    if constexpr (!std::is_same_v<B, BinaryViewBuilder>) {
-      int64_t bytes = 0;
-      for (int64_t r = 0; r < rows; ++r) bytes += Field(r)->length();
-      ALKAID_RETURN_NOT_OK(b->ReserveData(bytes));
-    }
-    bool check = utf8 && !utf8_ok_;
-    for (int64_t r = 0; r < rows; ++r) {
-      FieldRef f = *Field(r);
-      if (IsNull(f)) {
-        ALKAID_RETURN_NOT_OK(b->AppendNull());
-        continue;
-      }
-      std::string_view s = Text(f);
-      if (check) {
-        int64_t bad = FindInvalidUtf8(reinterpret_cast<const uint8_t*>(s.data()),
-                                      static_cast<int64_t>(s.size()));
-        if (bad >= 0) {
-          failed = true;
-          error.line_delta = tokens_.LineDelta(r);
-          error.status = Status::Invalid("column ", col_ + 1, " (", name_,
-                                         "): invalid UTF-8 at byte ", bad,
-                                         " of the field (read the column as binary to keep the "
-                                         "bytes)");
-          return Status::OK();
-        }
-      }
-      if constexpr (std::is_same_v<B, BinaryViewBuilder>) {
-        ALKAID_RETURN_NOT_OK(b->Append(s));
-      } else {
-        b->UnsafeAppend(s);
-      }
-    }
-    return Status::OK();
-  }
-
-  const Block& block_;
-  const Tokens& tokens_;
-  int col_;
-  const std::string& name_;
-  const ReadOptions& options_;
-  const NullMatcher& nulls_;
-  bool utf8_ok_;
-  const std::string& hint_;
-  DataTypePtr type_;
-  ArrayBuilderPtr builder_;
-  std::string scratch_;
-  std::string padded_;
-};
-
-// ---------------------------------------------------------------------------
-
-internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
-  internal::LoaderOptions l;
+text::internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
+  text::internal::LoaderOptions l;
   l.quote = o.quote;
   l.block_size = o.block_size;
   l.max_record_bytes = o.max_record_bytes;
@@ -662,10 +71,11 @@ class CsvReader final : public RecordBatchReader {
                              "must not be negative");
     }
     if (options_.block_size < 1 || options_.max_record_bytes < 1 ||
-        options_.block_size + options_.max_record_bytes + 256 > internal::kMaxBlockBytes) {
+        options_.block_size + options_.max_record_bytes + 256 > text::internal::kMaxBlockBytes) {
       return Status::Invalid("CSV block_size and max_record_bytes must be positive and sum to "
                              "less than ",
-                             internal::kMaxBlockBytes, " bytes");
+                             text::internal::kMaxBlockBytes, " bytes")
+          .WithDetail({StatusDetail::Kind::kLimit, {"block_size", "max_record_bytes"}});
     }
     if (options_.delimiter == '\n' || options_.delimiter == '\r' ||
         options_.delimiter == options_.quote || options_.quote == '\n' || options_.quote == '\r') {
@@ -785,7 +195,7 @@ class CsvReader final : public RecordBatchReader {
                                     "include_columns selects " + std::to_string(width) +
                                         " columns"));
     loader_.SetBlockSize(
-        internal::BlockSizeForColumns(options_.block_size, options_.max_record_bytes, width));
+        text::internal::BlockSizeForColumns(options_.block_size, options_.max_record_bytes, width));
 
     // Inference over the sample: tokenize blocks until it is big enough.
     bool need_inference = false;
@@ -806,7 +216,7 @@ class CsvReader final : public RecordBatchReader {
         }
         ALKAID_RETURN_NOT_OK(LoadBlock());
       }
-      std::vector<Inferred> inferred(static_cast<size_t>(ncols));
+      std::vector<internal::ColumnInference> inferred(static_cast<size_t>(ncols));
       int64_t seen = 0;
       bool whole = loader_.done();
       for (Block& b : pipeline_.pending()) {
@@ -816,23 +226,10 @@ class CsvReader final : public RecordBatchReader {
         }
         int64_t rows = std::min(b.tokens.num_rows, options_.inference_rows - seen);
         if (rows < b.tokens.num_rows) whole = false;
+        // (A block the loader failed on has no bytes and no rows.)
         for (int c : selected_) {
-          if (types[static_cast<size_t>(c)]) continue;
-          Inferred& inf = inferred[static_cast<size_t>(c)];
-          for (int64_t r = 0; r < rows && inf.kind != Kind::kString; ++r) {
-            FieldRef f = b.tokens.fields[static_cast<size_t>(r * ncols + c)];
-            if (!(f.bits & FieldRef::kQuoted) &&
-                ((f.bits & FieldRef::kMissing) || nulls_.Match(b.data() + f.start, f.length()))) {
-              continue;
-            }
-            // Quoted fields are inferred from their content too (many
-            // writers quote every field); text with doubled quotes is text.
-            if (f.bits & FieldRef::kEscaped) {
-              inf.kind = Kind::kString;
-              continue;
-            }
-            inf.Add(std::string_view(b.data() + f.start, f.length()));
-          }
+          if (types[static_cast<size_t>(c)] || rows == 0) continue;
+          inferred[static_cast<size_t>(c)].AddRows(b.data(), b.tokens, c, rows, nulls_);
         }
         seen += rows;
         if (seen >= options_.inference_rows) break;
@@ -877,13 +274,15 @@ class CsvReader final : public RecordBatchReader {
     if (!from_input || options_.max_columns == 0 || columns <= options_.max_columns) {
       return Status::OK();
     }
-    return LocatedError(internal::TooManyColumns(what, options_.max_columns,
-                                                 "read fewer columns (include_columns)"),
+    return LocatedError(text::internal::TooManyColumns(what, options_.max_columns,
+                                                 "read fewer columns (include_columns)")
+                            .WithDetail({StatusDetail::Kind::kLimit,
+                                         {"max_columns", "include_columns"}}),
                         0);
   }
 
   Status LocatedError(const Status& st, int64_t line_delta) const {
-    return Status(st.code(), "CSV line " + std::to_string(next_line_ + line_delta) + ": " + st.message());
+    return st.WithContext("CSV line " + std::to_string(next_line_ + line_delta));
   }
 
   Status LoadBlock() {
@@ -923,16 +322,15 @@ class CsvReader final : public RecordBatchReader {
                                             b->raw.size - b->begin);
     ArrayDataVector columns;
     for (int c : selected_) {
-      ColumnConverter conv(*b, c, names_[static_cast<size_t>(c)], options_, nulls_, utf8_ok,
-                           inferred_[static_cast<size_t>(c)] ? hint_ : empty_hint_);
-      ALKAID_ASSIGN_OR_RAISE(ArrayDataPtr col, conv.Convert(types_[static_cast<size_t>(c)]));
-      if (!conv.failed && col->null_count != 0 &&
-          !schema_->field(static_cast<int>(columns.size()))->nullable()) {
-        conv.FailOnFirstNull();
-      }
-      if (conv.failed) {
+      const bool nullable = schema_->field(static_cast<int>(columns.size()))->nullable();
+      ALKAID_ASSIGN_OR_RAISE(
+          ArrayDataPtr col,
+          internal::ConvertColumn(b->data(), b->tokens, c, names_[static_cast<size_t>(c)],
+                                  types_[static_cast<size_t>(c)], nullable, options_, nulls_,
+                                  utf8_ok, inferred_[static_cast<size_t>(c)] ? hint_ : empty_hint_,
+                                  &b->error));
+      if (!col) {
         b->ok = false;
-        b->error = std::move(conv.error);
         return Status::OK();
       }
       columns.push_back(std::move(col));
@@ -975,29 +373,12 @@ class CsvReader final : public RecordBatchReader {
   std::string hint_;
   const std::string empty_hint_;
   SchemaPtr schema_;
-  internal::BlockPipeline<Block> pipeline_;
+  text::internal::BlockPipeline<Block> pipeline_;
   int64_t next_line_ = 1;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<RecordBatchReader>> MakeReader(std::shared_ptr<io::InputStream> input,
-                                                      const ReadOptions& options) {
-  return internal::MakeTextReader<CsvReader>(std::move(input), options);
-}
-
-Result<std::unique_ptr<RecordBatchReader>> OpenReader(const std::string& path,
-                                                      const ReadOptions& options) {
-  ALKAID_ASSIGN_OR_RAISE(auto file, io::ReadableFile::Open(path, options.pool));
-  return MakeReader(std::move(file), options);
-}
-
-Result<TablePtr> ReadTable(std::shared_ptr<io::InputStream> input, const ReadOptions& options) {
-  return internal::ReadTextTable<CsvReader>(std::move(input), options);
-}
-
-Result<TablePtr> ReadString(std::string_view text, const ReadOptions& options) {
-  return internal::ReadTextString<CsvReader>(text, options);
-}
+ALKAID_TEXT_READER_ENTRY_POINTS(CsvReader)
 
 }  // namespace alkaid::csv

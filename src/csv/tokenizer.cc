@@ -11,7 +11,13 @@
 #include <emmintrin.h>
 #endif
 
+#include "../text/block_limits.h"
+#include "../text/record_ends.h"
+
 namespace alkaid::csv::internal {
+
+using text::internal::CountLineFeeds;
+using text::internal::MissingAllowance;
 
 int64_t Tokens::LineDelta(int64_t row) const {
   auto it = std::upper_bound(extra_lines.begin(), extra_lines.end(), row,
@@ -94,35 +100,6 @@ std::string Excerpt(const char* p, int64_t n) {
 }
 
 }  // namespace
-
-int64_t CountLineFeeds(const char* p, int64_t n) {
-  int64_t count = 0;
-  const char* end = p + n;
-#if defined(__SSE2__)
-  // 64 bytes a step, no branch per line: each compare is -1 in the bytes
-  // that hold a line feed; the four of a step are added (-4..0 per lane)
-  // and subtracted into per-lane byte counters, which one sum of absolute
-  // differences adds up every 63 steps at most (before a lane could wrap).
-  auto eq = [](const char* q) {
-    return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q)), _mm_set1_epi8('\n'));
-  };
-  while (end - p >= 64) {
-    const int64_t steps = std::min<int64_t>((end - p) / 64, 63);
-    __m128i lanes = _mm_setzero_si128();
-    for (int64_t i = 0; i < steps; ++i, p += 64) {
-      lanes = _mm_sub_epi8(lanes, _mm_add_epi8(_mm_add_epi8(eq(p), eq(p + 16)),
-                                               _mm_add_epi8(eq(p + 32), eq(p + 48))));
-    }
-    const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
-    count += _mm_cvtsi128_si64(sums) + _mm_extract_epi16(sums, 4);
-  }
-  for (; end - p >= 16; p += 16) {
-    count += __builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(eq(p))));
-  }
-#endif
-  for (; p < end; ++p) count += *p == '\n';
-  return count;
-}
 
 namespace {
 
@@ -462,11 +439,14 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
       }
       missing_left -= ncols - nfields;
       if (missing_left < 0) {
-        return fail(row_line, "short records need more than the ", missing_allowance,
-                    " null fields this block's ", size - begin,
-                    " bytes allow (ReadOptions::missing_nulls_per_byte = ",
-                    options.missing_per_byte, " per byte, at least missing_nulls_floor = ",
-                    options.missing_floor, "): each field left out of a record is a null");
+        fail(row_line, "short records need more than the ", missing_allowance,
+             " null fields this block's ", size - begin,
+             " bytes allow (ReadOptions::missing_nulls_per_byte = ", options.missing_per_byte,
+             " per byte, at least missing_nulls_floor = ", options.missing_floor,
+             "): each field left out of a record is a null");
+        error->status = error->status.WithDetail(
+            {StatusDetail::Kind::kLimit, {"missing_nulls_per_byte"}});
+        return false;
       }
       room(static_cast<size_t>(ncols - nfields));
       for (int i = nfields; i < ncols; ++i) fields[nf++] = FieldRef(0, FieldRef::kMissing);
@@ -478,35 +458,6 @@ bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptio
   out->end = p;
   out->lines += lines;
   return true;
-}
-
-int64_t FindLastRecordEnd(const char* data, int64_t from, int64_t size, char quote,
-                          bool* in_quote, bool lone_cr) {
-  int64_t best = -1;
-  int64_t pos = from;
-  bool q = *in_quote;
-  while (pos < size) {
-    const void* hit =
-        quote == '\0' ? nullptr : std::memchr(data + pos, quote, static_cast<size_t>(size - pos));
-    int64_t seg_end = hit ? static_cast<const char*>(hit) - data : size;
-    if (!q && seg_end > pos) {
-      const void* nl = memrchr(data + pos, '\n', static_cast<size_t>(seg_end - pos));
-      if (nl != nullptr) {
-        best = static_cast<const char*>(nl) - data + 1;
-      } else if (best < 0 && lone_cr) {
-        // Files with lone CR line ends: split after a CR that cannot be the
-        // first half of a CRLF cut by the block end.
-        const void* cr = memrchr(data + pos, '\r', static_cast<size_t>(seg_end - pos));
-        int64_t at = cr ? static_cast<const char*>(cr) - data : -1;
-        if (at >= 0 && at + 1 < size && data[at + 1] != '\n') best = at + 1;
-      }
-    }
-    if (hit == nullptr) break;
-    q = !q;
-    pos = seg_end + 1;
-  }
-  *in_quote = q;
-  return best;
 }
 
 void Unescape(const char* text, uint32_t length, char quote, std::string* out) {

@@ -1,10 +1,10 @@
-// CSV block tokenizer and record-boundary finder (internal to src/csv).
+// CSV block tokenizer (internal to src/csv).
 //
-// A block is a run of whole records. The loader finds where a block may end
-// with a quote-parity scan (memchr for quotes, memrchr for line feeds in the
-// stretches outside quotes), carrying the parity across reads so no byte is
-// scanned twice; the tokenizer then runs on each block independently, on any
-// thread, and records every field as (start, length, flags) into the block.
+// A block is a run of whole records. The loader (text/loader.h) finds where
+// a block may end with a quote-parity scan (text/record_ends.h), carrying
+// the parity across reads so no byte is scanned twice; the tokenizer then
+// runs on each block independently, on any thread, and records every field
+// as (start, length, flags) into the block.
 #pragma once
 
 #include <algorithm>
@@ -15,11 +15,10 @@
 #include <vector>
 
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
-// Not installed, but the JSON Lines library and the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
-// so they keep default visibility.
-#pragma GCC visibility push(default)
-
+// Not installed; the tests call the functions through a shared library
+// (BUILD_SHARED_LIBS=ON), hence ALKAID_EXPORT.
 namespace alkaid::csv::internal {
 
 struct FieldRef {
@@ -35,10 +34,6 @@ struct FieldRef {
   uint32_t bits;
   uint32_t length() const { return bits & kLengthMask; }
 };
-
-// The largest block the tokenizer addresses (field offsets are 32-bit and
-// lengths 29-bit).
-inline constexpr int64_t kMaxBlockBytes = int64_t{1} << 29;
 
 struct TokenizeOptions {
   char delimiter = ',';
@@ -58,45 +53,6 @@ struct TokenizeOptions {
   int fast_path = 3;
 };
 
-// Nulls a block of `bytes` bytes may fill in for left-out fields (short CSV
-// records, keys left out of JSON Lines objects): max(floor, per_byte *
-// bytes), saturating; per_byte 0 means no limit.
-inline int64_t MissingAllowance(int64_t bytes, int64_t per_byte, int64_t floor) {
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  if (per_byte == 0 || bytes > kMax / per_byte) return kMax;
-  return std::max(floor, bytes * per_byte);
-}
-
-// Wide input. Every column of a batch costs about a kilobyte (its array,
-// buffers, field and IPC metadata), however few rows the batch has, while
-// its text may be a byte or two; so the width a reader takes from its input
-// is capped (max_columns), and once there are more than kWideColumns columns
-// a block holds at least kWideBlockBytesPerColumn bytes of text a column,
-// which keeps the per-column cost of each batch within a small multiple of
-// its bytes.
-inline constexpr int64_t kWideColumns = 16384;
-inline constexpr int64_t kWideBlockBytesPerColumn = 64;
-
-// The block size a reader of `columns` columns uses: `block_size`, grown
-// for wide input as above, and never so big that a block and the longest
-// record pass kMaxBlockBytes.
-inline int64_t BlockSizeForColumns(int64_t block_size, int64_t max_record_bytes,
-                                   int64_t columns) {
-  if (columns <= kWideColumns) return block_size;
-  const int64_t room = kMaxBlockBytes - 256 - max_record_bytes;
-  return std::max(block_size, std::min(columns * kWideBlockBytesPerColumn, room));
-}
-
-// The error for input wider than max_columns; `what` says what was found
-// ("the header has 200000 columns"), `instead` the other way out.
-inline Status TooManyColumns(const std::string& what, int64_t max_columns,
-                             const char* instead) {
-  return Status::Invalid(what, ", more than max_columns (", max_columns,
-                         "): each column costs about 1 KB of memory a batch, however few its "
-                         "rows; raise max_columns (0: no limit) or ",
-                         instead);
-}
-
 // A problem at a line relative to the block's first line; the reader adds the
 // block's line number when it reports it.
 struct BlockError {
@@ -115,31 +71,18 @@ struct Tokens {
   std::vector<std::pair<int64_t, int64_t>> extra_lines;
 
   // Lines between the block start and the start of `row`.
-  int64_t LineDelta(int64_t row) const;
+  ALKAID_EXPORT int64_t LineDelta(int64_t row) const;
 };
 
 // Tokenizes records of data[begin, size) (at most max_rows of them). The
 // bytes data[size, round_up(size, 64)) must be readable (any content).
 // `num_columns` in `out` may be preset; otherwise the first record sets it.
 // Returns false and fills `error` on malformed input.
-bool Tokenize(const char* data, int64_t begin, int64_t size, const TokenizeOptions& options,
-              int64_t max_rows, Tokens* out, BlockError* error);
-
-// Quote-parity scan of data[from, size) starting outside quotes when
-// *in_quote is false. Returns the offset just past the last line feed (or
-// lone CR not at the very end) outside quotes, or -1; updates *in_quote to
-// the parity at `size`.
-// With `lone_cr`, a CR not followed by LF also ends a record (used only when
-// the range has no line feed outside quotes).
-int64_t FindLastRecordEnd(const char* data, int64_t from, int64_t size, char quote,
-                          bool* in_quote, bool lone_cr = true);
-
-// Number of '\n' bytes in p[0, n).
-int64_t CountLineFeeds(const char* p, int64_t n);
+ALKAID_EXPORT bool Tokenize(const char* data, int64_t begin, int64_t size,
+                            const TokenizeOptions& options, int64_t max_rows, Tokens* out,
+                            BlockError* error);
 
 // Copies the field text with doubled quotes collapsed.
-void Unescape(const char* text, uint32_t length, char quote, std::string* out);
+ALKAID_EXPORT void Unescape(const char* text, uint32_t length, char quote, std::string* out);
 
 }  // namespace alkaid::csv::internal
-
-#pragma GCC visibility pop

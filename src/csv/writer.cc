@@ -1,7 +1,7 @@
 // CSV writer: each batch's columns are formatted a column at a time (see
-// text_values.h), then interleaved row by row into one buffer per batch.
+// src/text/text_values.h), then interleaved row by row into one buffer per batch.
 #include "alkaid/csv/api.h"
-#include "text_values.h"
+#include "../text/text_values.h"
 
 namespace alkaid::csv {
 namespace {

@@ -1,7 +1,7 @@
 // Registers the canonical arrow.* extension types with the process registry.
 #include <mutex>
 
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 
 namespace alkaid {
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/compare.h"
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
 #include "test_util/array_from_json.h"

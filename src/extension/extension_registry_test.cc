@@ -7,7 +7,7 @@
 #include <atomic>
 #include <thread>
 
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 #include "test_util/array_from_json.h"
 
 namespace alkaid {

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "alkaid/array.h"
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 #include "test_util/array_from_json.h"
 
 namespace alkaid {

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 #include "test_util/array_from_json.h"
 
 namespace alkaid {

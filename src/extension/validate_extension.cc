@@ -1,9 +1,11 @@
 // Semantic checks of canonical extension arrays, found anywhere in a tree
 // of ArrayData.
+#include "alkaid/extension/validate.h"
+
 #include <string>
 #include <unordered_map>
 
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 
 namespace alkaid {
 

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 #include "test_util/array_from_json.h"
 
 namespace alkaid {

@@ -343,8 +343,14 @@ Status IntegrationJsonWriter::Close() {
 // ---------------------------------------------------------------------------
 // Dictionaries collected batch by batch
 
+// The public class names its collector without naming the internal one.
+class IntegrationDictionaries::Collector : public internal::DictionaryCollector {
+ public:
+  using DictionaryCollector::DictionaryCollector;
+};
+
 IntegrationDictionaries::IntegrationDictionaries(DictionaryIds ids)
-    : ids_(std::move(ids)), collector_(std::make_unique<internal::DictionaryCollector>(ids_)) {}
+    : ids_(std::move(ids)), collector_(std::make_unique<Collector>(ids_)) {}
 IntegrationDictionaries::~IntegrationDictionaries() = default;
 
 Status IntegrationDictionaries::Add(const RecordBatch& batch) {

@@ -476,7 +476,8 @@ Status ArrayLoader::FinishDeferred() {
               "compressed buffer ", d.buffer_index, " declares ", *declared,
               " uncompressed bytes; with the message's other buffers (", total,
               " bytes) that exceeds the per-message limit of ", params_.max_decompressed_bytes,
-              " bytes (IpcReadOptions::max_decompressed_message_bytes)");
+              " bytes (IpcReadOptions::max_decompressed_message_bytes)")
+              .WithDetail({StatusDetail::Kind::kLimit, {"max_decompressed_message_bytes"}});
         }
         total += *declared;
       }

@@ -21,7 +21,7 @@ namespace alkaid::ipc::internal {
 // id, and the current values. Deltas are queued and concatenated once, when
 // the dictionary is next needed (a batch or a dictionary nested in another
 // is loaded), so that N deltas cost O(total size), not O(N * size).
-class DictionaryMemo {
+class ALKAID_EXPORT DictionaryMemo {  // exported for its unit tests (shared builds)
  public:
   struct Entry {
     DataTypePtr value_type;

@@ -34,7 +34,8 @@ Status ReadBudget::Exceeded(int64_t bytes, std::string_view what) const {
                             "IpcReadOptions::memory_budget_ratio x " +
                                 std::to_string(input_.load(std::memory_order_relaxed)) +
                                 " input bytes)",
-      "); release batches you no longer need or raise IpcReadOptions::memory_budget");
+      "); release batches you no longer need or raise IpcReadOptions::memory_budget")
+      .WithDetail({StatusDetail::Kind::kLimit, {"memory_budget"}});
 }
 
 Status ReadBudget::Check(int64_t bytes, std::string_view what) const {

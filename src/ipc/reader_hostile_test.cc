@@ -169,7 +169,10 @@ TEST(HostileStream, ManyNodesCountAgainstTheBudget) {
     EXPECT_EQ(CountOneAtATime(reader.get()), 40);
   }
   auto reader = StreamReader::Open(stream, options).ValueOrDie();
-  EXPECT_ERROR_CONTAINS(reader->ReadAll(), "IpcReadOptions::memory_budget");
+  auto all = reader->ReadAll();
+  EXPECT_ERROR_CONTAINS(all, "IpcReadOptions::memory_budget");
+  ASSERT_NE(all.status().detail(), nullptr);
+  EXPECT_EQ(all.status().detail()->options, std::vector<std::string>{"memory_budget"});
 }
 
 TEST(HostileStream, ZstdZerosOneAtATimeWithinBudget) {
@@ -234,6 +237,9 @@ TEST(HostileStream, ZstdBombRefusedByPerMessageCap) {
   EXPECT_NE(read.status().message().find("IpcReadOptions::max_decompressed_message_bytes"),
             std::string::npos)
       << read.status();
+  ASSERT_NE(read.status().detail(), nullptr);
+  EXPECT_EQ(read.status().detail()->options,
+            std::vector<std::string>{"max_decompressed_message_bytes"});
   EXPECT_LT(pool.max_memory(), kMiB);
   // Raising the cap lets the declared size through to the codec, which finds
   // the frame far shorter than declared (still without a 4 GiB allocation

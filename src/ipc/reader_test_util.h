@@ -15,7 +15,7 @@
 // Expects `expr` (a Status or Result) to fail with a message containing `text`.
 #define EXPECT_ERROR_CONTAINS(expr, text)                                           \
   do {                                                                              \
-    auto _st = ::alkaid::internal::GenericToStatus(expr);                           \
+    auto _st = ::alkaid::ToStatus(expr);                           \
     EXPECT_FALSE(_st.ok()) << "expected an error containing '" << (text) << "'";    \
     EXPECT_NE(_st.message().find(text), std::string::npos) << _st.ToString();       \
     /* context joined twice (": : ") means a layer added its own separator */      \

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/compare.h"
-#include "alkaid/extension.h"
+#include "alkaid/extension/api.h"
 #include "alkaid/extension_registry.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"

@@ -24,15 +24,6 @@ fb::TimeUnit ToFlatbuffer(TimeUnit unit) {
   return static_cast<fb::TimeUnit>(static_cast<int16_t>(unit));
 }
 
-std::string PathToString(const FieldPath& path) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (i > 0) out += '.';
-    out += std::to_string(path[i]);
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------
 // Writing: DataType -> Type union member
 
@@ -182,7 +173,7 @@ class FieldWriter {
 
   Result<Offset<fb::Field>> Write(const Field& field, FieldPath* path) {
     if (static_cast<int>(path->size()) > max_depth_) {
-      return Status::Invalid("field '", field.name(), "' (path ", PathToString(*path),
+      return Status::Invalid("field '", field.name(), "' (path ", FieldPathToString(*path),
                              ") is nested deeper than the limit of ", max_depth_, " levels");
     }
     const DataType* type = field.type().get();
@@ -191,7 +182,7 @@ class FieldWriter {
       extension = static_cast<const ExtensionType*>(type);
       type = extension->storage_type().get();
       if (type->id() == TypeId::kDictionary) {
-        return Status::NotImplemented("field '", field.name(), "' (path ", PathToString(*path),
+        return Status::NotImplemented("field '", field.name(), "' (path ", FieldPathToString(*path),
                                       "): extension types with dictionary storage cannot be "
                                       "written to IPC; use a dictionary of the extension instead");
       }
@@ -219,7 +210,9 @@ class FieldWriter {
 
     TypeTableWriter type_writer(fbb_);
     Status st = VisitTypeInline(*type, &type_writer);
-    if (!st.ok()) return st.WithContext("field '" + field.name() + "' (path " + PathToString(*path) + ")");
+    if (!st.ok()) {
+      return st.WithContext("field '" + field.name() + "' (path " + FieldPathToString(*path) + ")");
+    }
 
     Offset<fb::DictionaryEncoding> encoding;
     if (dictionary != nullptr) {
@@ -255,12 +248,12 @@ class FieldWriter {
                                                                   const FieldPath& path) {
     std::optional<int64_t> id = ids_.Get(path);
     if (!id.has_value()) {
-      return Status::Invalid("field '", field.name(), "' (path ", PathToString(path),
+      return Status::Invalid("field '", field.name(), "' (path ", FieldPathToString(path),
                              ") is dictionary encoded but has no dictionary id");
     }
     const DataType& index = *dictionary.index_type();
     if (!index.is_integer()) {
-      return Status::TypeError("field '", field.name(), "' (path ", PathToString(path),
+      return Status::TypeError("field '", field.name(), "' (path ", FieldPathToString(path),
                                "): dictionary index type must be an integer, got ",
                                index.ToString());
     }
@@ -542,7 +535,7 @@ class FieldReader {
       if (i > 0) names += '.';
       names += names_[i];
     }
-    return "field '" + names + "' (path " + PathToString(path_) + ")";
+    return "field '" + names + "' (path " + FieldPathToString(path_) + ")";
   }
 
   template <typename... Args>
@@ -567,7 +560,7 @@ Status CollectDictionaries(const DataType& type, const DictionaryIds& ids, Field
     const auto* dict = static_cast<const DictionaryType*>(walk);
     std::optional<int64_t> id = ids.Get(*path);
     if (!id.has_value()) {
-      return Status::Invalid("dictionary-encoded field at path ", PathToString(*path),
+      return Status::Invalid("dictionary-encoded field at path ", FieldPathToString(*path),
                              " has no dictionary id");
     }
     out->push_back(DictionaryField{*path, *id, dict});
@@ -586,6 +579,15 @@ Status CollectDictionaries(const DataType& type, const DictionaryIds& ids, Field
 }
 
 }  // namespace
+
+std::string FieldPathToString(const FieldPath& path) {
+  std::string out;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (i > 0) out += '.';
+    out += std::to_string(path[i]);
+  }
+  return out;
+}
 
 // ---------------------------------------------------------------------------
 
@@ -704,8 +706,8 @@ Result<std::vector<DictionaryField>> CollectDictionaryFields(const Schema& schem
     for (size_t j = 0; j < i; ++j) {
       if (out[j].id != out[i].id) continue;
       if (!out[j].type->value_type()->Equals(*out[i].type->value_type())) {
-        return Status::Invalid("fields at paths ", PathToString(out[j].path), " and ",
-                               PathToString(out[i].path), " share dictionary id ", out[i].id,
+        return Status::Invalid("fields at paths ", FieldPathToString(out[j].path), " and ",
+                               FieldPathToString(out[i].path), " share dictionary id ", out[i].id,
                                " but have different value types (",
                                out[j].type->value_type()->ToString(), " vs ",
                                out[i].type->value_type()->ToString(), ")");

@@ -21,6 +21,9 @@ namespace alkaid::ipc::internal {
 
 namespace fb = org::apache::arrow::flatbuf;
 
+// "0.2.1": a field path as error messages show it.
+std::string FieldPathToString(const FieldPath& path);
+
 // The extension metadata keys of a dialect.
 const char* ExtensionNameKey(IpcDialect dialect);
 const char* ExtensionMetadataKey(IpcDialect dialect);

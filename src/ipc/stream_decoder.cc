@@ -6,8 +6,14 @@
 
 namespace alkaid::ipc {
 
+// The public class names its decoder without naming the internal one.
+class StreamDecoder::Impl : public internal::MessageDecoder {
+ public:
+  using MessageDecoder::MessageDecoder;
+};
+
 StreamDecoder::StreamDecoder(std::shared_ptr<Listener> listener, const IpcReadOptions& options)
-    : decoder_(std::make_unique<internal::MessageDecoder>(std::move(listener), options)) {}
+    : decoder_(std::make_unique<Impl>(std::move(listener), options)) {}
 StreamDecoder::~StreamDecoder() = default;
 
 Status StreamDecoder::Consume(const uint8_t* data, int64_t size) {

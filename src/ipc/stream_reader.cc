@@ -146,6 +146,7 @@ struct StreamReader::State {
   internal::ReaderCore core;
   MessageFramer framer;
   FramedMessage message;
+  MessageLocation where;  // of `message`
   int64_t message_index = 0;
   bool finished = false;
   // use_threads: batches decoded side by side (batch_pipeline.h); reset
@@ -192,8 +193,10 @@ namespace {
 // Frames the next message of a stream reader's state `s` into *out (false at
 // the end of the stream).
 template <typename ReaderState>
+// Frames the next message into `out`. At the end of the stream sets *got
+// false and marks the reader finished; otherwise *where says where it sits.
 [[gnu::always_inline]] inline Status ReadStreamMessage(ReaderState& s, FramedMessage* out,
-                                                       bool* got) {
+                                                       bool* got, MessageLocation* where) {
   s.framer.Begin(s.framer.offset());
   Status st;
   if (s.memory != nullptr) {
@@ -206,7 +209,12 @@ template <typename ReaderState>
   if (!st.ok()) [[unlikely]] {
     return internal::AtLocation(st, {"stream message", s.message_index, s.framer.message_offset()});
   }
-  if (*got) ++s.message_index;
+  if (!*got) {
+    s.finished = true;
+    return Status::OK();
+  }
+  *where = MessageLocation{"stream message", s.message_index, s.framer.message_offset()};
+  ++s.message_index;
   return Status::OK();
 }
 
@@ -221,7 +229,7 @@ struct PendingBatch {
 
 // Frames the next message (false at the end of the stream).
 [[gnu::always_inline]] inline Status StreamReader::ReadOneMessage(bool* got) {
-  return ReadStreamMessage(*state_, &state_->message, got);
+  return ReadStreamMessage(*state_, &state_->message, got, &state_->where);
 }
 
 // Open → schema: the first message must be one.
@@ -253,11 +261,8 @@ Status StreamReader::ReadSchema() {
   while (!s.finished) {
     bool got = false;
     ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
-    if (!got) {
-      s.finished = true;
-      break;
-    }
-    MessageLocation where{"stream message", s.message_index - 1, s.framer.message_offset()};
+    if (!got) break;
+    const MessageLocation& where = s.where;
     RecordBatchPtr batch;
     ALKAID_RETURN_NOT_OK(s.core.HandleStreamMessage(*s.message.message, s.message.body,
                                                     s.message.wire_size, where, &batch));
@@ -291,16 +296,12 @@ Result<RecordBatchPtr> StreamReader::NextPipelined() {
       while (!s.finished) {
         auto p = std::make_shared<PendingBatch>();
         bool got = false;
-        Status st = ReadStreamMessage(s, &p->message, &got);
+        Status st = ReadStreamMessage(s, &p->message, &got, &p->where);
         if (!st.ok()) {
           out.ready.emplace(std::move(st));
           return out;
         }
-        if (!got) {
-          s.finished = true;
-          break;
-        }
-        p->where = MessageLocation{"stream message", s.message_index - 1, s.framer.message_offset()};
+        if (!got) break;
         const Message& message = *p->message.message;
         if (message.header_type() == internal::fb::MessageHeader::RecordBatch) {
           s.core.CountStreamMessage(p->message.wire_size);
@@ -359,11 +360,8 @@ Result<int64_t> StreamReader::CountRows() {
   while (!s.finished) {
     bool got = false;
     ALKAID_RETURN_NOT_OK(ReadOneMessage(&got));
-    if (!got) {
-      s.finished = true;
-      break;
-    }
-    MessageLocation where{"stream message", s.message_index - 1, s.framer.message_offset()};
+    if (!got) break;
+    const MessageLocation& where = s.where;
     const Message& message = *s.message.message;
     switch (message.header_type()) {
       case internal::fb::MessageHeader::RecordBatch:

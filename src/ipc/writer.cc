@@ -28,18 +28,11 @@ using internal::RecordBatchMeta;
 
 namespace {
 
+using internal::FieldPathToString;
+
 constexpr uint8_t kZeroBytes[64] = {};
 // One zero offset (valid as int32 or int64) for empty offset buffers.
 constexpr int64_t kZeroOffset = 0;
-
-std::string PathString(const FieldPath& path) {
-  std::string out;
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (i > 0) out += '.';
-    out += std::to_string(path[i]);
-  }
-  return out;
-}
 
 template <typename T>
 T LoadValue(const uint8_t* p) {
@@ -221,7 +214,8 @@ class BodyBuilder {
 
   template <typename... Args>
   Status Fail(Args&&... args) const {
-    return Status::Invalid("column path ", PathString(path_), ": ", std::forward<Args>(args)...);
+    return Status::Invalid("column path ", FieldPathToString(path_), ": ",
+                           std::forward<Args>(args)...);
   }
 
  private:
@@ -543,12 +537,14 @@ class IpcWriter final : public RecordBatchWriter {
       if (parent->storage_type().id() == TypeId::kDictionary) {
         parent = parent->dictionary.get();
         if (parent == nullptr) {
-          return Status::Invalid("dictionary array at path ", PathString(path), " has no values");
+          return Status::Invalid("dictionary array at path ", FieldPathToString(path),
+                                 " has no values");
         }
       }
       const size_t child = static_cast<size_t>(path[i]);
       if (child >= parent->child_data.size() || parent->child_data[child] == nullptr) {
-        return Status::Invalid("array at path ", PathString(path), " is missing child ", child);
+        return Status::Invalid("array at path ", FieldPathToString(path), " is missing child ",
+                               child);
       }
       node = parent->child_data[child].get();
     }
@@ -561,7 +557,7 @@ class IpcWriter final : public RecordBatchWriter {
       ALKAID_ASSIGN_OR_RAISE(const ArrayData* array, ArrayAtPath(batch, field.path));
       const ArrayDataPtr& dictionary = array->dictionary;
       if (dictionary == nullptr) {
-        return Status::Invalid("dictionary array at path ", PathString(field.path),
+        return Status::Invalid("dictionary array at path ", FieldPathToString(field.path),
                                " has no dictionary values");
       }
       DictionaryState& state = states_[field.id];
@@ -571,7 +567,7 @@ class IpcWriter final : public RecordBatchWriter {
             !ArrayEquals(*state.seen_in_batch, *dictionary)) {
           return Status::Invalid("fields sharing dictionary id ", field.id,
                                  " carry different dictionaries in one batch (path ",
-                                 PathString(field.path), ")");
+                                 FieldPathToString(field.path), ")");
         }
         continue;
       }

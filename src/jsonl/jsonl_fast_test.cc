@@ -10,7 +10,7 @@
 #include <random>
 
 #include "alkaid/jsonl/api.h"
-#include "src/csv/text_test_helpers.h"
+#include "src/text/text_test_helpers.h"
 
 namespace alkaid::jsonl {
 namespace {

@@ -15,7 +15,7 @@
 #include "alkaid/jsonl/api.h"
 #include "alkaid/io/input.h"
 #include "alkaid/memory.h"
-#include "src/csv/text_test_helpers.h"
+#include "src/text/text_test_helpers.h"
 
 namespace alkaid::jsonl {
 namespace {

@@ -14,7 +14,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/builder.h"
 #include "alkaid/jsonl/api.h"
-#include "src/csv/text_test_helpers.h"
+#include "src/text/text_test_helpers.h"
 #include "src/jsonl/line_scanner.h"
 
 namespace alkaid::jsonl {

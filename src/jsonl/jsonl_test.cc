@@ -4,7 +4,7 @@
 
 #include "alkaid/ipc/reader.h"
 #include "alkaid/jsonl/api.h"
-#include "src/csv/text_test_helpers.h"
+#include "src/text/text_test_helpers.h"
 
 namespace alkaid::jsonl {
 namespace {
@@ -251,15 +251,9 @@ void GoldRoundTrip(const std::string& name) {
            !checked_cast<DictionaryType>(t).value_type()->is_nested();
   });
   ASSERT_NE(sub, nullptr);
-  auto text = WriteToString(*sub);
-  ASSERT_TRUE(text.ok()) << text.status().ToString();
-  ReadOptions o;
-  o.schema = sub->schema();
-  o.block_size = 4096;
-  o.num_threads = 2;
-  auto back = ReadString(*text, o);
-  ASSERT_TRUE(back.ok()) << back.status().ToString();
-  ExpectTablesEqual(**back, *sub);
+  ::alkaid::testing::ExpectTextRoundTrip<ReadOptions>(
+      *sub, [](const Table& t) { return WriteToString(t); },
+      [](std::string_view text, const ReadOptions& o) { return ReadString(text, o); });
 }
 
 TEST(JsonlRoundTrip, GoldPrimitive) { GoldRoundTrip("generated_primitive.arrow_file"); }
@@ -424,6 +418,45 @@ TEST(JsonlReader, MinusZeroLiteralReadsTheSameOnEveryPath) {
     EXPECT_TRUE(std::signbit(v[2])) << "extra line: " << extra;
     EXPECT_FALSE(std::signbit(v[3])) << "extra line: " << extra;
   }
+}
+
+// Where an option would change the outcome, the error says which in
+// Status::detail(), on every tier (the fast ones hand errors to the DOM one).
+TEST(JsonlReader, LimitErrorsNameTheirOptionInTheDetail) {
+  auto options_of = [](const Status& st) {
+    EXPECT_NE(st.detail(), nullptr) << st;
+    return st.detail() ? st.detail()->options : std::vector<std::string>{};
+  };
+  ReadOptions o;
+  o.inference_rows = 1;
+  std::string dates = "{\"d\": \"2024-01-02\"}\n{\"d\": \"soon\"}\n";
+  Status st = ExpectError(ReadString(dates, o), dates);
+  EXPECT_EQ(options_of(st), (std::vector<std::string>{"inference_rows", "infer_temporal", "schema"}));
+  EXPECT_EQ(st.detail()->kind, StatusDetail::Kind::kInferredType);
+  EXPECT_THAT(st.message(), HasSubstr("JSON Lines line 2"));
+
+  std::string late = "{\"a\": 1}\n{\"a\": 2, \"b\": 3}\n";
+  EXPECT_EQ(options_of(ExpectError(ReadString(late, o), late)),
+            (std::vector<std::string>{"inference_rows", "unexpected_fields", "schema"}));
+  std::string kinds = "{\"a\": 1}\n{\"a\": \"x\"}\n";
+  EXPECT_EQ(options_of(ExpectError(ReadString(kinds, o), kinds)),
+            (std::vector<std::string>{"inference_rows", "schema"}));
+
+  o = ReadOptions();
+  o.max_line_bytes = 16;
+  o.block_size = 16;
+  std::string longline = "{\"a\": \"" + std::string(4096, 'x') + "\"}\n";
+  EXPECT_EQ(options_of(ExpectError(ReadString(longline, o), "long")),
+            std::vector<std::string>{"max_line_bytes"});
+
+  o = ReadOptions();
+  o.max_columns = 2;
+  std::string wide = "{\"a\": 1, \"b\": 2, \"c\": 3}\n";
+  EXPECT_EQ(options_of(ExpectError(ReadString(wide, o), wide)),
+            (std::vector<std::string>{"max_columns", "schema"}));
+
+  // Bad JSON is the data's fault: no option to name.
+  EXPECT_EQ(ExpectError(ReadString("{\"a\": }\n", ReadOptions()), "bad").detail(), nullptr);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/jsonl/api.h"
-#include "src/csv/text_test_helpers.h"
+#include "src/text/text_test_helpers.h"
 
 namespace alkaid::jsonl {
 namespace {

@@ -17,8 +17,8 @@
 #include <cmath>
 #include <limits>
 
-#include "../csv/fast_values.h"
-#include "../csv/text_values.h"
+#include "../text/fast_values.h"
+#include "../text/text_values.h"
 #include "alkaid/utf8.h"
 
 #if defined(__SSE2__)

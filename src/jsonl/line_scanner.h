@@ -12,11 +12,11 @@
 #include <cstdint>
 
 #include "alkaid/type.h"
+#include "alkaid/visibility.h"
 #include "node.h"
 
 // Not installed, but the tests call these through a shared library
-// (BUILD_SHARED_LIBS=ON), so they keep default visibility.
-#pragma GCC visibility push(default)
+// (BUILD_SHARED_LIBS=ON), hence ALKAID_EXPORT.
 
 namespace alkaid::jsonl::internal {
 
@@ -25,7 +25,7 @@ namespace alkaid::jsonl::internal {
 // integers, float32/64, utf8 / large_utf8 / utf8_view, dates, times,
 // timestamps, durations, and lists and structs of them, with field names
 // that are valid UTF-8 without quotes, backslashes or control bytes.
-bool ScannerSupports(const DataType& struct_type);
+ALKAID_EXPORT bool ScannerSupports(const DataType& struct_type);
 
 // Reads the lines of data[0, size) into the builders of `root` (made by
 // BuildNode for a type ScannerSupports accepts, reserved by the caller).
@@ -33,8 +33,6 @@ bool ScannerSupports(const DataType& struct_type);
 // padding). True with *rows set when every line with content held one
 // object that was read; false when the scanner gave up, leaving the
 // builders in an unspecified state (the caller makes them again).
-bool ScanLines(const char* data, int64_t size, Node* root, int64_t* rows);
+ALKAID_EXPORT bool ScanLines(const char* data, int64_t size, Node* root, int64_t* rows);
 
 }  // namespace alkaid::jsonl::internal
-
-#pragma GCC visibility pop

@@ -1,6 +1,7 @@
 // The JSON Lines reader's per-block tree of column builders (internal): one
-// Node per type in the schema, shared by the converters in reader.cc and the
-// line scanner (line_scanner.cc), with the appends they have in common.
+// Node per type in the schema, shared by the converters (dom_converter.cc,
+// fast_converter.cc) and the line scanner (line_scanner.cc), with the
+// appends they have in common.
 #pragma once
 
 #include <algorithm>
@@ -13,7 +14,7 @@
 
 #include "alkaid/builder.h"
 #include "alkaid/type.h"
-#include "../csv/fast_values.h"
+#include "../text/fast_values.h"
 
 namespace alkaid::jsonl::internal {
 

@@ -1,7 +1,7 @@
 // JSON Lines writer: columns are formatted a column at a time as JSON text
-// (src/csv/text_values.h, which also holds the nested forms), then each row
+// (src/text/text_values.h, which also holds the nested forms), then each row
 // is assembled as an object with the precomputed keys.
-#include "../csv/text_values.h"
+#include "../text/text_values.h"
 #include "alkaid/jsonl/api.h"
 
 namespace alkaid::jsonl {

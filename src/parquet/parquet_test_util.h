@@ -9,7 +9,7 @@
 #ifndef ASSERT_OK
 #define ASSERT_OK(expr)                                                 \
   do {                                                                  \
-    ::alkaid::Status _st = ::alkaid::internal::GenericToStatus((expr)); \
+    ::alkaid::Status _st = ::alkaid::ToStatus((expr)); \
     ASSERT_TRUE(_st.ok()) << _st.ToString();                            \
   } while (false)
 #endif

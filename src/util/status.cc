@@ -23,7 +23,8 @@ const char* StatusCodeName(StatusCode code) {
 }
 
 Status::Status(StatusCode code, std::string message) {
-  if (code != StatusCode::kOk) state_ = std::make_unique<const State>(State{code, std::move(message)});
+  if (code != StatusCode::kOk)
+    state_ = std::make_unique<const State>(State{code, std::move(message), nullptr});
 }
 
 std::unique_ptr<const Status::State> Status::CopyState(const State& state) {
@@ -42,7 +43,18 @@ std::string Status::ToString() const {
 
 Status Status::WithContext(const std::string& context) const {
   if (ok()) return *this;
-  return Status(code(), context + ": " + state_->message);
+  Status out;
+  out.state_ = std::make_unique<const State>(
+      State{state_->code, context + ": " + state_->message, state_->detail});
+  return out;
+}
+
+Status Status::WithDetail(StatusDetail detail) const {
+  if (ok()) return *this;
+  Status out;
+  out.state_ = std::make_unique<const State>(State{
+      state_->code, state_->message, std::make_shared<const StatusDetail>(std::move(detail))});
+  return out;
 }
 
 void Status::Abort(const char* where) const {

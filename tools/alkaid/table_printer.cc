@@ -1,8 +1,12 @@
 #include "table_printer.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <utf8proc.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <iostream>
 
 #include "alkaid/csv/api.h"
 #include "alkaid/io/output.h"
@@ -52,10 +56,11 @@ class TablePrinter final : public BatchPrinter {
       std::vector<std::vector<Cell>> rows(static_cast<size_t>(chunk->num_rows()));
       for (int64_t r = 0; r < chunk->num_rows(); ++r) {
         for (int c = 0; c < chunk->num_columns(); ++c) {
-          std::string text = FormatValue(*chunk->column_data(c), r);
+          bool cut = false;
+          std::string text = FormatCell(*chunk->column_data(c), r, options_.max_cell, &cut);
           // Strings are quoted by FormatValue, so a bare "null" is a null.
-          bool is_null = text == "null";
-          rows[static_cast<size_t>(r)].push_back(MakeCell(std::move(text), is_null));
+          bool is_null = text == "null" && !cut;
+          rows[static_cast<size_t>(r)].push_back(MakeCell(std::move(text), is_null, cut));
         }
       }
       if (header_done_) {
@@ -84,9 +89,10 @@ class TablePrinter final : public BatchPrinter {
   }
 
  private:
-  Cell MakeCell(std::string text, bool is_null) const {
+  // `cut`: the text is the start of a longer value (it ends in "…").
+  Cell MakeCell(std::string text, bool is_null, bool cut = false) const {
     Cell cell;
-    cell.text = ClipToWidth(text, options_.max_cell);
+    cell.text = ClipToWidth(text, options_.max_cell, cut);
     cell.width = DisplayWidth(cell.text);
     cell.is_null = is_null;
     return cell;
@@ -259,6 +265,15 @@ class TextPrinter final : public BatchPrinter {
 
 }  // namespace
 
+std::string FormatCell(const ArrayData& data, int64_t row, int64_t width, bool* cut) {
+  PrettyPrintOptions options;
+  options.container_window = kFormatValueWindow;
+  // A column is at most 4 bytes of UTF-8 (an escape like \x1F is 4 columns
+  // of 4 bytes), plus room for zero-width characters.
+  const int64_t budget = std::min<int64_t>(width, int64_t{1} << 40) * 4 + 64;
+  return FormatValue(data, row, options, budget, cut);
+}
+
 int64_t DisplayWidth(std::string_view text) {
   int64_t width = 0;
   while (!text.empty()) {
@@ -269,8 +284,8 @@ int64_t DisplayWidth(std::string_view text) {
   return width;
 }
 
-std::string ClipToWidth(std::string_view text, int64_t width) {
-  if (DisplayWidth(text) <= width) return std::string(text);
+std::string ClipToWidth(std::string_view text, int64_t width, bool cut) {
+  if (!cut && DisplayWidth(text) <= width) return std::string(text);
   if (width <= 0) return std::string();
   std::string out;
   int64_t used = 0;
@@ -321,6 +336,29 @@ const OutputFormat* FindOutputFormat(std::string_view name) {
   for (const auto& f : OutputFormats())
     if (f.name == name) return &f;
   return nullptr;
+}
+
+Result<std::unique_ptr<BatchPrinter>> MakePrinter(const DisplaySettings& display,
+                                                  const std::string& path) {
+  const OutputFormat* format = FindOutputFormat(display.format);
+  if (format == nullptr) return Status::KeyError("unknown output format '", display.format, "'");
+  PrintOptions options;
+  options.flush_each_batch = path == "-";
+  options.max_cell = std::max<int64_t>(display.max_cell, 1);
+  const bool tty = ::isatty(1) == 1;
+  if (display.max_width >= 0) {
+    options.max_width = display.max_width;
+  } else if (const char* columns = std::getenv("COLUMNS");
+             columns != nullptr && std::atoll(columns) > 0) {
+    options.max_width = std::atoll(columns);
+  } else if (tty) {
+    struct winsize ws {};
+    if (::ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) options.max_width = ws.ws_col;
+    else options.max_width = 80;
+  }
+  const char* no_color = std::getenv("NO_COLOR");
+  options.color = tty && (no_color == nullptr || no_color[0] == '\0');
+  return format->make(options, &std::cout);
 }
 
 }  // namespace alkaid::cli

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "alkaid/table.h"
+#include "options.h"
 
 namespace alkaid::cli {
 
@@ -59,12 +60,24 @@ struct OutputFormat {
 const std::vector<OutputFormat>& OutputFormats();
 const OutputFormat* FindOutputFormat(std::string_view name);
 
+// The printer `display` asks for, sized to the terminal: --max-width, else
+// $COLUMNS, else the tty's width; when stdout is not a terminal and COLUMNS
+// is unset, lines are not limited. `path` "-" prints each batch as it comes.
+Result<std::unique_ptr<BatchPrinter>> MakePrinter(const DisplaySettings& display,
+                                                  const std::string& path);
+
 // Terminal columns `text` (UTF-8) occupies: East Asian wide and fullwidth
 // characters count 2, combining marks and other zero-width characters 0
 // (Unicode data from utf8proc). Invalid bytes count 1 each.
 int64_t DisplayWidth(std::string_view text);
 // `text` cut at a character boundary so that it and a trailing "…" fit in
-// `width` columns (unchanged when it already fits).
-std::string ClipToWidth(std::string_view text, int64_t width);
+// `width` columns (unchanged when it already fits, unless `cut` says that
+// it is itself the start of a longer text).
+std::string ClipToWidth(std::string_view text, int64_t width, bool cut = false);
+
+// Slot `row` of `data` as a table cell of `width` columns: formatted only
+// as far as the cell shows (a 64 MiB string costs a few hundred bytes), with
+// `*cut` set when the value is longer than the text returned.
+std::string FormatCell(const ArrayData& data, int64_t row, int64_t width, bool* cut);
 
 }  // namespace alkaid::cli

@@ -194,10 +194,6 @@ class ALKAID_EXPORT IntegrationJsonReader {
   std::unique_ptr<Impl> impl_;
 };
 
-namespace internal {
-class DictionaryCollector;
-}  // namespace internal
-
 /// Collects, batch by batch, the dictionaries that dictionary-encoded columns
 /// carry, keyed by the ids of `ids`; fails when one id gets two different
 /// dictionaries (the format holds one per id). Holds references only.
@@ -216,7 +212,8 @@ class ALKAID_EXPORT IntegrationDictionaries {
 
  private:
   DictionaryIds ids_;
-  std::unique_ptr<internal::DictionaryCollector> collector_;
+  class Collector;  // defined in src/integration_json
+  std::unique_ptr<Collector> collector_;
   int64_t num_batches_ = 0;
 };
 

@@ -56,11 +56,6 @@ struct ALKAID_EXPORT ReadStats {
   int64_t num_replaced_dictionaries = 0;  ///< non-delta batches for an id already defined
 };
 
-namespace internal {
-class ReaderCore;
-class MessageDecoder;
-}  // namespace internal
-
 /// Reads a stream: the schema message first, then dictionary and record batch
 /// messages until the end-of-stream marker (or the end of the input).
 ///
@@ -259,7 +254,8 @@ class ALKAID_EXPORT StreamDecoder {
   ReadStats stats() const;
 
  private:
-  std::unique_ptr<internal::MessageDecoder> decoder_;
+  class Impl;  // the message decoder (src/ipc)
+  std::unique_ptr<Impl> decoder_;
 };
 
 }  // namespace alkaid::ipc

@@ -39,7 +39,7 @@ class BrotliCodec final : public Codec {
   }
 
   Result<int64_t> Compress(const uint8_t* in, int64_t in_size,
-                           alkaid::internal::BufferBuilder* out) const override {
+                           alkaid::BufferBuilder* out) const override {
     const int64_t bound = MaxCompressedSize(in_size);
     ALKAID_RETURN_NOT_OK(out->Reserve(bound));
     size_t n = static_cast<size_t>(bound);

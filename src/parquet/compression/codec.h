@@ -19,6 +19,7 @@
 #include "alkaid/memory.h"
 #include "alkaid/parquet/types.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -39,7 +40,7 @@ class Codec {
   /// Appends the compression of `in_size` bytes at `in` to `out`; returns
   /// the number of bytes appended.
   virtual Result<int64_t> Compress(const uint8_t* in, int64_t in_size,
-                                   alkaid::internal::BufferBuilder* out) const = 0;
+                                   alkaid::BufferBuilder* out) const = 0;
 
   /// The most bytes Compress can append for `in_size` input bytes.
   virtual int64_t MaxCompressedSize(int64_t in_size) const = 0;
@@ -54,16 +55,17 @@ class Codec {
 /// The codec of `compression` at `level` (kCodecDefaultLevel: the library's
 /// default; levels are checked against the library's range). LZO is refused
 /// with NotImplemented.
-Result<std::unique_ptr<Codec>> MakeCodec(Compression compression, int level = kCodecDefaultLevel);
+ALKAID_EXPORT Result<std::unique_ptr<Codec>> MakeCodec(Compression compression,
+                                                     int level = kCodecDefaultLevel);
 
 /// Whether MakeCodec supports `compression` in this build.
-bool IsCodecAvailable(Compression compression);
+ALKAID_EXPORT bool IsCodecAvailable(Compression compression);
 
 /// Decompresses a page body with `codec` (null: uncompressed) into a new pool
 /// buffer of exactly `uncompressed_size` bytes; an uncompressed body is handed
 /// back as it is (a slice of `compressed`, zero-copy) after its size is checked.
-Result<BufferPtr> DecompressPage(const Codec* codec, const BufferPtr& compressed,
-                                 int64_t uncompressed_size,
-                                 MemoryPool* pool = default_memory_pool());
+ALKAID_EXPORT Result<BufferPtr> DecompressPage(const Codec* codec, const BufferPtr& compressed,
+                                               int64_t uncompressed_size,
+                                               MemoryPool* pool = default_memory_pool());
 
 }  // namespace alkaid::parquet::internal

@@ -27,7 +27,7 @@ std::string Sample(size_t n, int seed, bool compressible) {
 }
 
 std::string Compress(const Codec& codec, const std::string& in) {
-  alkaid::internal::BufferBuilder out(default_memory_pool());
+  alkaid::BufferBuilder out(default_memory_pool());
   auto n = codec.Compress(reinterpret_cast<const uint8_t*>(in.data()),
                           static_cast<int64_t>(in.size()), &out);
   EXPECT_TRUE(n.ok()) << n.status().ToString();

@@ -62,7 +62,7 @@ class GzipCodec final : public Codec {
   }
 
   Result<int64_t> Compress(const uint8_t* in, int64_t in_size,
-                           alkaid::internal::BufferBuilder* out) const override {
+                           alkaid::BufferBuilder* out) const override {
     z_stream z{};
     // 15 bits of window, +16: write a gzip header and trailer.
     if (deflateInit2(&z, level_, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {

@@ -79,7 +79,7 @@ class Lz4Codec final : public Codec {
   }
 
   Result<int64_t> Compress(const uint8_t* in, int64_t in_size,
-                           alkaid::internal::BufferBuilder* out) const override {
+                           alkaid::BufferBuilder* out) const override {
     if (in_size > LZ4_MAX_INPUT_SIZE) {
       return Status::CapacityError("LZ4: cannot compress more than ", LZ4_MAX_INPUT_SIZE, " bytes");
     }

@@ -29,7 +29,7 @@ class SnappyCodec final : public Codec {
   }
 
   Result<int64_t> Compress(const uint8_t* in, int64_t in_size,
-                           alkaid::internal::BufferBuilder* out) const override {
+                           alkaid::BufferBuilder* out) const override {
     ALKAID_RETURN_NOT_OK(out->Reserve(MaxCompressedSize(in_size)));
     size_t written = 0;
     snappy::RawCompress(reinterpret_cast<const char*>(in), static_cast<size_t>(in_size),

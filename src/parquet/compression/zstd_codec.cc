@@ -49,7 +49,7 @@ class ZstdCodec final : public Codec {
   }
 
   Result<int64_t> Compress(const uint8_t* in, int64_t in_size,
-                           alkaid::internal::BufferBuilder* out) const override {
+                           alkaid::BufferBuilder* out) const override {
     ZSTD_CCtx* ctx = ThreadCctx();
     if (ctx == nullptr) return Status::OutOfMemory("ZSTD: cannot create a compression context");
     const int64_t bound = MaxCompressedSize(in_size);

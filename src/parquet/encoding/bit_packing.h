@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "alkaid/bitmap.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -34,9 +35,11 @@ inline int64_t BitPackedBytes(int64_t count, int bit_width) {
 /// Reads at most `readable` bytes at `in` (at least BitPackedBytes(count,
 /// bit_width)); with 16 or more to spare it reads the input in place,
 /// otherwise the last groups go through a padded copy.
-void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out, int64_t readable);
+ALKAID_EXPORT void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out,
+                                 int64_t readable);
 /// Same for widths 0..64 into 64-bit values (DELTA_BINARY_PACKED of INT64).
-void UnpackBits64(const uint8_t* in, int bit_width, int64_t count, uint64_t* out, int64_t readable);
+ALKAID_EXPORT void UnpackBits64(const uint8_t* in, int bit_width, int64_t count, uint64_t* out,
+                                 int64_t readable);
 /// The same reading exactly BitPackedBytes(count, bit_width) bytes.
 inline void UnpackBits32(const uint8_t* in, int bit_width, int64_t count, uint32_t* out) {
   UnpackBits32(in, bit_width, count, out, (count * bit_width + 7) >> 3);
@@ -47,13 +50,14 @@ inline void UnpackBits64(const uint8_t* in, int bit_width, int64_t count, uint64
 
 /// Packs the low `bit_width` bits (0..32) of `count` values into `out`, which
 /// must have BitPackedBytes(count, bit_width) bytes; returns that byte count.
-int64_t PackBits32(const uint32_t* in, int bit_width, int64_t count, uint8_t* out);
+ALKAID_EXPORT int64_t PackBits32(const uint32_t* in, int bit_width, int64_t count, uint8_t* out);
 /// Same for widths 0..64.
-int64_t PackBits64(const uint64_t* in, int bit_width, int64_t count, uint8_t* out);
+ALKAID_EXPORT int64_t PackBits64(const uint64_t* in, int bit_width, int64_t count, uint8_t* out);
 
 /// Unpacks values of the deprecated BIT_PACKED encoding (most significant bit
 /// first, widths 0..16, levels only) into 16-bit levels.
-void UnpackBitsMsbFirst(const uint8_t* in, int bit_width, int64_t count, int16_t* out);
+ALKAID_EXPORT void UnpackBitsMsbFirst(const uint8_t* in, int bit_width, int64_t count,
+                                       int16_t* out);
 
 /// The number of bits needed to store `max_value` (0 for 0).
 inline int BitWidthOf(uint64_t max_value) {

@@ -109,7 +109,7 @@ class ByteStreamSplitEncoder final : public ValueEncoder {
   }
 
  private:
-  alkaid::internal::BufferBuilder values_;
+  alkaid::BufferBuilder values_;
   MemoryPool* pool_;
 };
 

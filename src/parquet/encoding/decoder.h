@@ -32,6 +32,7 @@
 #include "alkaid/memory.h"
 #include "alkaid/parquet/types.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -41,8 +42,8 @@ namespace alkaid::parquet::internal {
 /// append one offset and the value's bytes per value. With 32-bit offsets a
 /// decoder stops before the data would pass INT32_MAX bytes (see DecodeBinary).
 struct BinaryOutput {
-  alkaid::internal::BufferBuilder* offsets = nullptr;
-  alkaid::internal::BufferBuilder* data = nullptr;
+  alkaid::BufferBuilder* offsets = nullptr;
+  alkaid::BufferBuilder* data = nullptr;
   bool large_offsets = false;  ///< int64 offsets (large_binary/large_utf8)
 };
 
@@ -58,7 +59,7 @@ struct DecodedDictionary {
 };
 
 /// Decodes the value section of data pages of one column chunk.
-class ValueDecoder {
+class ALKAID_EXPORT ValueDecoder {
  public:
   virtual ~ValueDecoder() = default;
 
@@ -147,15 +148,15 @@ class DictionaryDecoder : public ValueDecoder {
 /// width of FIXED_LEN_BYTE_ARRAY (ignored otherwise). Fails (NotImplemented or
 /// Invalid, naming both) when the encoding does not apply to the type. For
 /// PLAIN_DICTIONARY and RLE_DICTIONARY the result is a DictionaryDecoder.
-Result<std::unique_ptr<ValueDecoder>> MakeDecoder(PhysicalType type, Encoding encoding,
-                                                  int32_t type_length,
-                                                  MemoryPool* pool = default_memory_pool());
+ALKAID_EXPORT Result<std::unique_ptr<ValueDecoder>> MakeDecoder(
+    PhysicalType type, Encoding encoding, int32_t type_length,
+    MemoryPool* pool = default_memory_pool());
 /// The dictionary decoder of a column of `type`.
-Result<std::unique_ptr<DictionaryDecoder>> MakeDictionaryDecoder(
+ALKAID_EXPORT Result<std::unique_ptr<DictionaryDecoder>> MakeDictionaryDecoder(
     PhysicalType type, int32_t type_length, MemoryPool* pool = default_memory_pool());
 
 /// The byte width of one value of `type` as decoders output it (INT96 12,
 /// FIXED_LEN_BYTE_ARRAY its type_length, BOOLEAN and BYTE_ARRAY 0).
-int FixedValueWidth(PhysicalType type, int32_t type_length);
+ALKAID_EXPORT int FixedValueWidth(PhysicalType type, int32_t type_length);
 
 }  // namespace alkaid::parquet::internal

@@ -91,8 +91,8 @@ class BinaryAppender {
   void ZeroSlack() { std::memset(data_tail(), 0, kSlack); }
 
  private:
-  alkaid::internal::BufferBuilder* offsets_;
-  alkaid::internal::BufferBuilder* data_;
+  alkaid::BufferBuilder* offsets_;
+  alkaid::BufferBuilder* data_;
 };
 
 /// Calls f.template operator()<Offset>() with the offset type of `out`.

@@ -138,7 +138,7 @@ template class DeltaInts<int32_t>;
 template class DeltaInts<int64_t>;
 
 template <typename T>
-Status WriteDeltaInts(const T* values, int64_t n, alkaid::internal::BufferBuilder* out) {
+Status WriteDeltaInts(const T* values, int64_t n, alkaid::BufferBuilder* out) {
   using U = std::make_unsigned_t<T>;
   constexpr int64_t kBlock = 128;
   constexpr int64_t kMiniblocks = 4;
@@ -188,8 +188,8 @@ Status WriteDeltaInts(const T* values, int64_t n, alkaid::internal::BufferBuilde
   return Status::OK();
 }
 
-template Status WriteDeltaInts(const int32_t*, int64_t, alkaid::internal::BufferBuilder*);
-template Status WriteDeltaInts(const int64_t*, int64_t, alkaid::internal::BufferBuilder*);
+template Status WriteDeltaInts(const int32_t*, int64_t, alkaid::BufferBuilder*);
+template Status WriteDeltaInts(const int64_t*, int64_t, alkaid::BufferBuilder*);
 
 namespace {
 
@@ -252,7 +252,7 @@ class DeltaBinaryPackedEncoder final : public ValueEncoder {
   int64_t EstimatedSize() const override { return values_.size() + 16; }
 
   Result<BufferPtr> FlushValues() override {
-    alkaid::internal::BufferBuilder out(pool_);
+    alkaid::BufferBuilder out(pool_);
     ALKAID_RETURN_NOT_OK(
         WriteDeltaInts(reinterpret_cast<const T*>(values_.data()), num_values_, &out));
     values_.Reset();
@@ -261,7 +261,7 @@ class DeltaBinaryPackedEncoder final : public ValueEncoder {
   }
 
  private:
-  alkaid::internal::BufferBuilder values_;
+  alkaid::BufferBuilder values_;
   MemoryPool* pool_;
 };
 

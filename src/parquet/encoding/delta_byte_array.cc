@@ -107,7 +107,7 @@ class DeltaLengthDecoder final : public ValueDecoder {
       int64_t done = 0;
       while (done < n) {
         // The lengths read ahead, reserved at once.
-        int available;
+        int available = 0;
         ALKAID_ASSIGN_OR_RAISE(const int32_t* lens, lengths_.Peek(&available));
         const int k = static_cast<int>(std::min<int64_t>(available, n - done));
         int64_t total = 0;
@@ -183,7 +183,7 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
     int64_t decoded = 0;
     const int64_t limit = std::max(kMinDecodedLimit, kMaxExpansion * size);
     for (int64_t i = 0; i < count;) {
-      int have_prefixes, have_suffixes;
+      int have_prefixes = 0, have_suffixes = 0;
       ALKAID_ASSIGN_OR_RAISE(const int32_t* prefixes, prefixes_.Peek(&have_prefixes));
       ALKAID_ASSIGN_OR_RAISE(const int32_t* suffixes, suffixes_.Peek(&have_suffixes));
       const int k = std::min(have_prefixes, have_suffixes);
@@ -251,7 +251,7 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
       int64_t done = 0;
       while (done < n) {
         // As many values as both length streams have read ahead, reserved at once.
-        int have_prefixes, have_suffixes;
+        int have_prefixes = 0, have_suffixes = 0;
         ALKAID_ASSIGN_OR_RAISE(const int32_t* prefixes, prefixes_.Peek(&have_prefixes));
         ALKAID_ASSIGN_OR_RAISE(const int32_t* suffixes, suffixes_.Peek(&have_suffixes));
         const int k = static_cast<int>(
@@ -316,7 +316,7 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
   LengthReader suffixes_;
   const uint8_t* bytes_ = nullptr;
   // The previous value, which the next one shares a prefix with.
-  alkaid::internal::BufferBuilder last_;
+  alkaid::BufferBuilder last_;
 };
 
 // ---------------------------------------------------------------------------
@@ -338,7 +338,7 @@ void ForEachBinary(const Offset* offsets, const uint8_t* data, int64_t n,
 }
 
 // Appends one int32 to a builder used as a vector of lengths.
-Status AppendLength(alkaid::internal::BufferBuilder* lengths, int64_t length) {
+Status AppendLength(alkaid::BufferBuilder* lengths, int64_t length) {
   if (length > std::numeric_limits<int32_t>::max()) {
     return Status::Invalid("a BYTE_ARRAY value of ", length, " bytes is longer than Parquet allows");
   }
@@ -357,7 +357,7 @@ class LengthsAndBytes {
   }
   int64_t count() const { return lengths_.size() / 4; }
   int64_t EstimatedSize() const { return lengths_.size() + bytes_.size(); }
-  Status WriteTo(alkaid::internal::BufferBuilder* out) {
+  Status WriteTo(alkaid::BufferBuilder* out) {
     ALKAID_RETURN_NOT_OK(
         WriteDeltaInts(reinterpret_cast<const int32_t*>(lengths_.data()), count(), out));
     ALKAID_RETURN_NOT_OK(out->Append(bytes_.data(), bytes_.size()));
@@ -367,8 +367,8 @@ class LengthsAndBytes {
   }
 
  private:
-  alkaid::internal::BufferBuilder lengths_;
-  alkaid::internal::BufferBuilder bytes_;
+  alkaid::BufferBuilder lengths_;
+  alkaid::BufferBuilder bytes_;
 };
 
 class DeltaLengthEncoder final : public ValueEncoder {
@@ -386,7 +386,7 @@ class DeltaLengthEncoder final : public ValueEncoder {
   }
   int64_t EstimatedSize() const override { return values_.EstimatedSize(); }
   Result<BufferPtr> FlushValues() override {
-    alkaid::internal::BufferBuilder out(pool_);
+    alkaid::BufferBuilder out(pool_);
     ALKAID_RETURN_NOT_OK(values_.WriteTo(&out));
     num_values_ = 0;
     return out.Finish();
@@ -435,7 +435,7 @@ class DeltaByteArrayEncoder final : public ValueEncoder {
     return prefixes_.size() + suffixes_.EstimatedSize();
   }
   Result<BufferPtr> FlushValues() override {
-    alkaid::internal::BufferBuilder out(pool_);
+    alkaid::BufferBuilder out(pool_);
     ALKAID_RETURN_NOT_OK(WriteDeltaInts(reinterpret_cast<const int32_t*>(prefixes_.data()),
                                         prefixes_.size() / 4, &out));
     ALKAID_RETURN_NOT_OK(suffixes_.WriteTo(&out));
@@ -467,7 +467,7 @@ class DeltaByteArrayEncoder final : public ValueEncoder {
     return Status::OK();
   }
 
-  alkaid::internal::BufferBuilder prefixes_;
+  alkaid::BufferBuilder prefixes_;
   LengthsAndBytes suffixes_;
   std::string last_;
   MemoryPool* pool_;

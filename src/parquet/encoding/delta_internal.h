@@ -7,6 +7,7 @@
 #include "alkaid/builder.h"
 #include "alkaid/parquet/types.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -62,6 +63,6 @@ class DeltaInts {
 /// Writes a DELTA_BINARY_PACKED stream of `n` values (blocks of 128 values
 /// in 4 miniblocks, as common writers do) to `out`.
 template <typename T>
-Status WriteDeltaInts(const T* values, int64_t n, alkaid::internal::BufferBuilder* out);
+ALKAID_EXPORT Status WriteDeltaInts(const T* values, int64_t n, alkaid::BufferBuilder* out);
 
 }  // namespace alkaid::parquet::internal

@@ -23,7 +23,7 @@ class DictDecoder final : public DictionaryDecoder {
     std::unique_ptr<ValueDecoder> plain = MakePlainDecoder(type_, value_width_);
     ALKAID_RETURN_NOT_OK(plain->SetData(num_values, data, size));
     if (type_ == PhysicalType::kByteArray) {
-      alkaid::internal::BufferBuilder offsets(pool_), bytes(pool_);
+      alkaid::BufferBuilder offsets(pool_), bytes(pool_);
       ALKAID_RETURN_NOT_OK(offsets.Append("\0\0\0\0", 4));
       BinaryOutput out{&offsets, &bytes, false};
       ALKAID_ASSIGN_OR_RAISE(int64_t got, plain->DecodeBinary(num_values, &out));

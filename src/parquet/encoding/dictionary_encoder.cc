@@ -78,7 +78,7 @@ class DictEncoder final : public DictionaryEncoder {
     const int width = IndexBitWidth();
     RleBitPackedEncoder rle(width, pool_);
     ALKAID_RETURN_NOT_OK(rle.Put(indices_.data_as_int32(), num_values_));
-    alkaid::internal::BufferBuilder out(pool_);
+    alkaid::BufferBuilder out(pool_);
     const auto width_byte = static_cast<uint8_t>(width);
     ALKAID_RETURN_NOT_OK(out.Append(&width_byte, 1));
     ALKAID_RETURN_NOT_OK(rle.FinishInto(&out, false).status());
@@ -95,7 +95,7 @@ class DictEncoder final : public DictionaryEncoder {
 
   Result<BufferPtr> FlushDictionary() override {
     if (type_ != PhysicalType::kByteArray) return Buffer::Copy(entries_.data(), entries_.size(), pool_);
-    alkaid::internal::BufferBuilder out(pool_);
+    alkaid::BufferBuilder out(pool_);
     ALKAID_RETURN_NOT_OK(out.Reserve(dictionary_byte_size()));
     const auto* offsets = reinterpret_cast<const int64_t*>(entry_offsets_.data());
     for (int64_t e = 0; e < num_entries_; ++e) {
@@ -107,7 +107,7 @@ class DictEncoder final : public DictionaryEncoder {
 
  private:
   // indices_ as int32 values.
-  struct Indices : alkaid::internal::BufferBuilder {
+  struct Indices : alkaid::BufferBuilder {
     using BufferBuilder::BufferBuilder;
     const int32_t* data_as_int32() const { return reinterpret_cast<const int32_t*>(data()); }
   };
@@ -243,8 +243,8 @@ class DictEncoder final : public DictionaryEncoder {
   MemoryPool* pool_;
   // The distinct values back to back; for BYTE_ARRAY, entry_offsets_ holds
   // num_entries_ + 1 int64 offsets into them.
-  alkaid::internal::BufferBuilder entries_;
-  alkaid::internal::BufferBuilder entry_offsets_;
+  alkaid::BufferBuilder entries_;
+  alkaid::BufferBuilder entry_offsets_;
   std::vector<uint64_t> hashes_;  // per entry
   std::vector<int32_t> slots_;    // open addressing: entry or -1, power-of-two size
   int64_t num_entries_ = 0;

@@ -19,6 +19,7 @@
 #include "alkaid/memory.h"
 #include "alkaid/parquet/types.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -112,12 +113,12 @@ class DictionaryEncoder : public ValueEncoder {
 /// An encoder of `encoding` for values of `type` (`type_length`: the width of
 /// FIXED_LEN_BYTE_ARRAY). Fails when the encoding does not apply to the type;
 /// use MakeDictionaryEncoder for dictionary encoding.
-Result<std::unique_ptr<ValueEncoder>> MakeEncoder(PhysicalType type, Encoding encoding,
-                                                  int32_t type_length,
-                                                  MemoryPool* pool = default_memory_pool());
+ALKAID_EXPORT Result<std::unique_ptr<ValueEncoder>> MakeEncoder(
+    PhysicalType type, Encoding encoding, int32_t type_length,
+    MemoryPool* pool = default_memory_pool());
 /// A dictionary encoder whose ShouldFallback() turns true once the dictionary
 /// page would pass `dictionary_byte_limit` bytes.
-Result<std::unique_ptr<DictionaryEncoder>> MakeDictionaryEncoder(
+ALKAID_EXPORT Result<std::unique_ptr<DictionaryEncoder>> MakeDictionaryEncoder(
     PhysicalType type, int32_t type_length, int64_t dictionary_byte_limit,
     MemoryPool* pool = default_memory_pool());
 

@@ -78,7 +78,7 @@ inline void FuzzValues(const FuzzChoice& c, uint8_t mode, const uint8_t* dict, i
   std::vector<uint8_t> valid(static_cast<size_t>(batch / 8 + 1), 0x5b);  // some nulls
   const int64_t nulls = spaced ? batch - bit_util::CountSetBits(valid.data(), 0, batch) : 0;
   std::vector<int32_t> indices(static_cast<size_t>(batch));
-  alkaid::internal::BufferBuilder offsets(default_memory_pool()), bytes(default_memory_pool());
+  alkaid::BufferBuilder offsets(default_memory_pool()), bytes(default_memory_pool());
   if (!offsets.Append("\0\0\0\0\0\0\0\0", 8).ok()) return;
   BinaryOutput bin{&offsets, &bytes, (mode & 0x80) != 0};
   for (int64_t done = 0; done < num_values; done += batch) {

@@ -163,7 +163,7 @@ Status DecodeChunk(const testing::GoldColumnChunk& chunk, const Leaf& leaf, Deco
         texts.push_back(bit_util::GetBit(bits.data(), i) ? "true" : "false");
       }
     } else if (type == PhysicalType::kByteArray) {
-      alkaid::internal::BufferBuilder offsets(default_memory_pool()), bytes(default_memory_pool());
+      alkaid::BufferBuilder offsets(default_memory_pool()), bytes(default_memory_pool());
       ALKAID_RETURN_NOT_OK(offsets.Append("\0\0\0\0", 4));
       BinaryOutput bin{&offsets, &bytes, false};
       ALKAID_ASSIGN_OR_RAISE(int64_t got, dec->DecodeBinary(non_null, &bin));

@@ -20,7 +20,7 @@ Status Decode(PhysicalType type, Encoding encoding, const std::vector<uint8_t>& 
   ALKAID_ASSIGN_OR_RAISE(auto dec, MakeDecoder(type, encoding, type_length));
   ALKAID_RETURN_NOT_OK(dec->SetData(num_values, page.data(), static_cast<int64_t>(page.size())));
   if (type == PhysicalType::kByteArray) {
-    alkaid::internal::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
+    alkaid::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
     ALKAID_RETURN_NOT_OK(offsets.Append("\0\0\0\0", 4));
     BinaryOutput out{&offsets, &data, false};
     return dec->DecodeBinary(n, &out).status();
@@ -86,7 +86,7 @@ TEST(ParquetHostile, DeltaBinaryPacked) {
 
 TEST(ParquetHostile, DeltaByteArrays) {
   // Lengths: DELTA_BINARY_PACKED of {5, -3}: a negative length.
-  alkaid::internal::BufferBuilder b(default_memory_pool());
+  alkaid::BufferBuilder b(default_memory_pool());
   const int32_t negative[2] = {5, -3};
   ASSERT_OK(WriteDeltaInts(negative, 2, &b));
   std::vector<uint8_t> page(b.data(), b.data() + b.size());

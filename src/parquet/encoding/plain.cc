@@ -264,7 +264,7 @@ class PlainEncoder final : public ValueEncoder {
     return status;
   }
 
-  alkaid::internal::BufferBuilder out_;
+  alkaid::BufferBuilder out_;
 };
 
 class RleBooleanEncoder final : public ValueEncoder {

@@ -442,7 +442,7 @@ class RunWriter {
 
 }  // namespace
 
-Result<int64_t> RleBitPackedEncoder::FinishInto(alkaid::internal::BufferBuilder* out,
+Result<int64_t> RleBitPackedEncoder::FinishInto(alkaid::BufferBuilder* out,
                                                 bool length_prefix) {
   const int64_t n = num_values();
   const auto* v = reinterpret_cast<const uint32_t*>(values_.data());
@@ -476,7 +476,7 @@ Result<int64_t> RleBitPackedEncoder::FinishInto(alkaid::internal::BufferBuilder*
 }
 
 Result<BufferPtr> RleBitPackedEncoder::Finish(bool length_prefix) {
-  alkaid::internal::BufferBuilder out(pool_);
+  alkaid::BufferBuilder out(pool_);
   ALKAID_RETURN_NOT_OK(FinishInto(&out, length_prefix).status());
   return out.Finish();
 }

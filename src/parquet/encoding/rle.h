@@ -16,6 +16,7 @@
 #include "alkaid/memory.h"
 #include "alkaid/parquet/types.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::internal {
 
@@ -31,7 +32,7 @@ Result<int64_t> ReadLengthPrefixed(const uint8_t* data, int64_t size, const char
 /// time. The decoder stops cleanly where the input ends: GetBatch returns fewer
 /// values than asked, and the caller decides whether that is an error (it is,
 /// when the page said there are more values).
-class RleBitPackedDecoder {
+class ALKAID_EXPORT RleBitPackedDecoder {
  public:
   RleBitPackedDecoder() = default;
   /// Starts decoding `size` bytes at `data` (borrowed; kept alive by the caller).
@@ -84,7 +85,7 @@ class RleBitPackedDecoder {
 
 /// Definition or repetition levels of one page, in either encoding levels may
 /// use (kRle or kBitPacked). Every decoded level is checked against max_level.
-class LevelDecoder {
+class ALKAID_EXPORT LevelDecoder {
  public:
   /// Sets up decoding of `num_values` levels of at most `max_level` from `data`.
   /// With `length_prefixed` (v1 data pages, RLE) the data starts with the 4-byte
@@ -116,7 +117,7 @@ class LevelDecoder {
 /// of 8 or more become RLE runs and the rest bit-packed groups of 8 (only the
 /// last group is padded, with zeros, as the format allows). Used for levels,
 /// dictionary indices and RLE booleans.
-class RleBitPackedEncoder {
+class ALKAID_EXPORT RleBitPackedEncoder {
  public:
   RleBitPackedEncoder(int bit_width, MemoryPool* pool);
 
@@ -127,7 +128,7 @@ class RleBitPackedEncoder {
   /// Appends the encoded runs to `out`, preceded by their 4-byte length when
   /// `length_prefix` is true; returns the bytes appended. The encoder is then
   /// empty and may be reused.
-  Result<int64_t> FinishInto(alkaid::internal::BufferBuilder* out, bool length_prefix);
+  Result<int64_t> FinishInto(alkaid::BufferBuilder* out, bool length_prefix);
   /// The same into a new buffer.
   Result<BufferPtr> Finish(bool length_prefix = false);
 
@@ -143,7 +144,7 @@ class RleBitPackedEncoder {
  private:
   int bit_width_;
   MemoryPool* pool_;
-  alkaid::internal::BufferBuilder values_;  // uint32 values appended so far
+  alkaid::BufferBuilder values_;  // uint32 values appended so far
 };
 
 /// Bit width of dictionary indices for a dictionary of `num_entries` values.

@@ -106,7 +106,9 @@ TEST(ParquetRle, BitsAtAnyOffset) {
     for (int64_t i = 0; i < 1000; ++i) {
       ASSERT_EQ(bit_util::GetBit(bitmap.data(), offset + i), bits[static_cast<size_t>(i)] != 0);
     }
-    if (offset > 0) EXPECT_TRUE(bit_util::GetBit(bitmap.data(), 0));  // bits before untouched
+    if (offset > 0) {
+      EXPECT_TRUE(bit_util::GetBit(bitmap.data(), 0));  // bits before untouched
+    }
   }
 }
 

@@ -176,7 +176,7 @@ TEST_P(RoundTrip, DenseAndSpacedInBatches) {
       // Decoded slots (spaced): fixed bytes, bits, or binary builders.
       std::vector<uint8_t> fixed(static_cast<size_t>(n * width) + 1, 0xee);
       std::vector<uint8_t> bits(static_cast<size_t>((n + 7) / 8) + 1, 0xff);
-      alkaid::internal::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
+      alkaid::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
       ASSERT_OK(offsets.Append("\0\0\0\0", 4));
       BinaryOutput out{&offsets, &data, false};
       for (int64_t at = 0; at < n;) {
@@ -245,7 +245,7 @@ TEST_P(RoundTrip, SkipThenDecode) {
       ASSERT_OK(dec->DecodeBits(1, &b, 0));
       EXPECT_EQ(b & 1, bit_util::GetBit(col.bits.data(), skip) ? 1 : 0);
     } else if (c.type == PhysicalType::kByteArray) {
-      alkaid::internal::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
+      alkaid::BufferBuilder offsets(default_memory_pool()), data(default_memory_pool());
       ASSERT_OK(offsets.Append("\0\0\0\0", 4));
       BinaryOutput out{&offsets, &data, false};
       ASSERT_OK(dec->DecodeBinary(1, &out).status());

@@ -1,0 +1,131 @@
+// Parquet read throughput: alkaid's FileReader against DuckDB's read_parquet in the same run,
+// on the same file: the mixed data set of bench/parquet_bench_data.h written once by alkaid
+// (Snappy or ZSTD, 1M-row row groups). Each side reads the whole file into memory (alkaid: a
+// Table; DuckDB: CREATE TABLE ... AS SELECT * FROM read_parquet, its "read into a table"),
+// or one column of the eight, on 1 and 2 threads. The counter `peak_MB` of the streaming
+// case is the reader pool's peak while batches are consumed one by one.
+//
+//   ALKAID_BENCH_ROWS=1000000 build/release/bench/parquet_read_bench
+//
+// DuckDB comes from $ALKAID_DUCKDB_LIB (or the build's default path); without it the DuckDB
+// cases are skipped with a message.
+#include <benchmark/benchmark.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "alkaid/parquet/reader.h"
+#include "alkaid/parquet/writer.h"
+#include "bench/parquet_bench_data.h"
+#include "test_util/duckdb.h"
+
+namespace alkaid {
+namespace {
+
+using bench::MixedTable;
+using bench::Must;
+
+// The file of each codec (0 Snappy, 1 ZSTD), written once and removed at exit.
+const std::string& FileOf(int64_t zstd) {
+  static std::map<int64_t, std::string> paths;
+  auto it = paths.find(zstd);
+  if (it != paths.end()) return it->second;
+  const std::string path =
+      (std::filesystem::temp_directory_path() /
+       ("alkaid_read_bench_" + std::to_string(zstd) + "_" + std::to_string(::getpid()) +
+        ".parquet"))
+          .string();
+  parquet::WriterProperties props;
+  props.compression = zstd != 0 ? parquet::Compression::kZstd : parquet::Compression::kSnappy;
+  props.max_row_group_rows = 1'000'000;
+  Must(parquet::WriteTable(*MixedTable(), path, props));
+  static struct Cleanup {
+    ~Cleanup() {
+      for (const auto& [codec, p] : paths) std::filesystem::remove(p);
+    }
+  } cleanup;
+  return paths.emplace(zstd, path).first->second;
+}
+
+// zstd 0/1, threads 1/2, one_column 0 (all eight) or 1 ("unique", the largest).
+void Args(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"zstd", "threads", "one_column"});
+  for (int one : {0, 1}) {
+    for (int threads : {1, 2}) {
+      for (int zstd : {0, 1}) b->Args({zstd, threads, one});
+    }
+  }
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+void Report(benchmark::State& state, const std::string& path) {
+  const auto rows = static_cast<double>(MixedTable()->num_rows());
+  state.counters["rows"] = rows;
+  state.counters["file_MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(rows));
+}
+
+void AlkaidRead(benchmark::State& state) {
+  const std::string& path = FileOf(state.range(0));
+  parquet::ReaderOptions options;
+  options.num_threads = static_cast<int>(state.range(1));
+  if (state.range(2) != 0) options.columns = {"unique"};
+  for (auto _ : state) {
+    auto table = parquet::ReadTable(path, options);
+    Must(table.status());
+    benchmark::DoNotOptimize(table->get());
+  }
+  Report(state, path);
+}
+BENCHMARK(AlkaidRead)->Apply(Args);
+
+// Batches consumed one at a time: the pool's peak against one row group's worth.
+void AlkaidStream(benchmark::State& state) {
+  const std::string& path = FileOf(state.range(0));
+  SystemMemoryPool pool;
+  parquet::ReaderOptions options;
+  options.num_threads = static_cast<int>(state.range(1));
+  options.pool = &pool;
+  for (auto _ : state) {
+    auto reader = parquet::FileReader::Open(path, options);
+    Must(reader.status());
+    auto batches = (*reader)->GetRecordBatchReader();
+    Must(batches.status());
+    while (true) {
+      auto batch = (*batches)->Next();
+      Must(batch.status());
+      if (*batch == nullptr) break;
+    }
+  }
+  Report(state, path);
+  state.counters["peak_MB"] = static_cast<double>(pool.max_memory()) / 1e6;
+}
+BENCHMARK(AlkaidStream)
+    ->ArgNames({"zstd", "threads"})
+    ->Args({0, 1})
+    ->Args({0, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void DuckDBRead(benchmark::State& state) {
+  c_data::DuckApi* api = bench::DuckOrSkip(state);
+  if (api == nullptr) return;
+  static c_data::Database* db = new c_data::Database(api);
+  const std::string& path = FileOf(state.range(0));
+  Must(db->Execute("SET threads = " + std::to_string(state.range(1))));
+  const std::string sql = std::string("CREATE OR REPLACE TABLE t AS SELECT ") +
+                          (state.range(2) != 0 ? "\"unique\"" : "*") + " FROM read_parquet('" +
+                          path + "')";
+  for (auto _ : state) Must(db->Execute(sql));
+  Must(db->Execute("DROP TABLE t"));
+  Report(state, path);
+}
+BENCHMARK(DuckDBRead)->Apply(Args);
+
+}  // namespace
+}  // namespace alkaid
+
+BENCHMARK_MAIN();

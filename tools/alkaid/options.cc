@@ -1,0 +1,95 @@
+#include "options.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "sources/source.h"
+#include "table_printer.h"
+
+namespace alkaid::cli {
+
+void AddInputArgument(CLI::App* cmd, Options* options, const std::string& help) {
+  cmd->add_option("FILE", options->input, help)->required();
+}
+
+void AddInOut(CLI::App* cmd, Options* options, const std::string& in_help) {
+  cmd->add_option("IN", options->input, in_help)->required();
+  cmd->add_option("OUT", options->output, "Output path, '-' for stdout")->required();
+}
+
+void AddInputOptions(CLI::App* cmd, Options* options) {
+  std::vector<std::string> names = {"auto"};
+  std::string help = "What FILE is: auto (by content)";
+  for (const Source* source : Sources()) {
+    names.push_back(source->name);
+    help += std::string(", ") + source->name + " (" + source->what + ")";
+  }
+  names.push_back("arrow");  // the name of ipc before Parquet arrived
+  cmd->add_option("--input-format", options->input_format, help)
+      ->check(CLI::IsMember(names))
+      ->capture_default_str();
+  AddTextOptions(cmd, &options->text, kAnyText);
+}
+
+void AddColumnsOption(CLI::App* cmd, Options* options, const std::string& help) {
+  cmd->add_option("--columns", options->columns, help);
+}
+
+void AddDisplayOptions(CLI::App* cmd, Options* options) {
+  DisplaySettings* display = &options->display;
+  std::vector<std::string> names;
+  for (const auto& f : OutputFormats()) names.push_back(f.name);
+  cmd->add_option("--format", display->format, "Output format")
+      ->check(CLI::IsMember(names))
+      ->capture_default_str();
+  cmd->add_option("--max-width", display->max_width,
+                  "Widest line in columns (default: $COLUMNS, else the terminal's width, else no "
+                  "limit when not a terminal; 0: no limit)");
+  cmd->add_option("--max-cell", display->max_cell, "Widest cell in columns")->capture_default_str();
+}
+
+void AddWriteOptions(CLI::App* cmd, Options* options) {
+  WriteSettings* settings = &options->write;
+  cmd->add_option("--format", settings->format,
+                  "Output format: IPC file, IPC stream or Parquet")
+      ->check(CLI::IsMember({"file", "stream", "parquet"}))
+      ->capture_default_str();
+  cmd->add_option("--compression", settings->compression,
+                  "Compression of the output: none, lz4, zstd (IPC and Parquet); snappy, gzip, "
+                  "brotli (Parquet). Default: none for IPC, snappy for Parquet")
+      ->check(CLI::IsMember({"none", "lz4", "zstd", "snappy", "gzip", "brotli"}));
+  cmd->add_option("--row-group-size", settings->row_group_size,
+                  "Parquet: rows per row group (default 1048576)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--dialect", settings->dialect,
+                  "Spelling of file magic and extension keys: arrow (default) or alkaid")
+      ->check(CLI::IsMember({"arrow", "alkaid"}))
+      ->capture_default_str();
+}
+
+Result<std::vector<std::string>> SplitColumns(const std::string& list) {
+  std::vector<std::string> out;
+  if (list.empty()) return out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = list.find(',', start);
+    std::string name =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name.empty()) return Status::KeyError("empty column name in --columns '", list, "'");
+    out.push_back(std::move(name));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+Result<int64_t> ParseRowCount(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || v < 0)
+    return Status::KeyError(option, " takes a number of rows (0 or more), got '", text, "'");
+  return static_cast<int64_t>(v);
+}
+
+}  // namespace alkaid::cli
