@@ -1,0 +1,91 @@
+// FlightData on the wire, without protobuf's generated class: the data path of DoGet, DoPut
+// and DoExchange serializes and parses this type itself so that body bytes are neither copied
+// on send (each body buffer becomes a gRPC slice over alkaid memory) nor, when gRPC hands the
+// body over in one aligned slice, on receive.
+//
+// Field numbers (format/Flight.proto): 1 flight_descriptor, 2 data_header, 3 app_metadata,
+// 1000 data_body. All four are length-delimited.
+#pragma once
+
+#include <grpcpp/support/byte_buffer.h>
+#include <grpcpp/impl/codegen/serialization_traits.h>
+#include <grpcpp/support/status.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "alkaid/memory.h"
+#include "alkaid/status.h"
+
+namespace alkaid::flight::wire {
+
+/// One FlightData message. On send, `body` lists the buffers whose concatenation is the
+/// body; on receive it holds exactly one buffer (or none when the body is empty).
+struct FlightData {
+  /// The FlightDescriptor message's protobuf bytes; unset when the field is absent.
+  std::optional<std::string> descriptor;
+  /// The IPC Message flatbuffer alone; null when absent (metadata-only messages).
+  BufferPtr data_header;
+  /// Application metadata; null when absent.
+  BufferPtr app_metadata;
+  std::vector<BufferPtr> body;
+  /// Set on receive when the bytes did not parse. The parse itself always "succeeds" towards
+  /// gRPC: a failed deserialization in gRPC's sync API looks exactly like the end of the
+  /// stream, and the Flight handlers must tell a malformed message from a clean half-close.
+  Status parse_status;
+
+  int64_t body_length() const;
+};
+
+/// Serializes `data` into `out`: the tags, the descriptor, header and app metadata are copied
+/// into one small slice; every body buffer becomes its own slice that references the buffer
+/// and releases it when gRPC is done with it.
+Status SerializeFlightData(const FlightData& data, grpc::ByteBuffer* out);
+
+/// Parses a received message. Every length is checked against the bytes that remain; unknown
+/// fields are skipped; a field of a group wire type is an error. The header and the body point
+/// into gRPC's slice when they lie inside one slice at an 8-byte aligned address, and are
+/// copied into a fresh aligned alkaid buffer otherwise. Errors say what was wrong and at which
+/// byte offset.
+Result<FlightData> ParseFlightData(const grpc::ByteBuffer& in);
+
+/// Counts of body bytes handled since the process started, for the tests that prove the send
+/// path copies nothing and the receive path copies only what it must.
+struct CopyCounters {
+  int64_t body_bytes_referenced_on_send = 0;
+  int64_t body_bytes_copied_on_receive = 0;
+  int64_t body_bytes_referenced_on_receive = 0;
+};
+CopyCounters GetCopyCounters();
+
+}  // namespace alkaid::flight::wire
+
+namespace grpc {
+
+// Lets gRPC's sync API carry wire::FlightData in the data methods.
+template <>
+class SerializationTraits<alkaid::flight::wire::FlightData, void> {
+ public:
+  static Status Serialize(const alkaid::flight::wire::FlightData& data, ByteBuffer* buffer,
+                          bool* own_buffer) {
+    *own_buffer = true;
+    alkaid::Status st = alkaid::flight::wire::SerializeFlightData(data, buffer);
+    if (!st.ok()) return Status(StatusCode::INTERNAL, st.ToString());
+    return Status::OK;
+  }
+  static Status Deserialize(ByteBuffer* buffer, alkaid::flight::wire::FlightData* data) {
+    auto parsed = alkaid::flight::wire::ParseFlightData(*buffer);
+    buffer->Clear();
+    if (parsed.ok()) {
+      *data = std::move(*parsed);
+    } else {
+      *data = alkaid::flight::wire::FlightData();
+      data->parse_status = parsed.status();
+    }
+    return Status::OK;
+  }
+};
+
+}  // namespace grpc
