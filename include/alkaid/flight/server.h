@@ -123,8 +123,11 @@ class ALKAID_EXPORT FlightMessageWriter {
 };
 
 /// Base of every Flight server. Each RPC's default answers NotImplemented
-/// naming the RPC; ListActions' default lists the well-known actions this
-/// server overrides (see ActionType).
+/// naming the RPC; ListActions' default answers an empty list (override it
+/// to advertise actions, e.g. the ActionType constants of the well-known
+/// actions a subclass serves). Call Shutdown before the subclass is
+/// destroyed: the base's destructor cancels calls still running, but by then
+/// the overrides are gone.
 class ALKAID_EXPORT FlightServerBase {
  public:
   FlightServerBase();
