@@ -1,0 +1,150 @@
+// Hostile clients: raw bytes sent straight into the data methods (no alkaid client in the
+// way). Each gets a clear error, and the server keeps serving everyone else.
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/sync_stream.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "alkaid/flight/api.h"
+#include "grpc_util.h"
+
+namespace alkaid::flight {
+namespace {
+
+class CountingServer : public FlightServerBase {
+ public:
+  Status DoPut(const ServerCallContext&, FlightMessageReader& reader,
+               FlightMetadataWriter&) override {
+    int64_t n = 0;
+    while (true) {
+      auto chunk = reader.Next();
+      if (!chunk.ok()) {
+        last_error = chunk.status().ToString();
+        return chunk.status();
+      }
+      if (!*chunk) break;
+      ++n;
+    }
+    metadata_messages = n;
+    return Status::OK();
+  }
+  Result<FlightInfo> GetFlightInfo(const ServerCallContext&, const FlightDescriptor& d) override {
+    FlightInfo info;
+    info.descriptor = d;
+    return info;
+  }
+  std::atomic<int64_t> metadata_messages{-1};
+  std::string last_error;
+};
+
+// A DoPut call that sends raw protobuf bytes.
+class RawPut {
+ public:
+  explicit RawPut(const std::shared_ptr<grpc::Channel>& channel)
+      : method_(grpc_util::MethodPath(FlightMethod::kDoPut),
+                grpc::internal::RpcMethod::BIDI_STREAMING, channel) {
+    context_.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    stream_.reset(grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::
+                      Create(channel.get(), method_, &context_));
+  }
+  bool Send(const std::string& bytes) {
+    grpc::Slice slice(bytes);
+    grpc::ByteBuffer bb(&slice, 1);
+    return stream_->Write(bb);
+  }
+  grpc::Status Finish() {
+    stream_->WritesDone();
+    grpc::ByteBuffer ignored;
+    while (stream_->Read(&ignored)) {
+    }
+    return stream_->Finish();
+  }
+
+ private:
+  grpc::internal::RpcMethod method_;
+  grpc::ClientContext context_;
+  std::unique_ptr<grpc::ClientReaderWriter<grpc::ByteBuffer, grpc::ByteBuffer>> stream_;
+};
+
+class FlightHostileTest : public ::testing::Test {
+ protected:
+  void Start(ServerOptions options) {
+    options.location = "grpc://127.0.0.1:0";
+    ASSERT_TRUE(server_.Init(options).ok());
+    grpc::ChannelArguments args;
+    args.SetMaxSendMessageSize(-1);
+    channel_ = grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(server_.port()),
+                                         grpc::InsecureChannelCredentials(), args);
+  }
+  void TearDown() override { ASSERT_TRUE(server_.Shutdown().ok()); }
+  // The server still answers a well-behaved client.
+  void ExpectStillServing() {
+    auto client = FlightClient::Connect(server_.location()).ValueOrDie();
+    auto info = client->GetFlightInfo(FlightDescriptor::Command("still there?"));
+    EXPECT_TRUE(info.ok()) << info.status().ToString();
+  }
+  CountingServer server_;
+  std::shared_ptr<grpc::Channel> channel_;
+};
+
+TEST_F(FlightHostileTest, MalformedFlightDataIsRefusedWithAClearError) {
+  Start({});
+  const std::string cases[] = {
+      std::string("\x13", 1),                   // a group
+      std::string("\x12\x05" "ab", 4),          // header claims 5 bytes, 2 remain
+      std::string("\xc2\x3e\xff\xff\xff\xff\x0f", 7),  // body claims 4 GiB
+      std::string(12, '\xff'),                  // endless varint
+  };
+  for (const auto& bytes : cases) {
+    RawPut put(channel_);
+    put.Send(bytes);
+    grpc::Status st = put.Finish();
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message();
+    EXPECT_NE(st.error_message().find("Flight data message 0"), std::string::npos)
+        << st.error_message();
+  }
+  ExpectStillServing();
+}
+
+TEST_F(FlightHostileTest, ManyTinyMessagesAreServedInBoundedTime) {
+  Start({});
+  RawPut put(channel_);
+  // app_metadata "x", no header: 100,000 metadata-only messages.
+  const std::string tiny("\x1a\x01x", 3);
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 100000; ++i) ASSERT_TRUE(put.Send(tiny));
+  grpc::Status st = put.Finish();
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_EQ(server_.metadata_messages.load(), 100000);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  ExpectStillServing();
+}
+
+TEST_F(FlightHostileTest, AMessageOverTheLimitIsRefused) {
+  ServerOptions options;
+  options.max_receive_message_bytes = 64 * 1024;
+  Start(options);
+  RawPut put(channel_);
+  std::string big = std::string("\x1a\x80\x80\x08", 4) + std::string(128 * 1024, 'm');
+  put.Send(big);
+  grpc::Status st = put.Finish();
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << st.error_message();
+  ExpectStillServing();
+}
+
+TEST_F(FlightHostileTest, TheDefaultLimitIsNotGrpcs4MiB) {
+  Start({});
+  RawPut put(channel_);
+  // 8 MiB of app_metadata: over gRPC's default, within alkaid's.
+  std::string meta(8 << 20, 'm');
+  std::string bytes = std::string("\x1a\x80\x80\x80\x04", 5) + meta;
+  ASSERT_TRUE(put.Send(bytes));
+  grpc::Status st = put.Finish();
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_EQ(server_.metadata_messages.load(), 1);
+}
+
+}  // namespace
+}  // namespace alkaid::flight
