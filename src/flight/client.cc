@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "alkaid/flight_proto/Flight.grpc.pb.h"
+#include "auth.h"
 #include "data_stream.h"
 #include "grpc_util.h"
 #include "protobuf.h"
@@ -437,6 +438,44 @@ Result<std::vector<std::string>> FlightClient::Handshake(const std::vector<std::
   while (stream->Read(&response)) answers.push_back(response.payload());
   ALKAID_RETURN_NOT_OK(impl_->Check(stream->Finish(), *c, "Handshake"));
   return answers;
+}
+
+Status FlightClient::AuthenticateBasic(std::string_view user, std::string_view password,
+                                       const CallOptions& options) {
+  CallOptions with_basic = options;
+  with_basic.headers.emplace_back(
+      "authorization", "Basic " + auth::Base64(std::string(user) + ":" + std::string(password)));
+  ALKAID_ASSIGN_OR_RAISE(auto c, impl_->Start(with_basic));
+  auto stream = impl_->stub->Handshake(&c->ctx);
+  pb::BasicAuth basic;
+  basic.set_username(std::string(user));
+  basic.set_password(std::string(password));
+  pb::HandshakeRequest request;
+  request.set_payload(basic.SerializeAsString());
+  stream->Write(request);
+  stream->WritesDone();
+  std::vector<std::string> answers;
+  pb::HandshakeResponse response;
+  while (stream->Read(&response)) answers.push_back(response.payload());
+  ALKAID_RETURN_NOT_OK(impl_->Check(stream->Finish(), *c, "Handshake"));
+  std::string token;
+  const auto& initial = c->ctx.GetServerInitialMetadata();
+  auto header = initial.find("authorization");
+  constexpr std::string_view kBearer = "Bearer ";
+  if (header != initial.end() &&
+      std::string_view(header->second.data(), header->second.size()).substr(0, kBearer.size()) ==
+          kBearer) {
+    token = std::string(header->second.data() + kBearer.size(),
+                        header->second.size() - kBearer.size());
+  } else if (!answers.empty()) {
+    token = answers.front();
+  } else {
+    return FlightError(FlightStatusCode::kUnauthenticated,
+                       "Handshake: the server answered no bearer token");
+  }
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->bearer = "Bearer " + token;
+  return Status::OK();
 }
 
 Result<std::vector<FlightInfo>> FlightClient::ListFlights(const Criteria& criteria,

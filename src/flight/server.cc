@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "auth.h"
 #include "data_stream.h"
 #include "grpc_util.h"
 #include "protobuf.h"
@@ -65,15 +66,20 @@ class GrpcOutgoingHeaders final : public OutgoingHeaders {
 
 class HandshakeChannel final : public ServerAuthHandler::Channel {
  public:
-  explicit HandshakeChannel(
-      grpc::ServerReaderWriter<pb::HandshakeResponse, pb::HandshakeRequest>* stream)
-      : stream_(stream) {}
+  HandshakeChannel(grpc::ServerReaderWriter<pb::HandshakeResponse, pb::HandshakeRequest>* stream,
+                   grpc::ServerContext* ctx, bool bearer_header)
+      : stream_(stream), ctx_(ctx), bearer_header_(bearer_header) {}
   Result<std::optional<std::string>> Read() override {
     pb::HandshakeRequest request;
     if (!stream_->Read(&request)) return std::optional<std::string>();
     return std::optional<std::string>(request.payload());
   }
   Status Write(std::string_view payload) override {
+    if (bearer_header_) {
+      // The first answer is the token: also sent as a header, which header-based peers read.
+      ctx_->AddInitialMetadata("authorization", "Bearer " + std::string(payload));
+      bearer_header_ = false;
+    }
     pb::HandshakeResponse response;
     response.set_payload(std::string(payload));
     if (!stream_->Write(response)) {
@@ -84,6 +90,8 @@ class HandshakeChannel final : public ServerAuthHandler::Channel {
 
  private:
   grpc::ServerReaderWriter<pb::HandshakeResponse, pb::HandshakeRequest>* stream_;
+  grpc::ServerContext* ctx_;
+  bool bearer_header_;
 };
 
 // Why a stream's reads ended: a clean half-close, or the client cancelled / went away.
@@ -270,7 +278,8 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
       grpc::ServerContext* ctx,
       grpc::ServerReaderWriter<pb::HandshakeResponse, pb::HandshakeRequest>* stream) override {
     return Run(ctx, FlightMethod::kHandshake, [&](Context& c) -> Status {
-      HandshakeChannel channel(stream);
+      HandshakeChannel channel(
+          stream, ctx, options_.auth_handler && auth::SendsBearerHeader(*options_.auth_handler));
       if (!options_.auth_handler) {
         // No authentication: read what the client sends and answer nothing.
         while (true) {
