@@ -42,10 +42,11 @@ class CountingServer : public FlightServerBase {
 // A DoPut call that sends raw protobuf bytes.
 class RawPut {
  public:
-  explicit RawPut(const std::shared_ptr<grpc::Channel>& channel)
+  explicit RawPut(const std::shared_ptr<grpc::Channel>& channel, bool gzip = false)
       : method_(grpc_util::MethodPath(FlightMethod::kDoPut),
                 grpc::internal::RpcMethod::BIDI_STREAMING, channel) {
     context_.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    if (gzip) context_.set_compression_algorithm(GRPC_COMPRESS_GZIP);
     stream_.reset(grpc::internal::ClientReaderWriterFactory<grpc::ByteBuffer, grpc::ByteBuffer>::
                       Create(channel.get(), method_, &context_));
   }
@@ -131,6 +132,21 @@ TEST_F(FlightHostileTest, AMessageOverTheLimitIsRefused) {
   put.Send(big);
   grpc::Status st = put.Finish();
   EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << st.error_message();
+  ExpectStillServing();
+}
+
+// gRPC 1.51 applies the receive limit to the inflated size: a small gzip message that inflates
+// past the limit is refused (a "zip bomb" costs the server no more than the limit).
+TEST_F(FlightHostileTest, AGzipMessageThatInflatesOverTheLimitIsRefused) {
+  ServerOptions options;
+  options.max_receive_message_bytes = 64 * 1024;
+  Start(options);
+  RawPut put(channel_, /*gzip=*/true);
+  std::string bytes = std::string("\x1a\x80\x80\x80\x04", 5) + std::string(8 << 20, 'm');
+  put.Send(bytes);
+  grpc::Status st = put.Finish();
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << st.error_message();
+  EXPECT_EQ(server_.metadata_messages.load(), -1);
   ExpectStillServing();
 }
 
