@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
+#include <thread>
 
 #include "alkaid/flight/api.h"
 #include "grpc_util.h"
@@ -21,11 +23,14 @@ class CountingServer : public FlightServerBase {
     while (true) {
       auto chunk = reader.Next();
       if (!chunk.ok()) {
+        std::lock_guard<std::mutex> lock(mu);
         last_error = chunk.status().ToString();
+        ++errors;
         return chunk.status();
       }
       if (!*chunk) break;
       ++n;
+      ++received;
     }
     metadata_messages = n;
     return Status::OK();
@@ -36,6 +41,9 @@ class CountingServer : public FlightServerBase {
     return info;
   }
   std::atomic<int64_t> metadata_messages{-1};
+  std::atomic<int64_t> received{0};
+  std::atomic<int> errors{0};
+  std::mutex mu;
   std::string last_error;
 };
 
@@ -55,6 +63,7 @@ class RawPut {
     grpc::ByteBuffer bb(&slice, 1);
     return stream_->Write(bb);
   }
+  grpc::ClientContext& context() { return context_; }
   grpc::Status Finish() {
     stream_->WritesDone();
     grpc::ByteBuffer ignored;
@@ -160,6 +169,41 @@ TEST_F(FlightHostileTest, TheDefaultLimitIsNotGrpcs4MiB) {
   grpc::Status st = put.Finish();
   EXPECT_TRUE(st.ok()) << st.error_message();
   EXPECT_EQ(server_.metadata_messages.load(), 1);
+}
+
+// The handler tells a clean half-close (Next() gives nullopt: commit) from a cancelled call
+// (Next() gives an error: keep nothing), many times over to catch a race between the failed
+// read and the cancellation flag.
+TEST_F(FlightHostileTest, CancelledUploadIsAnErrorAndHalfCloseIsAnEnd) {
+  Start({});
+  const std::string tiny("\x1a\x01x", 3);
+  for (int round = 0; round < 50; ++round) {
+    server_.received = 0;
+    server_.metadata_messages = -1;
+    int errors_before = server_.errors.load();
+    {
+      RawPut put(channel_);
+      ASSERT_TRUE(put.Send(tiny));
+      // Wait until the server has the message, so it is blocked in its next read.
+      for (int i = 0; i < 2000 && server_.received.load() == 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      put.context().TryCancel();
+    }
+    for (int i = 0; i < 2000 && server_.errors.load() == errors_before; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_EQ(server_.errors.load(), errors_before + 1) << "round " << round;
+    EXPECT_EQ(server_.metadata_messages.load(), -1) << "round " << round;
+    {
+      std::lock_guard<std::mutex> lock(server_.mu);
+      EXPECT_NE(server_.last_error.find("cancelled"), std::string::npos) << server_.last_error;
+    }
+    RawPut clean(channel_);
+    ASSERT_TRUE(clean.Send(tiny));
+    EXPECT_TRUE(clean.Finish().ok());
+    EXPECT_EQ(server_.metadata_messages.load(), 1) << "round " << round;
+  }
 }
 
 }  // namespace
