@@ -69,6 +69,13 @@ class TestServer : public FlightServerBase {
     ALKAID_ASSIGN_OR_RAISE(auto info, GetFlightInfo(ctx, descriptor));
     return SchemaResult{info.schema};
   }
+  // A server that never answers: waits until the client gives up.
+  Result<std::unique_ptr<FlightDataStream>> DoGet(const ServerCallContext& ctx,
+                                                  const Ticket& ticket) override {
+    if (ticket.ticket != "stall") return Status::KeyError("no ticket ", ticket.ticket);
+    while (!ctx.is_cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return FlightError(FlightStatusCode::kCancelled, "gave up");
+  }
   Status DoAction(const ServerCallContext&, const Action& action,
                   const ActionResultSink& emit) override {
     if (action.type != "echo") return Status::NotImplemented("unknown action ", action.type);
@@ -226,13 +233,18 @@ TEST_F(FlightRpcTest, ErrorsKeepTheirCodeAndAreCapped) {
   EXPECT_NE(huge.status().message().find("more bytes cut"), std::string::npos);
   auto unauth = client_->GetFlightInfo(FlightDescriptor::Command("unauthenticated"));
   EXPECT_EQ(FlightStatusCodeOf(unauth.status()), FlightStatusCode::kUnauthenticated);
-  // RPCs the server does not override answer NotImplemented naming the RPC.
   auto get = client_->DoGet(Ticket{"x"});
   ASSERT_TRUE(get.ok());
   auto schema = (*get)->GetSchema();
   ASSERT_FALSE(schema.ok());
-  EXPECT_TRUE(schema.status().IsNotImplemented()) << schema.status().ToString();
-  EXPECT_NE(schema.status().message().find("DoGet"), std::string::npos);
+  EXPECT_TRUE(schema.status().IsKeyError()) << schema.status().ToString();
+  // RPCs the server does not override answer NotImplemented naming the RPC.
+  auto put = client_->DoExchange(FlightDescriptor::Command("x"));
+  ASSERT_TRUE(put.ok());
+  auto exchanged = put->reader->GetSchema();
+  ASSERT_FALSE(exchanged.ok());
+  EXPECT_TRUE(exchanged.status().IsNotImplemented()) << exchanged.status().ToString();
+  EXPECT_NE(exchanged.status().message().find("DoExchange"), std::string::npos);
   auto action = client_->DoAction(Action{"nope", ""});
   EXPECT_TRUE(action.status().IsNotImplemented());
 }
@@ -262,6 +274,36 @@ TEST_F(FlightRpcTest, CallOptionsDeadlineHeadersAndStop) {
   stopper.join();
   EXPECT_EQ(FlightStatusCodeOf(stopped.status()), FlightStatusCode::kCancelled)
       << stopped.status().ToString();
+}
+
+TEST_F(FlightRpcTest, AStalledDoGetEndsByDeadlineStopSourceOrCancel) {
+  CallOptions deadline;
+  deadline.timeout = std::chrono::milliseconds(100);
+  auto timed = client_->DoGet(Ticket{"stall"}, deadline).ValueOrDie()->GetSchema();
+  EXPECT_EQ(FlightStatusCodeOf(timed.status()), FlightStatusCode::kTimedOut)
+      << timed.status().ToString();
+
+  CallOptions stop;
+  stop.stop_source = StopSource();
+  auto stopped_reader = client_->DoGet(Ticket{"stall"}, stop).ValueOrDie();
+  std::thread stopper([source = *stop.stop_source]() mutable {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    source.RequestStop();
+  });
+  auto stopped = stopped_reader->GetSchema();
+  stopper.join();
+  EXPECT_EQ(FlightStatusCodeOf(stopped.status()), FlightStatusCode::kCancelled)
+      << stopped.status().ToString();
+
+  auto reader = client_->DoGet(Ticket{"stall"}).ValueOrDie();
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    reader->Cancel();
+  });
+  auto cancelled = reader->GetSchema();
+  canceller.join();
+  EXPECT_EQ(FlightStatusCodeOf(cancelled.status()), FlightStatusCode::kCancelled)
+      << cancelled.status().ToString();
 }
 
 TEST(FlightServer, RefusesBadLocationsAndUnreachableServersAreUnavailable) {
