@@ -5,12 +5,14 @@
 add_library(alkaid INTERFACE)
 add_library(alkaid::alkaid ALIAS alkaid)
 
-# alkaid_module(NAME DIRS dir... [DEPS alkaid_target...])
+# alkaid_module(NAME DIRS dir... [DEPS alkaid_target...] [STANDALONE])
 # Library alkaid_NAME (alias and export name alkaid::NAME) from every .cc in DIRS except
 # *_test.cc; DEPS are other alkaid modules it uses in its public headers or sources. With
 # ALKAID_BUILD_TESTS, also the test executable alkaid_NAME_test from DIRS/*_test.cc.
+# STANDALONE: not part of alkaid::alkaid nor alkaid.pc (users link alkaid::NAME and use
+# alkaid-NAME.pc), so that its third-party libraries (gRPC for flight) reach only its users.
 function(alkaid_module name)
-  cmake_parse_arguments(M "" "" "DIRS;DEPS" ${ARGN})
+  cmake_parse_arguments(M "STANDALONE" "" "DIRS;DEPS" ${ARGN})
   set(sources)
   foreach(dir ${M_DIRS})
     file(GLOB found CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cc)
@@ -43,11 +45,18 @@ function(alkaid_module name)
   if(WIN32 AND BUILD_SHARED_LIBS)
     target_compile_definitions(${target} PRIVATE ALKAID_BUILDING_DLL PUBLIC ALKAID_DLL)
   endif()
-  target_link_libraries(alkaid INTERFACE ${target})
+  if(M_STANDALONE)
+    set_property(GLOBAL APPEND PROPERTY ALKAID_STANDALONE_MODULES ${name})
+  else()
+    target_link_libraries(alkaid INTERFACE ${target})
+  endif()
   set_property(GLOBAL APPEND PROPERTY ALKAID_MODULES ${name})
   set_property(GLOBAL PROPERTY ALKAID_MODULE_DEPS_${name} ${M_DEPS})
   if(ALKAID_BUILD_TESTS)
     alkaid_module_tests(${name} DIRS ${M_DIRS})
+    if(M_STANDALONE AND TARGET alkaid_${name}_test)
+      target_link_libraries(alkaid_${name}_test PRIVATE ${target})
+    endif()
   endif()
 endfunction()
 
@@ -81,9 +90,15 @@ function(alkaid_module_link name scope)
       target_link_libraries(alkaid_${name} ${scope} $<BUILD_INTERFACE:${dep}>)
     else()
       target_link_libraries(alkaid_${name} ${scope} ${dep})
-      # A private dependency of a shared library is not the consumer's business.
+      # A private dependency of a shared library is not the consumer's business. Those of a
+      # standalone module are listed apart (its own .pc file and CMake component).
       if(scope STREQUAL "PUBLIC" OR NOT BUILD_SHARED_LIBS)
-        set_property(GLOBAL APPEND PROPERTY ALKAID_LINK_DEPS ${dep})
+        get_property(standalone GLOBAL PROPERTY ALKAID_STANDALONE_MODULES)
+        if(name IN_LIST standalone)
+          set_property(GLOBAL APPEND PROPERTY ALKAID_LINK_DEPS_${name} ${dep})
+        else()
+          set_property(GLOBAL APPEND PROPERTY ALKAID_LINK_DEPS ${dep})
+        endif()
       endif()
       set_property(GLOBAL APPEND PROPERTY ALKAID_PRIVATE_DEPS ${dep})
     endif()

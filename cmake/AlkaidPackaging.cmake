@@ -25,43 +25,70 @@ install(EXPORT alkaidTargets NAMESPACE alkaid:: DESTINATION ${ALKAID_CMAKE_DIR} 
 
 # Third-party libraries that reach a consumer's link line: those of static libraries (as
 # $<LINK_ONLY:...>) and public ones of shared libraries. Header-only ones never do.
+# alkaid_describe_deps(DEPS OUT_CONFIG OUT_REQUIRES OUT_LIBS): the find_dependency() lines of
+# alkaidConfig.cmake, the Requires.private modules and the Libs.private flags of a .pc file.
+function(alkaid_describe_deps deps out_config out_requires out_libs)
+  set(config "")
+  set(requires "")
+  set(libs "")
+  foreach(dep ${deps})
+    get_property(package GLOBAL PROPERTY ALKAID_DEP_PACKAGE_${dep})
+    get_property(pkgconfig GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_${dep})
+    get_property(pkgconfig_libs GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_LIBS_${dep})
+    if(package)
+      string(REPLACE ";" " " package "${package}")
+      string(APPEND config "find_dependency(${package})\n")
+    elseif(pkgconfig AND dep MATCHES "^PkgConfig::(.+)$")
+      set(prefix ${CMAKE_MATCH_1})
+      string(APPEND config
+        "if(NOT TARGET ${dep})\n"
+        "  find_dependency(PkgConfig)\n"
+        "  pkg_check_modules(${prefix} QUIET IMPORTED_TARGET ${pkgconfig})\n"
+        "  if(NOT TARGET ${dep})\n"
+        "    set(alkaid_FOUND FALSE)\n"
+        "    set(alkaid_NOT_FOUND_MESSAGE \"alkaid needs pkg-config module ${pkgconfig}\")\n"
+        "    return()\n"
+        "  endif()\n"
+        "endif()\n")
+    else()
+      message(FATAL_ERROR "alkaid_dependency(TARGET ${dep}): say PACKAGE or PKGCONFIG")
+    endif()
+    if(pkgconfig)
+      list(APPEND requires ${pkgconfig})
+    endif()
+    if(pkgconfig_libs)
+      list(APPEND libs ${pkgconfig_libs})
+    endif()
+  endforeach()
+  string(REPLACE ";" " " requires "${requires}")
+  string(REPLACE ";" " " libs "${libs}")
+  set(${out_config} "${config}" PARENT_SCOPE)
+  set(${out_requires} "${requires}" PARENT_SCOPE)
+  set(${out_libs} "${libs}" PARENT_SCOPE)
+endfunction()
+
 get_property(link_deps GLOBAL PROPERTY ALKAID_LINK_DEPS)
 list(REMOVE_DUPLICATES link_deps)
-set(ALKAID_CONFIG_DEPENDENCIES "")
-set(ALKAID_PC_REQUIRES_PRIVATE "")
-set(ALKAID_PC_LIBS_PRIVATE "")
-foreach(dep ${link_deps})
-  get_property(package GLOBAL PROPERTY ALKAID_DEP_PACKAGE_${dep})
-  get_property(pkgconfig GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_${dep})
-  get_property(pkgconfig_libs GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_LIBS_${dep})
-  if(package)
-    string(REPLACE ";" " " package "${package}")
-    string(APPEND ALKAID_CONFIG_DEPENDENCIES "find_dependency(${package})\n")
-  elseif(pkgconfig AND dep MATCHES "^PkgConfig::(.+)$")
-    set(prefix ${CMAKE_MATCH_1})
+alkaid_describe_deps("${link_deps}" ALKAID_CONFIG_DEPENDENCIES ALKAID_PC_REQUIRES_PRIVATE
+                     ALKAID_PC_LIBS_PRIVATE)
+# Standalone modules (flight): their libraries are found only when their component is asked
+# for (find_package(alkaid COMPONENTS flight)).
+get_property(standalone_modules GLOBAL PROPERTY ALKAID_STANDALONE_MODULES)
+foreach(m ${standalone_modules})
+  get_property(deps GLOBAL PROPERTY ALKAID_LINK_DEPS_${m})
+  list(REMOVE_DUPLICATES deps)
+  alkaid_describe_deps("${deps}" config ALKAID_PC_${m}_REQUIRES_PRIVATE ALKAID_PC_${m}_LIBS_PRIVATE)
+  if(config)
     string(APPEND ALKAID_CONFIG_DEPENDENCIES
-      "if(NOT TARGET ${dep})\n"
-      "  find_dependency(PkgConfig)\n"
-      "  pkg_check_modules(${prefix} QUIET IMPORTED_TARGET ${pkgconfig})\n"
-      "  if(NOT TARGET ${dep})\n"
-      "    set(alkaid_FOUND FALSE)\n"
-      "    set(alkaid_NOT_FOUND_MESSAGE \"alkaid needs pkg-config module ${pkgconfig}\")\n"
-      "    return()\n"
-      "  endif()\n"
-      "endif()\n")
-  else()
-    message(FATAL_ERROR "alkaid_dependency(TARGET ${dep}): say PACKAGE or PKGCONFIG")
-  endif()
-  if(pkgconfig)
-    list(APPEND ALKAID_PC_REQUIRES_PRIVATE ${pkgconfig})
-  endif()
-  if(pkgconfig_libs)
-    list(APPEND ALKAID_PC_LIBS_PRIVATE ${pkgconfig_libs})
+           "if(\"${m}\" IN_LIST alkaid_FIND_COMPONENTS)\n${config}endif()\n")
   endif()
 endforeach()
 
 # Modules in link order (a module before the modules it depends on), for alkaid.pc.
 set(remaining ${alkaid_modules})
+if(standalone_modules)
+  list(REMOVE_ITEM remaining ${standalone_modules})
+endif()
 set(ordered "")
 while(remaining)
   set(progress FALSE)
@@ -88,8 +115,6 @@ set(ALKAID_PC_LIBS "")
 foreach(m ${ordered})
   string(APPEND ALKAID_PC_LIBS " -lalkaid_${m}")
 endforeach()
-string(REPLACE ";" " " ALKAID_PC_REQUIRES_PRIVATE "${ALKAID_PC_REQUIRES_PRIVATE}")
-string(REPLACE ";" " " ALKAID_PC_LIBS_PRIVATE "${ALKAID_PC_LIBS_PRIVATE}")
 string(REPLACE ";" " " ALKAID_MODULE_LIST "${alkaid_modules}")
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/alkaidConfig.cmake.in
@@ -116,6 +141,16 @@ endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/alkaid.pc.in ${PROJECT_BINARY_DIR}/alkaid.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/alkaid.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
         COMPONENT dev)
+# alkaid-NAME.pc of each standalone module: its library on top of alkaid.pc.
+foreach(m ${standalone_modules})
+  set(ALKAID_PC_MODULE ${m})
+  set(ALKAID_PC_MODULE_REQUIRES_PRIVATE "${ALKAID_PC_${m}_REQUIRES_PRIVATE}")
+  set(ALKAID_PC_MODULE_LIBS_PRIVATE "${ALKAID_PC_${m}_LIBS_PRIVATE}")
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/alkaid-module.pc.in
+                 ${PROJECT_BINARY_DIR}/alkaid-${m}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/alkaid-${m}.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
+endforeach()
 
 # ---- Debian packages: cpack -G DEB in the build tree -----------------------------------------
 set(CPACK_PACKAGE_NAME alkaid)
@@ -139,7 +174,12 @@ set(CPACK_DEBIAN_TOOL_DESCRIPTION
 # The -dev package needs the -dev packages of the libraries on its link interface (static
 # libraries carry their dependencies' symbols unresolved).
 set(dev_depends "")
-foreach(dep ${link_deps})
+set(packaged_deps ${link_deps})
+foreach(m ${standalone_modules})
+  get_property(deps GLOBAL PROPERTY ALKAID_LINK_DEPS_${m})
+  list(APPEND packaged_deps ${deps})
+endforeach()
+foreach(dep ${packaged_deps})
   get_property(pkgconfig GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_${dep})
   if(pkgconfig)
     execute_process(COMMAND dpkg-query -S ${pkgconfig}.pc OUTPUT_VARIABLE owner
