@@ -9,7 +9,9 @@
 #include <mutex>
 #include <thread>
 
+#include "alkaid/fbs/Message_generated.h"
 #include "alkaid/flight/api.h"
+#include "alkaid/ipc/writer.h"
 #include "grpc_util.h"
 
 namespace alkaid::flight {
@@ -169,6 +171,49 @@ TEST_F(FlightHostileTest, TheDefaultLimitIsNotGrpcs4MiB) {
   grpc::Status st = put.Finish();
   EXPECT_TRUE(st.ok()) << st.error_message();
   EXPECT_EQ(server_.metadata_messages.load(), 1);
+}
+
+// A FlightData message: protobuf field 2 (data_header) holding `header`.
+std::string HeaderOnly(std::string_view header) {
+  std::string out = "\x12";
+  uint64_t n = header.size();
+  while (n >= 0x80) {
+    out.push_back(static_cast<char>((n & 0x7f) | 0x80));
+    n >>= 7;
+  }
+  out.push_back(static_cast<char>(n));
+  out += header;
+  return out;
+}
+
+// A record batch header that claims 2^62 rows and has no body: refused before anything is
+// allocated for it.
+TEST_F(FlightHostileTest, ABatchClaiming2To62RowsIsRefused) {
+  Start({});
+  namespace fb = org::apache::arrow::flatbuf;
+  auto schema = alkaid::schema({field("x", int32())});
+  BufferPtr framed = ipc::SerializeSchema(*schema).ValueOrDie();
+  // Framed: continuation marker and length, then the Message flatbuffer.
+  std::string schema_header(framed->view().substr(8));
+
+  flatbuffers::FlatBufferBuilder builder;
+  const int64_t rows = int64_t{1} << 62;
+  std::vector<fb::FieldNode> nodes = {fb::FieldNode(rows, 0)};
+  std::vector<fb::Buffer> buffers = {fb::Buffer(0, 0), fb::Buffer(0, 0)};
+  auto batch = fb::CreateRecordBatchDirect(builder, rows, &nodes, &buffers);
+  builder.Finish(fb::CreateMessage(builder, fb::MetadataVersion::V5,
+                                   fb::MessageHeader::RecordBatch, batch.Union(), 0));
+  std::string batch_header(reinterpret_cast<const char*>(builder.GetBufferPointer()),
+                           builder.GetSize());
+
+  RawPut put(channel_);
+  ASSERT_TRUE(put.Send(HeaderOnly(schema_header)));
+  put.Send(HeaderOnly(batch_header));
+  grpc::Status st = put.Finish();
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message();
+  EXPECT_NE(st.error_message().find("4611686018427387904"), std::string::npos)
+      << st.error_message();
+  ExpectStillServing();
 }
 
 // The handler tells a clean half-close (Next() gives nullopt: commit) from a cancelled call
