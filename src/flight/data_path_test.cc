@@ -357,5 +357,32 @@ TEST_F(FlightDataPathTest, DoGetSendsBodiesWithoutCopying) {
   EXPECT_EQ((*got)->num_rows(), 10000);
 }
 
+// A client that stops reading mid-stream holds only its own call: others are served, and
+// cancelling it frees the server's handler.
+TEST_F(FlightDataPathTest, AStalledReaderDoesNotStopOthers) {
+  auto s = schema({field("x", int64())});
+  std::string json = "[";
+  for (int i = 0; i < 50000; ++i) json += (i ? "," : "") + std::to_string(i);
+  json += "]";
+  auto batch = RecordBatch::Make(s, 50000, ArrayDataVector{ArrayFromJSON(int64(), json)});
+  auto put = client_->DoPut(FlightDescriptor::Path({"many"}), s);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(put->writer->WriteRecordBatch(*batch).ok());
+  ASSERT_TRUE(put->writer->Close().ok());
+
+  // 40 MB of batches; the stalled reader takes one and stops.
+  auto stalled = client_->DoGet(Ticket{"many"}).ValueOrDie();
+  ASSERT_TRUE(stalled->Next().ok());
+  auto other = FlightClient::Connect(server_.location()).ValueOrDie();
+  auto got = other->DoGet(Ticket{"many"}).ValueOrDie()->ToTable();
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ((*got)->num_rows(), 100 * 50000);
+  stalled->Cancel();
+  auto after = stalled->Next();
+  // Batches already received may still come out; the stream then ends with Cancelled.
+  while (after.ok() && *after) after = stalled->Next();
+  EXPECT_EQ(FlightStatusCodeOf(after.status()), FlightStatusCode::kCancelled)
+      << after.status().ToString();
+}
+
 }  // namespace
 }  // namespace alkaid::flight
