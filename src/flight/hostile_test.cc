@@ -1,6 +1,9 @@
 // Hostile clients: raw bytes sent straight into the data methods (no alkaid client in the
 // way). Each gets a clear error, and the server keeps serving everyone else.
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/method_handler.h>
+#include <grpcpp/impl/codegen/proto_utils.h>
+#include <grpcpp/impl/codegen/rpc_service_method.h>
 #include <grpcpp/impl/codegen/sync_stream.h>
 
 #include <gtest/gtest.h>
@@ -12,6 +15,7 @@
 #include "alkaid/fbs/Message_generated.h"
 #include "alkaid/flight/api.h"
 #include "alkaid/ipc/writer.h"
+#include "alkaid/flight_proto/Flight.pb.h"
 #include "grpc_util.h"
 
 namespace alkaid::flight {
@@ -214,6 +218,53 @@ TEST_F(FlightHostileTest, ABatchClaiming2To62RowsIsRefused) {
   EXPECT_NE(st.error_message().find("4611686018427387904"), std::string::npos)
       << st.error_message();
   ExpectStillServing();
+}
+
+// A hostile server: DoGet answers raw bytes chosen by the ticket.
+class RawDoGetService final : public grpc::Service {
+ public:
+  RawDoGetService() {
+    AddMethod(new grpc::internal::RpcServiceMethod(
+        grpc_util::MethodPath(FlightMethod::kDoGet), grpc::internal::RpcMethod::SERVER_STREAMING,
+        new grpc::internal::ServerStreamingHandler<RawDoGetService,
+                                                   ::arrow::flight::protocol::Ticket,
+                                                   grpc::ByteBuffer>(
+            [](RawDoGetService*, grpc::ServerContext*, const ::arrow::flight::protocol::Ticket* t,
+               grpc::ServerWriter<grpc::ByteBuffer>* w) {
+              if (t->ticket() == "long-error") {
+                return grpc::Status(grpc::StatusCode::INTERNAL, std::string(1 << 20, 'e'));
+              }
+              grpc::Slice slice(t->ticket());
+              grpc::ByteBuffer bb(&slice, 1);
+              w->Write(bb);
+              return grpc::Status::OK;
+            },
+            this)));
+  }
+};
+
+TEST(FlightHostileServer, TheClientRefusesMalformedDataAndCapsErrorText) {
+  RawDoGetService service;
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  auto server = builder.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+  auto client = FlightClient::Connect(Location::ForGrpcTcp("127.0.0.1", port)).ValueOrDie();
+  for (const std::string& bytes : {std::string("\x13", 1), std::string("\x12\x09short", 7)}) {
+    auto schema = client->DoGet(Ticket{bytes}).ValueOrDie()->GetSchema();
+    ASSERT_FALSE(schema.ok());
+    EXPECT_TRUE(schema.status().IsSerializationError()) << schema.status().ToString();
+    EXPECT_NE(schema.status().message().find("Flight data message 0"), std::string::npos);
+  }
+  // A data header that is not a flatbuffer.
+  auto garbage = client->DoGet(Ticket{"\x12\x08garbage!"}).ValueOrDie()->GetSchema();
+  EXPECT_FALSE(garbage.ok());
+  auto long_error = client->DoGet(Ticket{"long-error"}).ValueOrDie()->GetSchema();
+  ASSERT_FALSE(long_error.ok());
+  EXPECT_LT(long_error.status().message().size(), 2 * kDefaultMaxErrorTextBytes);
+  server->Shutdown();
 }
 
 // The handler tells a clean half-close (Next() gives nullopt: commit) from a cancelled call
