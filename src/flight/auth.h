@@ -9,11 +9,12 @@
 #include <string_view>
 
 #include "alkaid/flight/middleware.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::flight::auth {
 
-std::string Base64(std::string_view bytes);
-Result<std::string> FromBase64(std::string_view text);
+ALKAID_EXPORT std::string Base64(std::string_view bytes);
+ALKAID_EXPORT Result<std::string> FromBase64(std::string_view text);
 
 /// True for handlers made by MakeBasicAuthHandler: the server then also sends the token as a
 /// header when the Handshake answers.

@@ -18,6 +18,7 @@
 
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::flight::wire {
 
@@ -42,14 +43,14 @@ struct FlightData {
 /// Serializes `data` into `out`: the tags, the descriptor, header and app metadata are copied
 /// into one small slice; every body buffer becomes its own slice that references the buffer
 /// and releases it when gRPC is done with it.
-Status SerializeFlightData(const FlightData& data, grpc::ByteBuffer* out);
+ALKAID_EXPORT Status SerializeFlightData(const FlightData& data, grpc::ByteBuffer* out);
 
 /// Parses a received message. Every length is checked against the bytes that remain; unknown
 /// fields are skipped; a field of a group wire type is an error. The header and the body point
 /// into gRPC's slice when they lie inside one slice at an 8-byte aligned address, and are
 /// copied into a fresh aligned alkaid buffer otherwise. Errors say what was wrong and at which
 /// byte offset.
-Result<FlightData> ParseFlightData(const grpc::ByteBuffer& in);
+ALKAID_EXPORT Result<FlightData> ParseFlightData(const grpc::ByteBuffer& in);
 
 /// Counts of body bytes handled since the process started, for the tests that prove the send
 /// path copies nothing and the receive path copies only what it must.
@@ -58,7 +59,7 @@ struct CopyCounters {
   int64_t body_bytes_copied_on_receive = 0;
   int64_t body_bytes_referenced_on_receive = 0;
 };
-CopyCounters GetCopyCounters();
+ALKAID_EXPORT CopyCounters GetCopyCounters();
 
 }  // namespace alkaid::flight::wire
 

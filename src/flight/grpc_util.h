@@ -13,14 +13,15 @@
 #include "alkaid/flight/middleware.h"
 #include "alkaid/flight/options.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::flight::grpc_util {
 
 /// "/arrow.flight.protocol.FlightService/<name>", a static string (gRPC keeps the pointer).
-const char* MethodPath(FlightMethod method);
+ALKAID_EXPORT const char* MethodPath(FlightMethod method);
 
 /// `text` cut to `max_bytes` (at least 64), marked with how much was cut.
-std::string CapText(std::string_view text, int64_t max_bytes);
+ALKAID_EXPORT std::string CapText(std::string_view text, int64_t max_bytes);
 
 /// An alkaid Status as the gRPC status a peer sees: FlightError codes become their gRPC
 /// codes, Invalid/SerializationError INVALID_ARGUMENT, KeyError NOT_FOUND, NotImplemented
