@@ -4,6 +4,9 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/impl/codegen/proto_utils.h>
 #include <grpcpp/security/credentials.h>
+#include <grpcpp/security/tls_certificate_provider.h>
+#include <grpcpp/security/tls_certificate_verifier.h>
+#include <grpcpp/security/tls_credentials_options.h>
 
 #include <climits>
 #include <condition_variable>
@@ -393,17 +396,33 @@ Result<std::unique_ptr<FlightClient>> FlightClient::Connect(const Location& loca
     target = "unix:" + rest;
   } else if (scheme == "grpc+tls") {
     if (options.disable_server_verification) {
-      return Status::NotImplemented(
-          "Flight client: disable_server_verification is not supported yet; pass the server's "
-          "root certificate in tls_root_certs");
+      // gRPC's TLS credentials accept any server certificate with a no-op verifier; the
+      // client certificate, if any, is still presented (a mutual-TLS server checks it).
+      grpc::experimental::TlsChannelCredentialsOptions tls;
+      tls.set_verify_server_certs(false);
+      tls.set_check_call_host(false);
+      tls.set_certificate_verifier(std::make_shared<grpc::experimental::NoOpCertificateVerifier>());
+      std::vector<grpc::experimental::IdentityKeyCertPair> identity;
+      if (options.client_cert) {
+        identity.push_back({options.client_cert->pem_key, options.client_cert->pem_cert});
+      }
+      if (!identity.empty() || !options.tls_root_certs.empty()) {
+        tls.set_certificate_provider(
+            std::make_shared<grpc::experimental::StaticDataCertificateProvider>(
+                options.tls_root_certs, identity));
+        if (!options.tls_root_certs.empty()) tls.watch_root_certs();
+        if (!identity.empty()) tls.watch_identity_key_cert_pairs();
+      }
+      creds = grpc::experimental::TlsCredentials(tls);
+    } else {
+      grpc::SslCredentialsOptions ssl;
+      ssl.pem_root_certs = options.tls_root_certs;
+      if (options.client_cert) {
+        ssl.pem_cert_chain = options.client_cert->pem_cert;
+        ssl.pem_private_key = options.client_cert->pem_key;
+      }
+      creds = grpc::SslCredentials(ssl);
     }
-    grpc::SslCredentialsOptions ssl;
-    ssl.pem_root_certs = options.tls_root_certs;
-    if (options.client_cert) {
-      ssl.pem_cert_chain = options.client_cert->pem_cert;
-      ssl.pem_private_key = options.client_cert->pem_key;
-    }
-    creds = grpc::SslCredentials(ssl);
     if (!options.override_hostname.empty()) {
       args.SetSslTargetNameOverride(options.override_hostname);
     }

@@ -137,5 +137,35 @@ TEST(FlightTls, MutualTlsRefusesAClientWithoutACertificate) {
   ASSERT_TRUE(server.Shutdown().ok());
 }
 
+// Without server verification the client accepts a certificate no root signed, and still
+// presents its own certificate to a mutual-TLS server.
+TEST(FlightTls, DisabledServerVerificationStillSendsTheClientCertificate) {
+  REQUIRE_CERTS(certs);
+  EchoServer server;
+  ServerOptions options;
+  options.location = "grpc+tls://127.0.0.1:0";
+  options.tls_certificates = {{certs->server_cert, certs->server_key}};
+  options.verify_client_roots = certs->ca;
+  ASSERT_TRUE(server.Init(options).ok());
+
+  ClientOptions insecure;
+  insecure.disable_server_verification = true;
+  insecure.client_cert = CertKeyPair{certs->client_cert, certs->client_key};
+  auto client = FlightClient::Connect(Location::ForGrpcTls("127.0.0.1", server.port()), insecure)
+                    .ValueOrDie();
+  CallOptions call;
+  call.timeout = std::chrono::seconds(10);
+  auto info = client->GetFlightInfo(FlightDescriptor::Command("hi"), call);
+  EXPECT_TRUE(info.ok()) << info.status().ToString();
+
+  ClientOptions no_cert;
+  no_cert.disable_server_verification = true;
+  auto anonymous = FlightClient::Connect(Location::ForGrpcTls("127.0.0.1", server.port()), no_cert)
+                       .ValueOrDie();
+  auto refused = anonymous->GetFlightInfo(FlightDescriptor::Command("hi"), call);
+  EXPECT_FALSE(refused.ok());
+  ASSERT_TRUE(server.Shutdown().ok());
+}
+
 }  // namespace
 }  // namespace alkaid::flight
