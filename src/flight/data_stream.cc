@@ -106,6 +106,11 @@ Status Decoder::Pull(std::optional<FlightStreamChunk>* chunk, bool* ended) {
   }
   int64_t index = messages_++;
   if (!msg.parse_status.ok()) {
+    // Same kind (SerializationError, or CapacityError for a message over the limit).
+    if (msg.parse_status.code() == StatusCode::kCapacityError) {
+      return Status::CapacityError("Flight data message ", index, ": ",
+                                   msg.parse_status.message());
+    }
     return Status::SerializationError("Flight data message ", index, ": ",
                                       msg.parse_status.message());
   }

@@ -253,6 +253,13 @@ Result<FlightData> ParseFlightData(const grpc::ByteBuffer& in) {
   return data;
 }
 
+namespace {
+thread_local int64_t t_receive_limit = -1;
+}  // namespace
+
+void SetReceiveLimitOfThisThread(int64_t max_bytes) { t_receive_limit = max_bytes; }
+int64_t ReceiveLimitOfThisThread() { return t_receive_limit; }
+
 CopyCounters GetCopyCounters() {
   CopyCounters c;
   c.body_bytes_referenced_on_send = g_referenced_on_send.load(std::memory_order_relaxed);

@@ -52,6 +52,14 @@ ALKAID_EXPORT Status SerializeFlightData(const FlightData& data, grpc::ByteBuffe
 /// byte offset.
 ALKAID_EXPORT Result<FlightData> ParseFlightData(const grpc::ByteBuffer& in);
 
+/// The largest FlightData this thread accepts (negative: no limit). The server sets it on the
+/// handler's thread, where gRPC's sync API deserializes what the handler reads: a message over
+/// it becomes a parse error the handler sees, deterministically. (When gRPC refuses a message
+/// itself, the handler's read just ends, and whether the call shows as cancelled yet is a
+/// race: a partial upload could look complete.)
+ALKAID_EXPORT void SetReceiveLimitOfThisThread(int64_t max_bytes);
+ALKAID_EXPORT int64_t ReceiveLimitOfThisThread();
+
 /// Counts of body bytes handled since the process started, for the tests that prove the send
 /// path copies nothing and the receive path copies only what it must.
 struct CopyCounters {
@@ -77,6 +85,15 @@ class SerializationTraits<alkaid::flight::wire::FlightData, void> {
     return Status::OK;
   }
   static Status Deserialize(ByteBuffer* buffer, alkaid::flight::wire::FlightData* data) {
+    int64_t limit = alkaid::flight::wire::ReceiveLimitOfThisThread();
+    if (limit >= 0 && static_cast<int64_t>(buffer->Length()) > limit) {
+      *data = alkaid::flight::wire::FlightData();
+      data->parse_status = alkaid::Status::CapacityError(
+          "FlightData of ", buffer->Length(), " bytes is over the receive limit of ", limit,
+          " bytes");
+      buffer->Clear();
+      return Status::OK;
+    }
     auto parsed = alkaid::flight::wire::ParseFlightData(*buffer);
     buffer->Clear();
     if (parsed.ok()) {

@@ -203,7 +203,11 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
     grpc::ServerBuilder builder;
     builder.AddListeningPort(address, creds, &port_);
     builder.RegisterService(&service_);
-    builder.SetMaxReceiveMessageSize(ClampSize(options.max_receive_message_bytes));
+    // gRPC's own limit is twice ours: data messages over ours are refused by the handler's
+    // reader (see wire::SetReceiveLimitOfThisThread), and gRPC still bounds what a compressed
+    // message may inflate to and the size of the other messages.
+    int64_t limit = options.max_receive_message_bytes;
+    builder.SetMaxReceiveMessageSize(ClampSize(limit < 0 || limit > INT_MAX / 2 ? -1 : 2 * limit));
     builder.SetMaxSendMessageSize(ClampSize(options.max_send_message_bytes));
     if (options.num_threads > 0) {
       grpc::ResourceQuota quota("alkaid-flight-server");
@@ -240,6 +244,7 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
   template <typename Body>
   grpc::Status Run(grpc::ServerContext* ctx, FlightMethod method, Body&& body) {
     t_in_handler = true;
+    wire::SetReceiveLimitOfThisThread(options_.max_receive_message_bytes);
     ServerHeaders headers(ctx->client_metadata());
     Context context(ctx, &headers);
     Status st = StartCall(method, headers, &context);
