@@ -85,8 +85,8 @@ class ALKAID_EXPORT MessageDecoder {
   virtual ~MessageDecoder() = default;
 
   /// `metadata` is the Message flatbuffer alone (any alignment: copied when
-  /// misaligned); `body` the whole body (may be null when the metadata says 0
-  /// bytes). Body buffers of the batch point into `body` when it is aligned to
+  /// misaligned); `body` the whole body, exactly the metadata's bodyLength
+  /// bytes (a shorter or longer body is an error; null when it says 0). Body buffers of the batch point into `body` when it is aligned to
   /// 8 bytes and not compressed, and are copied otherwise. Errors name the
   /// message by its index in the sequence. After an error every call fails.
   virtual Result<Decoded> Consume(const BufferPtr& metadata, const BufferPtr& body) = 0;
