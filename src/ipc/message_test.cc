@@ -93,7 +93,8 @@ class GoldMessages : public ::testing::TestWithParam<GoldParam> {};
 
 TEST_P(GoldMessages, EncodeDecodeAndFraming) {
   ALKAID_REQUIRE_TEST_DATA(data_dir);
-  const std::string path = data_dir + "/arrow-testing/integration/" + GetParam().name + ".arrow_file";
+  const std::string path =
+      data_dir + "/arrow-testing/integration/" + GetParam().name + ".arrow_file";
   auto file = io::ReadableFile::Open(path).ValueOrDie();
   auto reader_result = FileReader::Open(file);
   ASSERT_TRUE(reader_result.ok()) << reader_result.status();
@@ -345,8 +346,8 @@ TEST(MessageDecoder, HostileMessages) {
     ASSERT_TRUE(d->Consume(meta, nullptr).ok());
     auto longer = AllocateBuffer(body->size() + 8).ValueOrDie();
     std::memcpy(longer->mutable_data(), body->data(), static_cast<size_t>(body->size()));
-    EXPECT_ERROR_CONTAINS(d->Consume(e.batch.metadata, SliceBuffer(longer, 0, body->size() + delta)),
-                          "message 1");
+    BufferPtr wrong = SliceBuffer(longer, 0, body->size() + delta);
+    EXPECT_ERROR_CONTAINS(d->Consume(e.batch.metadata, wrong), "message 1");
     // After an error every call fails.
     EXPECT_FALSE(d->Consume(e.batch.metadata, body).ok());
   }

@@ -538,7 +538,9 @@ class MessageEncoderImpl final : public MessageEncoder {
   explicit MessageEncoderImpl(std::unique_ptr<IpcWriter> writer) : writer_(std::move(writer)) {}
   Result<EncodedMessage> EncodeSchema() override { return writer_->schema_message(); }
   Status EncodeBatch(const RecordBatch& batch, std::vector<EncodedMessage>* out) override {
-    if (out == nullptr) return Status::Invalid("MessageEncoder::EncodeBatch needs an output vector");
+    if (out == nullptr) {
+      return Status::Invalid("MessageEncoder::EncodeBatch needs an output vector");
+    }
     return writer_->EncodeBatch(batch, out);
   }
   WriteStats stats() const override { return writer_->stats(); }
