@@ -275,6 +275,28 @@ TEST(MessageEncoder, RefusesAnotherSchema) {
   std::vector<EncodedMessage> messages;
   EXPECT_ERROR_CONTAINS(encoder->EncodeBatch(*other, &messages), "does not match");
   EXPECT_TRUE(messages.empty());
+  // Nothing was encoded: the encoder goes on.
+  EXPECT_TRUE(encoder->EncodeBatch(*SmallBatch(), &messages).ok());
+  EXPECT_EQ(messages.size(), 1u);
+}
+
+TEST(MessageEncoder, FailureAfterDictionariesSticks) {
+  auto type = dictionary(int8(), utf8());
+  auto s = schema({field("d", type), field("x", int64())});
+  auto make = [&](int64_t value_bytes) {
+    auto d = ArrayFromJSON(int8(), "[0, 0, 0]");
+    d->type = type;
+    d->dictionary = ArrayFromJSON(utf8(), R"(["a"])");
+    auto x = ArrayData::Make(int64(), 3, {nullptr, AllocateBuffer(value_bytes).ValueOrDie()}, 0);
+    return RecordBatch::Make(s, 3, {d, x});
+  };
+  auto encoder = MessageEncoder::Make(s).ValueOrDie();
+  std::vector<EncodedMessage> messages;
+  // The values buffer is too small for 3 rows: found after the dictionary.
+  EXPECT_ERROR_CONTAINS(encoder->EncodeBatch(*make(8), &messages), "needs 24");
+  EXPECT_TRUE(messages.empty());
+  EXPECT_ERROR_CONTAINS(encoder->EncodeBatch(*make(24), &messages), "stopped");
+  EXPECT_TRUE(messages.empty());
 }
 
 // ---------------------------------------------------------------------------

@@ -129,8 +129,11 @@ class IpcWriter final : public RecordBatchWriter {
   void EncodeMessages() { encoding_ = true; }
   const EncodedMessage& schema_message() const { return schema_message_; }
   // The messages for `batch` (dictionaries, then the batch) appended to
-  // *out; on error *out is left as it was.
+  // *out; on error *out is left as it was. An error after dictionary
+  // messages were made sticks: the dictionary state now assumes a receiver
+  // got messages that are dropped.
   Status EncodeBatch(const RecordBatch& batch, std::vector<EncodedMessage>* out) {
+    if (!encode_error_.ok()) return encode_error_;
     const size_t before = out->size();
     owners_.Clear();
     for (const ArrayDataPtr& column : batch.columns()) {
@@ -140,7 +143,12 @@ class IpcWriter final : public RecordBatchWriter {
     Status st = WriteRecordBatch(batch);
     encoded_ = nullptr;
     owners_.Clear();
-    if (!st.ok()) out->resize(before);
+    if (!st.ok()) {
+      if (out->size() > before) {
+        encode_error_ = st.WithContext("the encoder stopped after a failed batch");
+      }
+      out->resize(before);
+    }
     return st;
   }
 
@@ -529,6 +537,7 @@ class IpcWriter final : public RecordBatchWriter {
   bool encoding_ = false;
   EncodedMessage schema_message_;
   std::vector<EncodedMessage>* encoded_ = nullptr;
+  Status encode_error_;
   internal::BodyOwners owners_;
 };
 

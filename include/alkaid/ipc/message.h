@@ -60,7 +60,10 @@ class ALKAID_EXPORT MessageEncoder {
   /// The schema message (no body).
   virtual Result<EncodedMessage> EncodeSchema() = 0;
   /// Appends to `out` the dictionary messages `batch` needs, then the batch
-  /// message. The batch's schema must equal the encoder's.
+  /// message. The batch's schema must equal the encoder's. On error `out` is
+  /// left as it was; an error found after the batch's dictionaries were
+  /// encoded (the encoder's dictionary state moved on) makes every later call
+  /// fail too.
   virtual Status EncodeBatch(const RecordBatch& batch, std::vector<EncodedMessage>* out) = 0;
   /// Counters as a stream writer keeps them (bytes_written counts framed bytes).
   virtual WriteStats stats() const = 0;
