@@ -1,5 +1,5 @@
 // Internal: the state every IPC reader shares (StreamReader, FileReader and
-// the StreamDecoder's MessageDecoder): the schema, projection, dictionaries
+// the StreamDecoder's StreamMessageDecoder): the schema, projection, dictionaries
 // and the loading of record batches and dictionary batches. Not installed.
 #pragma once
 

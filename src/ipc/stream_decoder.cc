@@ -1,15 +1,15 @@
-// StreamDecoder: the push API over an IPC stream (message_decoder.h does the
+// StreamDecoder: the push API over an IPC stream (stream_message_decoder.h does the
 // work).
 #include "alkaid/ipc/reader.h"
 
-#include "message_decoder.h"
+#include "stream_message_decoder.h"
 
 namespace alkaid::ipc {
 
 // The public class names its decoder without naming the internal one.
-class StreamDecoder::Impl : public internal::MessageDecoder {
+class StreamDecoder::Impl : public internal::StreamMessageDecoder {
  public:
-  using MessageDecoder::MessageDecoder;
+  using StreamMessageDecoder::StreamMessageDecoder;
 };
 
 StreamDecoder::StreamDecoder(std::shared_ptr<Listener> listener, const IpcReadOptions& options)
@@ -24,7 +24,9 @@ Status StreamDecoder::Consume(const uint8_t* data, int64_t size) {
   return decoder_->Consume(view, /*may_keep=*/false);
 }
 
-Status StreamDecoder::Consume(BufferPtr buffer) { return decoder_->Consume(buffer, /*may_keep=*/true); }
+Status StreamDecoder::Consume(BufferPtr buffer) {
+  return decoder_->Consume(buffer, /*may_keep=*/true);
+}
 
 int64_t StreamDecoder::next_required_size() const { return decoder_->next_required_size(); }
 const SchemaPtr& StreamDecoder::schema() const { return decoder_->schema(); }

@@ -15,6 +15,9 @@
 #include "alkaid/compare.h"
 #include "alkaid/visit_type.h"
 #include "alkaid/visit_width.h"
+#include "alkaid/ipc/message.h"
+#include "body_builder.h"
+#include "encoded_message.h"
 #include "metadata.h"
 
 namespace alkaid::ipc {
@@ -28,383 +31,9 @@ using internal::RecordBatchMeta;
 
 namespace {
 
+using internal::BodyBuilder;
+using internal::kZeroBytes;
 using internal::FieldPathToString;
-
-constexpr uint8_t kZeroBytes[64] = {};
-// One zero offset (valid as int32 or int64) for empty offset buffers.
-constexpr int64_t kZeroOffset = 0;
-
-template <typename T>
-T LoadValue(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-
-// The window of an array that a node of the message describes: `offset` is
-// absolute (already includes data->offset), in elements of this level.
-struct NodeView {
-  const ArrayData* data;
-  int64_t offset;
-  int64_t length;
-};
-
-// What a buffer of this kind is called in error messages.
-
-// ---------------------------------------------------------------------------
-// BodyBuilder: ArrayData -> FieldNodes + raw body ranges
-
-class BodyBuilder {
- public:
-  BodyBuilder(MemoryPool* pool, int max_depth) : pool_(pool), max_depth_(max_depth) {
-    path_.reserve(16);
-  }
-
-  void Reset() {
-    meta_.Clear();
-    ranges_.clear();
-    temporaries_.clear();
-    path_.clear();
-  }
-
-  // Appends one column (or dictionary) restricted to [offset, offset + length)
-  // of its own logical positions.
-  Status AppendColumn(const ArrayData& data, int64_t offset, int64_t length, int column) {
-    path_.assign(1, column);
-    return Append(NodeView{&data, data.offset + offset, length}, 0);
-  }
-
-  RecordBatchMeta& meta() { return meta_; }
-  std::vector<ByteRange>& ranges() { return ranges_; }
-
-  // --- called by NodeVisitor ---
-
-  Status Append(const NodeView& view, int depth);
-
-  void AddNode(int64_t length, int64_t null_count) {
-    meta_.nodes.push_back(FieldNodeMeta{length, null_count});
-  }
-  void AddRange(const void* data, int64_t size) {
-    ranges_.push_back(ByteRange{static_cast<const uint8_t*>(data), size});
-  }
-
-  Result<uint8_t*> AllocateTemporary(int64_t size) {
-    ALKAID_ASSIGN_OR_RAISE(auto buffer, AllocateBuffer(size, pool_));
-    uint8_t* data = buffer->mutable_data();
-    temporaries_.push_back(std::move(buffer));
-    return data;
-  }
-
-  // A byte window of buffer `index`, checked against the buffer's size.
-  Status AddWindow(const ArrayData& data, int index, int64_t byte_offset, int64_t nbytes,
-                   BufferSpec::Kind kind) {
-    if (nbytes == 0) {
-      AddRange(nullptr, 0);
-      return Status::OK();
-    }
-    const BufferPtr* buffer = BufferAt(data, index);
-    if (buffer == nullptr || byte_offset < 0 || (*buffer)->size() < byte_offset + nbytes) {
-      return Fail(BufferSpec::KindName(kind), " buffer (index ", index, ") holds ",
-                  buffer ? (*buffer)->size() : 0, " bytes, needs ", byte_offset + nbytes);
-    }
-    AddRange((*buffer)->data() + byte_offset, nbytes);
-    return Status::OK();
-  }
-
-  // A bitmap window starting at bit `bit_offset`; shifted into a fresh
-  // buffer only when the window does not start on a byte boundary.
-  Status AddBitmap(const ArrayData& data, int index, int64_t bit_offset, int64_t length,
-                   BufferSpec::Kind kind) {
-    const int64_t nbytes = bit_util::BytesForBits(length);
-    if (bit_offset % 8 == 0) return AddWindow(data, index, bit_offset / 8, nbytes, kind);
-    const BufferPtr* buffer = BufferAt(data, index);
-    if (buffer == nullptr || (*buffer)->size() < bit_util::BytesForBits(bit_offset + length)) {
-      return Fail(BufferSpec::KindName(kind), " (index ", index, ") is too small for bits [", bit_offset, ", ",
-                  bit_offset + length, ")");
-    }
-    ALKAID_ASSIGN_OR_RAISE(uint8_t * out, AllocateTemporary(nbytes));
-    bit_util::CopyBitmap((*buffer)->data(), bit_offset, length, out, 0);
-    AddRange(out, nbytes);
-    return Status::OK();
-  }
-
-  // Node for `view` with its null count, then the validity buffer (empty when
-  // there are no nulls). Returns the null count.
-  Result<int64_t> AddNodeWithValidity(const NodeView& view) {
-    const ArrayData& data = *view.data;
-    int64_t null_count;
-    if (view.offset == data.offset && view.length == data.length) {
-      null_count = data.GetNullCount();
-    } else if (data.null_count == 0 || !data.HasValidityBitmap()) {
-      null_count = 0;
-    } else {
-      const BufferPtr& bitmap = data.buffers[0];
-      if (bitmap->size() < bit_util::BytesForBits(view.offset + view.length)) {
-        return Fail("validity bitmap holds ", bitmap->size(), " bytes, too few for bits up to ",
-                    view.offset + view.length);
-      }
-      null_count = view.length - bit_util::CountSetBits(bitmap->data(), view.offset, view.length);
-    }
-    AddNode(view.length, null_count);
-    if (null_count == 0) {
-      AddRange(nullptr, 0);
-    } else {
-      ALKAID_RETURN_NOT_OK(AddBitmap(data, 0, view.offset, view.length, BufferSpec::kValidity));
-    }
-    return null_count;
-  }
-
-  // Offsets of [view.offset, view.offset + view.length], rebased to start at
-  // zero when they do not already. Reports the child range they cover.
-  template <typename O>
-  Status AddOffsets(const NodeView& view, int index, int64_t* first, int64_t* last) {
-    const ArrayData& data = *view.data;
-    if (view.length == 0) {
-      AddRange(&kZeroOffset, sizeof(O));
-      *first = *last = 0;
-      return Status::OK();
-    }
-    const int64_t needed = (view.offset + view.length + 1) * static_cast<int64_t>(sizeof(O));
-    const BufferPtr* buffer = BufferAt(data, index);
-    if (buffer == nullptr || (*buffer)->size() < needed) {
-      return Fail("offsets buffer holds ", buffer ? (*buffer)->size() : 0, " bytes, needs ",
-                  needed);
-    }
-    const uint8_t* raw = (*buffer)->data() + view.offset * static_cast<int64_t>(sizeof(O));
-    const O start = LoadValue<O>(raw);
-    const O end = LoadValue<O>(raw + view.length * sizeof(O));
-    if (start < 0 || end < start) {
-      return Fail("offsets [", static_cast<int64_t>(start), ", ", static_cast<int64_t>(end),
-                  "] at slots ", view.offset, "..", view.offset + view.length,
-                  " are negative or decreasing");
-    }
-    *first = start;
-    *last = end;
-    const int64_t nbytes = (view.length + 1) * static_cast<int64_t>(sizeof(O));
-    if (start == 0) {
-      AddRange(raw, nbytes);
-      return Status::OK();
-    }
-    ALKAID_ASSIGN_OR_RAISE(uint8_t * out, AllocateTemporary(nbytes));
-    for (int64_t i = 0; i <= view.length; ++i) {
-      const O rebased = static_cast<O>(LoadValue<O>(raw + i * sizeof(O)) - start);
-      std::memcpy(out + i * sizeof(O), &rebased, sizeof(O));
-    }
-    AddRange(out, nbytes);
-    return Status::OK();
-  }
-
-  Status AppendChild(const ArrayData& parent, int index, int64_t offset, int64_t length,
-                     int depth) {
-    if (index >= static_cast<int>(parent.child_data.size()) || !parent.child_data[index]) {
-      return Fail("child ", index, " is missing");
-    }
-    const ArrayData& child = *parent.child_data[static_cast<size_t>(index)];
-    if (offset < 0 || length < 0 || offset + length > child.length) {
-      return Fail("child ", index, " has ", child.length, " slots, parent needs [", offset, ", ",
-                  offset + length, ")");
-    }
-    path_.push_back(index);
-    Status st = Append(NodeView{&child, child.offset + offset, length}, depth + 1);
-    path_.pop_back();
-    return st;
-  }
-
-  Status AppendRunEndEncodedChildren(const NodeView& view, int depth);
-
-  template <typename... Args>
-  Status Fail(Args&&... args) const {
-    return Status::Invalid("column path ", FieldPathToString(path_), ": ",
-                           std::forward<Args>(args)...);
-  }
-
- private:
-  static const BufferPtr* BufferAt(const ArrayData& data, int index) {
-    if (index >= static_cast<int>(data.buffers.size())) return nullptr;
-    const BufferPtr& b = data.buffers[static_cast<size_t>(index)];
-    return b ? &b : nullptr;
-  }
-
-  template <typename RunEnd>
-  Status AppendRunEnds(const NodeView& view, int depth);
-
-  MemoryPool* pool_;
-  int max_depth_;
-  RecordBatchMeta meta_;
-  std::vector<ByteRange> ranges_;
-  std::vector<BufferPtr> temporaries_;
-  FieldPath path_;
-};
-
-// One node: its FieldNode, then its buffers as the type's layout lists them
-// (DataType::layout()), then its children. What a buffer contributes is
-// decided by its kind alone: bitmaps are windowed by bits, fixed-width
-// elements (values, list-view offsets, sizes, type ids, views) by
-// byte_width, offsets of length + 1 entries are rebased to start at zero and
-// bound the data buffer (or the child) that follows them.
-Status BodyBuilder::Append(const NodeView& view, int depth) {
-  if (depth > max_depth_) {
-    return Fail("arrays are nested deeper than the limit of ", max_depth_, " levels");
-  }
-  const ArrayData& data = *view.data;
-  const DataType& storage = data.storage_type();
-  const TypeId id = storage.id();
-  if (id == TypeId::kExtension) [[unlikely]] {
-    return Fail("extension type ", storage.ToString(), " was not unwrapped to its storage");
-  }
-  const DataTypeLayout& layout = storage.layout();
-  const size_t num_buffers = layout.buffers.size();
-  size_t b = 0;
-  if (layout.has_validity()) {
-    ALKAID_RETURN_NOT_OK(AddNodeWithValidity(view).status());
-    b = 1;
-  } else {
-    // Null arrays are all null; unions and run-end encoded arrays keep their
-    // nulls in their children.
-    AddNode(view.length, id == TypeId::kNull ? view.length : 0);
-  }
-  int64_t first = 0, last = 0;  // what the offsets address in the data buffer or child
-  for (; b < num_buffers; ++b) {
-    const BufferSpec& spec = layout.buffers[b];
-    const int index = static_cast<int>(b);
-    switch (spec.kind) {
-      case BufferSpec::kValidity:
-      case BufferSpec::kBitmapValues:
-        ALKAID_RETURN_NOT_OK(AddBitmap(data, index, view.offset, view.length, spec.kind));
-        break;
-      case BufferSpec::kData:
-        ALKAID_RETURN_NOT_OK(AddWindow(data, index, first, last - first, BufferSpec::kData));
-        break;
-      case BufferSpec::kOffsets:
-        if (spec.offsets_plus_one) {
-          ALKAID_RETURN_NOT_OK(spec.byte_width == 8
-                                   ? AddOffsets<int64_t>(view, index, &first, &last)
-                                   : AddOffsets<int32_t>(view, index, &first, &last));
-          break;
-        }
-        [[fallthrough]];  // list-view offsets: one element per slot
-      case BufferSpec::kFixedWidth:
-      case BufferSpec::kSizes:
-      case BufferSpec::kTypeIds:
-      case BufferSpec::kViews: {
-        const int64_t width = spec.byte_width;  // 0 for fixed_size_binary[0]
-        ALKAID_RETURN_NOT_OK(
-            AddWindow(data, index, view.offset * width, view.length * width, spec.kind));
-        break;
-      }
-    }
-  }
-  if (layout.variadic_data) {
-    // Views may point anywhere in any data buffer: all of them go along.
-    const size_t count = data.buffers.size() > num_buffers ? data.buffers.size() - num_buffers : 0;
-    for (size_t i = 0; i < count; ++i) {
-      const BufferPtr& buffer = data.buffers[num_buffers + i];
-      AddRange(buffer ? buffer->data() : nullptr, buffer ? buffer->size() : 0);
-    }
-    meta_.variadic_buffer_counts.push_back(static_cast<int64_t>(count));
-  }
-  // Children: which window of each child this node's slots cover.
-  switch (id) {
-    case TypeId::kList:
-    case TypeId::kLargeList:
-    case TypeId::kMap:
-      return AppendChild(data, 0, first, last - first, depth);
-    case TypeId::kFixedSizeList: {
-      const int64_t size = static_cast<const FixedSizeListType&>(storage).list_size();
-      return AppendChild(data, 0, view.offset * size, view.length * size, depth);
-    }
-    case TypeId::kStruct:
-    case TypeId::kSparseUnion:
-      for (int i = 0; i < storage.num_fields(); ++i) {
-        ALKAID_RETURN_NOT_OK(AppendChild(data, i, view.offset, view.length, depth));
-      }
-      return Status::OK();
-    case TypeId::kListView:
-    case TypeId::kLargeListView:
-    case TypeId::kDenseUnion:
-      // Offsets (and sizes) may point anywhere in the children: they go whole.
-      for (int i = 0; i < storage.num_fields(); ++i) {
-        if (i >= static_cast<int>(data.child_data.size()) || !data.child_data[i]) {
-          return Fail("child ", i, " is missing");
-        }
-        ALKAID_RETURN_NOT_OK(AppendChild(data, i, 0, data.child_data[i]->length, depth));
-      }
-      return Status::OK();
-    case TypeId::kRunEndEncoded:
-      return AppendRunEndEncodedChildren(view, depth);
-    default:
-      return Status::OK();  // dictionary values go out in dictionary batches
-  }
-}
-
-template <typename RunEnd>
-Status BodyBuilder::AppendRunEnds(const NodeView& view, int depth) {
-  const ArrayData& parent = *view.data;
-  const ArrayData& run_ends = *parent.child_data[0];
-  const int64_t num_runs_total = run_ends.length;
-  const BufferPtr* buffer = BufferAt(run_ends, 1);
-  const int64_t width = sizeof(RunEnd);
-  if (num_runs_total > 0 &&
-      (buffer == nullptr || (*buffer)->size() < (run_ends.offset + num_runs_total) * width)) {
-    return Fail("run ends buffer is too small for ", num_runs_total, " runs");
-  }
-  const uint8_t* ends = num_runs_total > 0 ? (*buffer)->data() + run_ends.offset * width : nullptr;
-  auto end_at = [&](int64_t k) { return static_cast<int64_t>(LoadValue<RunEnd>(ends + k * width)); };
-
-  // Runs covering logical [view.offset, view.offset + view.length).
-  int64_t first_run = 0;
-  int64_t num_runs = 0;
-  if (view.length > 0) {
-    int64_t lo = 0, hi = num_runs_total;  // first run whose end > view.offset
-    while (lo < hi) {
-      int64_t mid = lo + (hi - lo) / 2;
-      if (end_at(mid) <= view.offset) lo = mid + 1; else hi = mid;
-    }
-    first_run = lo;
-    const int64_t logical_end = view.offset + view.length;
-    hi = num_runs_total;  // first run whose end >= logical_end
-    while (lo < hi) {
-      int64_t mid = lo + (hi - lo) / 2;
-      if (end_at(mid) < logical_end) lo = mid + 1; else hi = mid;
-    }
-    if (lo >= num_runs_total) {
-      return Fail("run ends stop before logical position ", logical_end);
-    }
-    num_runs = lo - first_run + 1;
-  }
-
-  path_.push_back(0);
-  AddNode(num_runs, 0);
-  AddRange(nullptr, 0);  // run ends have no nulls
-  if (num_runs > 0 && view.offset == 0 && end_at(first_run + num_runs - 1) == view.length) {
-    AddRange(ends + first_run * width, num_runs * width);
-  } else if (num_runs > 0) {
-    // Rebase to the window and clamp the last run to its end.
-    ALKAID_ASSIGN_OR_RAISE(uint8_t * out, AllocateTemporary(num_runs * width));
-    for (int64_t k = 0; k < num_runs; ++k) {
-      const RunEnd e = static_cast<RunEnd>(
-          std::min<int64_t>(end_at(first_run + k) - view.offset, view.length));
-      std::memcpy(out + k * width, &e, sizeof(RunEnd));
-    }
-    AddRange(out, num_runs * width);
-  } else {
-    AddRange(nullptr, 0);
-  }
-  path_.pop_back();
-  return AppendChild(parent, 1, first_run, num_runs, depth);
-}
-
-Status BodyBuilder::AppendRunEndEncodedChildren(const NodeView& view, int depth) {
-  const ArrayData& parent = *view.data;
-  if (parent.child_data.size() != 2 || !parent.child_data[0] || !parent.child_data[1]) {
-    return Fail("run-end encoded array needs 2 children, has ", parent.child_data.size());
-  }
-  Status st = VisitRunEndType(*parent.child_data[0]->type, [&](auto zero) -> Status {
-    return AppendRunEnds<decltype(zero)>(view, depth);
-  });
-  if (st.code() == StatusCode::kTypeError) return Fail(st.message());
-  return st;
-}
 
 // ---------------------------------------------------------------------------
 // The writer
@@ -429,7 +58,7 @@ class IpcWriter final : public RecordBatchWriter {
 
   Status Start() {
     ALKAID_RETURN_NOT_OK(options_.Validate());
-    if (sink_ == nullptr) return Status::Invalid("IPC writer needs an output stream");
+    if (sink_ == nullptr && !encoding_) return Status::Invalid("IPC writer needs an output stream");
     if (schema_ == nullptr) return Status::Invalid("IPC writer needs a schema");
     ids_ = options_.dictionary_ids ? *options_.dictionary_ids
                                    : DictionaryIds::AssignSequential(*schema_);
@@ -449,7 +78,7 @@ class IpcWriter final : public RecordBatchWriter {
     ALKAID_ASSIGN_OR_RAISE(dictionary_fields_, internal::CollectDictionaryFields(*schema_, ids_));
     OrderDictionariesChildrenFirst();
     ranges_scratch_.clear();
-    return WriteMessage(nullptr);
+    return WriteMessage(nullptr, MessageKind::kSchema);
   }
 
   Status WriteRecordBatch(const RecordBatch& batch) override {
@@ -492,6 +121,36 @@ class IpcWriter final : public RecordBatchWriter {
   }
 
   WriteStats stats() const override { return stats_; }
+
+  // --- message mode (MessageEncoder): no sink; each message is handed out
+  // as an EncodedMessage instead of being framed and written ---
+
+  // Call before Start.
+  void EncodeMessages() { encoding_ = true; }
+  const EncodedMessage& schema_message() const { return schema_message_; }
+  // The messages for `batch` (dictionaries, then the batch) appended to
+  // *out; on error *out is left as it was. An error after dictionary
+  // messages were made sticks: the dictionary state now assumes a receiver
+  // got messages that are dropped.
+  Status EncodeBatch(const RecordBatch& batch, std::vector<EncodedMessage>* out) {
+    if (!encode_error_.ok()) return encode_error_;
+    const size_t before = out->size();
+    owners_.Clear();
+    for (const ArrayDataPtr& column : batch.columns()) {
+      if (column != nullptr) owners_.AddArray(*column);
+    }
+    encoded_ = out;
+    Status st = WriteRecordBatch(batch);
+    encoded_ = nullptr;
+    owners_.Clear();
+    if (!st.ok()) {
+      if (out->size() > before) {
+        encode_error_ = st.WithContext("the encoder stopped after a failed batch");
+      }
+      out->resize(before);
+    }
+    return st;
+  }
 
  private:
   Status CheckBatch(const RecordBatch& batch) const {
@@ -622,7 +281,7 @@ class IpcWriter final : public RecordBatchWriter {
     internal::BuildDictionaryBatchMessage(&fbb_, dictionary_meta_, body_length_);
     std::swap(dictionary_meta_.data, body_.meta());
     FileBlock block;
-    ALKAID_RETURN_NOT_OK(WriteMessage(&block));
+    ALKAID_RETURN_NOT_OK(WriteMessage(&block, MessageKind::kDictionaryBatch));
     if (file_format_) dictionary_blocks_.push_back(block);
     ++stats_.num_dictionary_batches;
     return Status::OK();
@@ -656,7 +315,7 @@ class IpcWriter final : public RecordBatchWriter {
   Status WriteRecordBatchMessage(const RecordBatchMeta& meta) {
     internal::BuildRecordBatchMessage(&fbb_, meta, body_length_);
     FileBlock block;
-    ALKAID_RETURN_NOT_OK(WriteMessage(&block));
+    ALKAID_RETURN_NOT_OK(WriteMessage(&block, MessageKind::kRecordBatch));
     if (file_format_) record_blocks_.push_back(block);
     ++stats_.num_record_batches;
     return Status::OK();
@@ -692,7 +351,7 @@ class IpcWriter final : public RecordBatchWriter {
   };
 
   bool WritesBehind() const {
-    return options_.write_behind && options_.use_threads && codec_ != nullptr;
+    return options_.write_behind && options_.use_threads && codec_ != nullptr && !encoding_;
   }
 
   Status WriteBehind(const RecordBatch& batch) {
@@ -770,13 +429,14 @@ class IpcWriter final : public RecordBatchWriter {
 
   // Frames the message in fbb_ and writes it with the body in
   // ranges_scratch_ (pass an empty list for bodiless messages).
-  Status WriteMessage(FileBlock* block) {
+  Status WriteMessage(FileBlock* block, MessageKind kind) {
     const int64_t fb_size = static_cast<int64_t>(fbb_.GetSize());
     const internal::FramedMetadata framed = internal::FrameMetadata(
         fb_size, options_.write_legacy_format, options_.alignment);
     if (framed.total - framed.prefix_size > INT32_MAX) {
       return Status::CapacityError("message metadata of ", fb_size, " bytes exceeds 2 GiB");
     }
+    if (encoding_) return EncodeMessage(framed.total, block != nullptr, kind);
     if (block != nullptr) {
       block->offset = position_;
       block->metadata_length = static_cast<int32_t>(framed.total);
@@ -789,6 +449,32 @@ class IpcWriter final : public RecordBatchWriter {
     if (block != nullptr) slices_.insert(slices_.end(), ranges_scratch_.begin(), ranges_scratch_.end());
     ALKAID_RETURN_NOT_OK(WriteSlices(slices_));
     ++stats_.num_messages;
+    return Status::OK();
+  }
+
+  // Message mode's WriteMessage: the message in fbb_ with the body in
+  // ranges_scratch_ (when `has_body`) as an EncodedMessage sharing the
+  // body's memory. Counted as the framed bytes a stream would hold.
+  Status EncodeMessage(int64_t framed_size, bool has_body, MessageKind kind) {
+    std::span<const io::IoSlice> body;
+    if (has_body) {
+      owners_.Add(body_.temporaries());
+      owners_.Add(compressed_);
+      body = ranges_scratch_;
+    }
+    ALKAID_ASSIGN_OR_RAISE(
+        EncodedMessage message,
+        internal::MakeEncodedMessage(kind, fbb_.GetBufferPointer(),
+                                     static_cast<int64_t>(fbb_.GetSize()), body, &owners_,
+                                     options_.pool));
+    position_ += framed_size + (has_body ? body_length_ : 0);
+    stats_.bytes_written = position_;
+    ++stats_.num_messages;
+    if (kind == MessageKind::kSchema) {
+      schema_message_ = std::move(message);
+    } else {
+      encoded_->push_back(std::move(message));
+    }
     return Status::OK();
   }
 
@@ -846,6 +532,30 @@ class IpcWriter final : public RecordBatchWriter {
   std::vector<FileBlock> record_blocks_;
   WriteStats stats_;
   bool closed_ = false;
+
+  // Message mode (see EncodeMessages).
+  bool encoding_ = false;
+  EncodedMessage schema_message_;
+  std::vector<EncodedMessage>* encoded_ = nullptr;
+  Status encode_error_;
+  internal::BodyOwners owners_;
+};
+
+// MessageEncoder: the writer in message mode.
+class MessageEncoderImpl final : public MessageEncoder {
+ public:
+  explicit MessageEncoderImpl(std::unique_ptr<IpcWriter> writer) : writer_(std::move(writer)) {}
+  Result<EncodedMessage> EncodeSchema() override { return writer_->schema_message(); }
+  Status EncodeBatch(const RecordBatch& batch, std::vector<EncodedMessage>* out) override {
+    if (out == nullptr) {
+      return Status::Invalid("MessageEncoder::EncodeBatch needs an output vector");
+    }
+    return writer_->EncodeBatch(batch, out);
+  }
+  WriteStats stats() const override { return writer_->stats(); }
+
+ private:
+  std::unique_ptr<IpcWriter> writer_;
 };
 
 Result<std::unique_ptr<RecordBatchWriter>> MakeWriter(io::OutputStream* sink, SchemaPtr schema,
@@ -887,6 +597,14 @@ Result<BufferPtr> SerializeAll(const SchemaPtr& schema, const std::vector<Record
 }
 
 }  // namespace
+
+Result<std::unique_ptr<MessageEncoder>> MessageEncoder::Make(SchemaPtr schema,
+                                                            const IpcWriteOptions& options) {
+  auto writer = std::make_unique<IpcWriter>(nullptr, std::move(schema), options, false, nullptr);
+  writer->EncodeMessages();
+  ALKAID_RETURN_NOT_OK(writer->Start());
+  return std::unique_ptr<MessageEncoder>(std::make_unique<MessageEncoderImpl>(std::move(writer)));
+}
 
 Status IpcWriteOptions::Validate() const {
   if (alignment != 8 && alignment != 64) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "alkaid/ipc/compression.h"
+#include "alkaid/ipc/message.h"
 #include "alkaid/ipc/options.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"

@@ -60,7 +60,10 @@ class ALKAID_EXPORT MessageEncoder {
   /// The schema message (no body).
   virtual Result<EncodedMessage> EncodeSchema() = 0;
   /// Appends to `out` the dictionary messages `batch` needs, then the batch
-  /// message. The batch's schema must equal the encoder's.
+  /// message. The batch's schema must equal the encoder's. On error `out` is
+  /// left as it was; an error found after the batch's dictionaries were
+  /// encoded (the encoder's dictionary state moved on) makes every later call
+  /// fail too.
   virtual Status EncodeBatch(const RecordBatch& batch, std::vector<EncodedMessage>* out) = 0;
   /// Counters as a stream writer keeps them (bytes_written counts framed bytes).
   virtual WriteStats stats() const = 0;
@@ -85,8 +88,8 @@ class ALKAID_EXPORT MessageDecoder {
   virtual ~MessageDecoder() = default;
 
   /// `metadata` is the Message flatbuffer alone (any alignment: copied when
-  /// misaligned); `body` the whole body (may be null when the metadata says 0
-  /// bytes). Body buffers of the batch point into `body` when it is aligned to
+  /// misaligned); `body` the whole body, exactly the metadata's bodyLength
+  /// bytes (a shorter or longer body is an error; null when it says 0). Body buffers of the batch point into `body` when it is aligned to
   /// 8 bytes and not compressed, and are copied otherwise. Errors name the
   /// message by its index in the sequence. After an error every call fails.
   virtual Result<Decoded> Consume(const BufferPtr& metadata, const BufferPtr& body) = 0;

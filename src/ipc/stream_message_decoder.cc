@@ -1,5 +1,5 @@
-// MessageDecoder: the push-style stream state machine behind StreamDecoder.
-#include "message_decoder.h"
+// StreamMessageDecoder: the push-style stream state machine behind StreamDecoder.
+#include "stream_message_decoder.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,31 +8,33 @@ namespace alkaid::ipc::internal {
 
 using Part = MessageFramer::Part;
 
-MessageDecoder::MessageDecoder(std::shared_ptr<StreamDecoder::Listener> listener,
-                               const IpcReadOptions& options)
+StreamMessageDecoder::StreamMessageDecoder(std::shared_ptr<StreamDecoder::Listener> listener,
+                                           const IpcReadOptions& options)
     : listener_(std::move(listener)), options_(WithDefaultPool(options)) {
   framer_.Configure(options_.pool, options_.max_recursion_depth, "the stream");
   framer_.Begin(0);
 }
 
-const SchemaPtr& MessageDecoder::schema() const {
+const SchemaPtr& StreamMessageDecoder::schema() const {
   static const SchemaPtr kNone;
   return core_ ? core_->schema() : kNone;
 }
 
-const DictionaryIds& MessageDecoder::dictionary_ids() const {
+const DictionaryIds& StreamMessageDecoder::dictionary_ids() const {
   static const DictionaryIds kNone;
   return core_ ? core_->dictionary_ids() : kNone;
 }
 
-ReadStats MessageDecoder::stats() const { return core_ ? core_->stats_snapshot() : ReadStats(); }
+ReadStats StreamMessageDecoder::stats() const {
+  return core_ ? core_->stats_snapshot() : ReadStats();
+}
 
-int64_t MessageDecoder::next_required_size() const {
+int64_t StreamMessageDecoder::next_required_size() const {
   if (failed_) return 0;
   return framer_.need() - pending_size_;
 }
 
-Status MessageDecoder::Consume(const BufferPtr& chunk, bool may_keep) {
+Status StreamMessageDecoder::Consume(const BufferPtr& chunk, bool may_keep) {
   if (failed_) return error_;
   if (chunk == nullptr || chunk->size() == 0) return Status::OK();
   if (finished()) {
@@ -51,7 +53,7 @@ Status MessageDecoder::Consume(const BufferPtr& chunk, bool may_keep) {
   return st;
 }
 
-Status MessageDecoder::AppendToPending(const uint8_t* data, int64_t n) {
+Status StreamMessageDecoder::AppendToPending(const uint8_t* data, int64_t n) {
   if (!pending_) {
     // Grow with the bytes that actually arrive: the length may be a lie.
     ALKAID_ASSIGN_OR_RAISE(pending_, AllocateBuffer(0, options_.pool));
@@ -71,7 +73,7 @@ Status MessageDecoder::AppendToPending(const uint8_t* data, int64_t n) {
 // Pushed bytes go to the framer part by part: prefix words are gathered in
 // place, metadata and bodies used in place when the caller's buffer holds
 // them whole, copied otherwise.
-Status MessageDecoder::ConsumeUnchecked(const BufferPtr& chunk, bool may_keep) {
+Status StreamMessageDecoder::ConsumeUnchecked(const BufferPtr& chunk, bool may_keep) {
   const uint8_t* data = chunk->data();
   const int64_t size = chunk->size();
   int64_t pos = 0;
@@ -118,7 +120,7 @@ Status MessageDecoder::ConsumeUnchecked(const BufferPtr& chunk, bool may_keep) {
   return Status::OK();
 }
 
-Status MessageDecoder::OnPart(BufferPtr part) {
+Status StreamMessageDecoder::OnPart(BufferPtr part) {
   if (framer_.part() == Part::kMetadata) {
     metadata_ = std::move(part);
     ALKAID_RETURN_NOT_OK(AtLocation(framer_.OnMetadata(metadata_->data(), &aligned_), where()));
@@ -130,7 +132,7 @@ Status MessageDecoder::OnPart(BufferPtr part) {
   return OnMessage(std::move(part));
 }
 
-Status MessageDecoder::OnMessage(BufferPtr body) {
+Status StreamMessageDecoder::OnMessage(BufferPtr body) {
   const MessageLocation here = where();
   const int64_t wire_size = framer_.wire_size();
   const fb::Message& message = *message_;

@@ -16,9 +16,10 @@
 namespace alkaid::ipc::internal {
 
 // Decodes an IPC stream pushed to it in chunks; one thread at a time.
-class MessageDecoder {
+class StreamMessageDecoder {
  public:
-  MessageDecoder(std::shared_ptr<StreamDecoder::Listener> listener, const IpcReadOptions& options);
+  StreamMessageDecoder(std::shared_ptr<StreamDecoder::Listener> listener,
+                       const IpcReadOptions& options);
 
   // `may_keep`: the bytes stay valid and immutable (an owned Buffer), so
   // parts lying entirely inside them are used without copying.
