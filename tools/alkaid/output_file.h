@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "alkaid/io/atomic_file.h"
 #include "alkaid/io/output.h"
 #include "alkaid/status.h"
 
@@ -19,22 +20,20 @@ class OutputFile {
   static Result<std::unique_ptr<OutputFile>> Create(const std::string& target);
   ~OutputFile();  // removes the temporary file unless Commit() succeeded
 
-  io::OutputStream* stream() const { return sink_.get(); }
+  io::OutputStream* stream() const {
+    return file_ != nullptr ? file_->stream() : stdout_.get();
+  }
   // Closes the temporary file and renames it over the target.
   Status Commit();
 
  private:
   OutputFile() = default;
-  std::string target_;
-  std::string temp_;  // empty for standard output
-  std::unique_ptr<io::FileOutputStream> sink_;
-  bool committed_ = false;
+  std::unique_ptr<io::AtomicFile> file_;         // null for standard output
+  std::unique_ptr<io::FileOutputStream> stdout_;  // standard output, else null
 };
 
-// IOError-free check used before writing: fails (Invalid) when `output`
-// names the same file as `input` (same device and inode: also through a
-// hard link, a symbolic link or another spelling of the path). The input is
-// memory-mapped while it is read, so it must never be rewritten under it.
-Status CheckDistinctFiles(const std::string& input, const std::string& output);
+// Fails when `output` is the same file as `input` (the input is memory-mapped while it is
+// read, so it must never be rewritten under it).
+using io::CheckDistinctFiles;
 
 }  // namespace alkaid::cli

@@ -7,4 +7,5 @@
 #pragma once
 
 #include "alkaid/io/input.h"
+#include "alkaid/io/atomic_file.h"
 #include "alkaid/io/output.h"

@@ -7,6 +7,10 @@
 //
 // The tests check every id and wire type here against code that libthrift generates from
 // format/parquet.thrift (thrift_crosscheck_test.cc), so the two cannot drift apart.
+//
+// Every struct is ALKAID_EXPORT: GCC gives a template instantiation the visibility of its
+// arguments, so DeserializeThrift<FileMetaData> and friends (thrift.h), which the tests of a
+// shared libalkaid_parquet call, are exported only when the structs are.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +18,8 @@
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include "alkaid/visibility.h"
 
 namespace alkaid::parquet::format {
 
@@ -40,7 +46,7 @@ constexpr FieldInfo<T C::*> Optional(T C::*member, int16_t id, const char* name)
 
 // Empty structs (markers in unions) have an empty field table.
 #define ALKAID_PARQUET_EMPTY_STRUCT(Name)                 \
-  struct Name {                                           \
+  struct ALKAID_EXPORT Name {                             \
     static constexpr const char* kName = #Name;           \
     static constexpr auto Fields() { return std::tuple<>{}; } \
     bool operator==(const Name&) const = default;         \
@@ -103,7 +109,7 @@ enum class EdgeInterpolationAlgorithm : int32_t {
 
 // ---- statistics -----------------------------------------------------------------------------
 
-struct SizeStatistics {
+struct ALKAID_EXPORT SizeStatistics {
   static constexpr const char* kName = "SizeStatistics";
   std::optional<int64_t> unencoded_byte_array_data_bytes;
   std::optional<std::vector<int64_t>> repetition_level_histogram;
@@ -118,7 +124,7 @@ struct SizeStatistics {
   bool operator==(const SizeStatistics&) const = default;
 };
 
-struct BoundingBox {
+struct ALKAID_EXPORT BoundingBox {
   static constexpr const char* kName = "BoundingBox";
   double xmin = 0;
   double xmax = 0;
@@ -138,7 +144,7 @@ struct BoundingBox {
   bool operator==(const BoundingBox&) const = default;
 };
 
-struct GeospatialStatistics {
+struct ALKAID_EXPORT GeospatialStatistics {
   static constexpr const char* kName = "GeospatialStatistics";
   std::optional<BoundingBox> bbox;
   std::optional<std::vector<int32_t>> geospatial_types;
@@ -150,7 +156,7 @@ struct GeospatialStatistics {
   bool operator==(const GeospatialStatistics&) const = default;
 };
 
-struct Statistics {
+struct ALKAID_EXPORT Statistics {
   static constexpr const char* kName = "Statistics";
   std::optional<std::string> max;
   std::optional<std::string> min;
@@ -193,7 +199,7 @@ ALKAID_PARQUET_EMPTY_STRUCT(MilliSeconds);
 ALKAID_PARQUET_EMPTY_STRUCT(MicroSeconds);
 ALKAID_PARQUET_EMPTY_STRUCT(NanoSeconds);
 
-struct DecimalType {
+struct ALKAID_EXPORT DecimalType {
   static constexpr const char* kName = "DecimalType";
   int32_t scale = 0;
   int32_t precision = 0;
@@ -205,7 +211,7 @@ struct DecimalType {
 };
 
 /// A union: exactly one member is set in a valid file.
-struct TimeUnit {
+struct ALKAID_EXPORT TimeUnit {
   static constexpr const char* kName = "TimeUnit";
   std::optional<MilliSeconds> MILLIS;
   std::optional<MicroSeconds> MICROS;
@@ -218,7 +224,7 @@ struct TimeUnit {
   bool operator==(const TimeUnit&) const = default;
 };
 
-struct TimestampType {
+struct ALKAID_EXPORT TimestampType {
   static constexpr const char* kName = "TimestampType";
   bool isAdjustedToUTC = false;
   TimeUnit unit;
@@ -230,7 +236,7 @@ struct TimestampType {
   bool operator==(const TimestampType&) const = default;
 };
 
-struct TimeType {
+struct ALKAID_EXPORT TimeType {
   static constexpr const char* kName = "TimeType";
   bool isAdjustedToUTC = false;
   TimeUnit unit;
@@ -242,7 +248,7 @@ struct TimeType {
   bool operator==(const TimeType&) const = default;
 };
 
-struct IntType {
+struct ALKAID_EXPORT IntType {
   static constexpr const char* kName = "IntType";
   int8_t bitWidth = 0;
   bool isSigned = false;
@@ -254,7 +260,7 @@ struct IntType {
   bool operator==(const IntType&) const = default;
 };
 
-struct VariantType {
+struct ALKAID_EXPORT VariantType {
   static constexpr const char* kName = "VariantType";
   std::optional<int8_t> specification_version;
   static constexpr auto Fields() {
@@ -264,14 +270,14 @@ struct VariantType {
   bool operator==(const VariantType&) const = default;
 };
 
-struct GeometryType {
+struct ALKAID_EXPORT GeometryType {
   static constexpr const char* kName = "GeometryType";
   std::optional<std::string> crs;
   static constexpr auto Fields() { return std::tuple{Optional(&GeometryType::crs, 1, "crs")}; }
   bool operator==(const GeometryType&) const = default;
 };
 
-struct GeographyType {
+struct ALKAID_EXPORT GeographyType {
   static constexpr const char* kName = "GeographyType";
   std::optional<std::string> crs;
   std::optional<EdgeInterpolationAlgorithm> algorithm;
@@ -283,7 +289,7 @@ struct GeographyType {
 };
 
 /// A union: exactly one member is set in a valid file. Id 9 is unused.
-struct LogicalType {
+struct ALKAID_EXPORT LogicalType {
   static constexpr const char* kName = "LogicalType";
   std::optional<StringType> STRING;
   std::optional<MapType> MAP;
@@ -321,7 +327,7 @@ struct LogicalType {
 
 // ---- schema ---------------------------------------------------------------------------------
 
-struct SchemaElement {
+struct ALKAID_EXPORT SchemaElement {
   static constexpr const char* kName = "SchemaElement";
   std::optional<int32_t> type;  // PhysicalType wire number
   std::optional<int32_t> type_length;
@@ -353,7 +359,7 @@ struct SchemaElement {
 
 // ---- pages ----------------------------------------------------------------------------------
 
-struct DataPageHeader {
+struct ALKAID_EXPORT DataPageHeader {
   static constexpr const char* kName = "DataPageHeader";
   int32_t num_values = 0;
   int32_t encoding = 0;  // Encoding wire number
@@ -373,7 +379,7 @@ struct DataPageHeader {
 
 ALKAID_PARQUET_EMPTY_STRUCT(IndexPageHeader);
 
-struct DictionaryPageHeader {
+struct ALKAID_EXPORT DictionaryPageHeader {
   static constexpr const char* kName = "DictionaryPageHeader";
   int32_t num_values = 0;
   int32_t encoding = 0;  // Encoding wire number
@@ -387,7 +393,7 @@ struct DictionaryPageHeader {
   bool operator==(const DictionaryPageHeader&) const = default;
 };
 
-struct DataPageHeaderV2 {
+struct ALKAID_EXPORT DataPageHeaderV2 {
   static constexpr const char* kName = "DataPageHeaderV2";
   int32_t num_values = 0;
   int32_t num_nulls = 0;
@@ -416,7 +422,7 @@ ALKAID_PARQUET_EMPTY_STRUCT(SplitBlockAlgorithm);
 ALKAID_PARQUET_EMPTY_STRUCT(XxHash);
 ALKAID_PARQUET_EMPTY_STRUCT(Uncompressed);
 
-struct BloomFilterAlgorithm {
+struct ALKAID_EXPORT BloomFilterAlgorithm {
   static constexpr const char* kName = "BloomFilterAlgorithm";
   std::optional<SplitBlockAlgorithm> BLOCK;
   static constexpr auto Fields() {
@@ -425,7 +431,7 @@ struct BloomFilterAlgorithm {
   bool operator==(const BloomFilterAlgorithm&) const = default;
 };
 
-struct BloomFilterHash {
+struct ALKAID_EXPORT BloomFilterHash {
   static constexpr const char* kName = "BloomFilterHash";
   std::optional<XxHash> XXHASH;
   static constexpr auto Fields() {
@@ -434,7 +440,7 @@ struct BloomFilterHash {
   bool operator==(const BloomFilterHash&) const = default;
 };
 
-struct BloomFilterCompression {
+struct ALKAID_EXPORT BloomFilterCompression {
   static constexpr const char* kName = "BloomFilterCompression";
   std::optional<Uncompressed> UNCOMPRESSED;
   static constexpr auto Fields() {
@@ -443,7 +449,7 @@ struct BloomFilterCompression {
   bool operator==(const BloomFilterCompression&) const = default;
 };
 
-struct BloomFilterHeader {
+struct ALKAID_EXPORT BloomFilterHeader {
   static constexpr const char* kName = "BloomFilterHeader";
   int32_t numBytes = 0;
   BloomFilterAlgorithm algorithm;
@@ -458,7 +464,7 @@ struct BloomFilterHeader {
   bool operator==(const BloomFilterHeader&) const = default;
 };
 
-struct PageHeader {
+struct ALKAID_EXPORT PageHeader {
   static constexpr const char* kName = "PageHeader";
   PageType type = PageType::kDataPage;
   int32_t uncompressed_page_size = 0;
@@ -484,7 +490,7 @@ struct PageHeader {
 
 // ---- column chunks, row groups, file --------------------------------------------------------
 
-struct KeyValue {
+struct ALKAID_EXPORT KeyValue {
   static constexpr const char* kName = "KeyValue";
   std::string key;
   std::optional<std::string> value;
@@ -494,7 +500,7 @@ struct KeyValue {
   bool operator==(const KeyValue&) const = default;
 };
 
-struct SortingColumn {
+struct ALKAID_EXPORT SortingColumn {
   static constexpr const char* kName = "SortingColumn";
   int32_t column_idx = 0;
   bool descending = false;
@@ -508,7 +514,7 @@ struct SortingColumn {
   bool operator==(const SortingColumn&) const = default;
 };
 
-struct PageEncodingStats {
+struct ALKAID_EXPORT PageEncodingStats {
   static constexpr const char* kName = "PageEncodingStats";
   PageType page_type = PageType::kDataPage;
   int32_t encoding = 0;  // Encoding wire number
@@ -521,7 +527,7 @@ struct PageEncodingStats {
   bool operator==(const PageEncodingStats&) const = default;
 };
 
-struct ColumnMetaData {
+struct ALKAID_EXPORT ColumnMetaData {
   static constexpr const char* kName = "ColumnMetaData";
   int32_t type = 0;                // PhysicalType wire number
   std::vector<int32_t> encodings;  // Encoding wire numbers
@@ -565,7 +571,7 @@ struct ColumnMetaData {
 
 ALKAID_PARQUET_EMPTY_STRUCT(EncryptionWithFooterKey);
 
-struct EncryptionWithColumnKey {
+struct ALKAID_EXPORT EncryptionWithColumnKey {
   static constexpr const char* kName = "EncryptionWithColumnKey";
   std::vector<std::string> path_in_schema;
   std::optional<std::string> key_metadata;
@@ -578,7 +584,7 @@ struct EncryptionWithColumnKey {
 };
 
 /// A union: exactly one member is set in a valid file.
-struct ColumnCryptoMetaData {
+struct ALKAID_EXPORT ColumnCryptoMetaData {
   static constexpr const char* kName = "ColumnCryptoMetaData";
   std::optional<EncryptionWithFooterKey> ENCRYPTION_WITH_FOOTER_KEY;
   std::optional<EncryptionWithColumnKey> ENCRYPTION_WITH_COLUMN_KEY;
@@ -591,7 +597,7 @@ struct ColumnCryptoMetaData {
   bool operator==(const ColumnCryptoMetaData&) const = default;
 };
 
-struct ColumnChunk {
+struct ALKAID_EXPORT ColumnChunk {
   static constexpr const char* kName = "ColumnChunk";
   std::optional<std::string> file_path;
   int64_t file_offset = 0;
@@ -617,7 +623,7 @@ struct ColumnChunk {
   bool operator==(const ColumnChunk&) const = default;
 };
 
-struct RowGroup {
+struct ALKAID_EXPORT RowGroup {
   static constexpr const char* kName = "RowGroup";
   std::vector<ColumnChunk> columns;
   int64_t total_byte_size = 0;
@@ -644,7 +650,7 @@ ALKAID_PARQUET_EMPTY_STRUCT(IEEE754TotalOrder);
 ALKAID_PARQUET_EMPTY_STRUCT(Int96TimestampOrder);
 
 /// A union: exactly one member is set in a valid file.
-struct ColumnOrder {
+struct ALKAID_EXPORT ColumnOrder {
   static constexpr const char* kName = "ColumnOrder";
   std::optional<TypeDefinedOrder> TYPE_ORDER;
   std::optional<IEEE754TotalOrder> IEEE_754_TOTAL_ORDER;
@@ -658,7 +664,7 @@ struct ColumnOrder {
   bool operator==(const ColumnOrder&) const = default;
 };
 
-struct PageLocation {
+struct ALKAID_EXPORT PageLocation {
   static constexpr const char* kName = "PageLocation";
   int64_t offset = 0;
   int32_t compressed_page_size = 0;
@@ -672,7 +678,7 @@ struct PageLocation {
   bool operator==(const PageLocation&) const = default;
 };
 
-struct OffsetIndex {
+struct ALKAID_EXPORT OffsetIndex {
   static constexpr const char* kName = "OffsetIndex";
   std::vector<PageLocation> page_locations;
   std::optional<std::vector<int64_t>> unencoded_byte_array_data_bytes;
@@ -685,7 +691,7 @@ struct OffsetIndex {
   bool operator==(const OffsetIndex&) const = default;
 };
 
-struct ColumnIndex {
+struct ALKAID_EXPORT ColumnIndex {
   static constexpr const char* kName = "ColumnIndex";
   std::vector<bool> null_pages;
   std::vector<std::string> min_values;
@@ -710,7 +716,7 @@ struct ColumnIndex {
   bool operator==(const ColumnIndex&) const = default;
 };
 
-struct AesGcmV1 {
+struct ALKAID_EXPORT AesGcmV1 {
   static constexpr const char* kName = "AesGcmV1";
   std::optional<std::string> aad_prefix;
   std::optional<std::string> aad_file_unique;
@@ -724,7 +730,7 @@ struct AesGcmV1 {
   bool operator==(const AesGcmV1&) const = default;
 };
 
-struct AesGcmCtrV1 {
+struct ALKAID_EXPORT AesGcmCtrV1 {
   static constexpr const char* kName = "AesGcmCtrV1";
   std::optional<std::string> aad_prefix;
   std::optional<std::string> aad_file_unique;
@@ -739,7 +745,7 @@ struct AesGcmCtrV1 {
 };
 
 /// A union: exactly one member is set in a valid file.
-struct EncryptionAlgorithm {
+struct ALKAID_EXPORT EncryptionAlgorithm {
   static constexpr const char* kName = "EncryptionAlgorithm";
   std::optional<AesGcmV1> AES_GCM_V1;
   std::optional<AesGcmCtrV1> AES_GCM_CTR_V1;
@@ -751,7 +757,7 @@ struct EncryptionAlgorithm {
   bool operator==(const EncryptionAlgorithm&) const = default;
 };
 
-struct FileMetaData {
+struct ALKAID_EXPORT FileMetaData {
   static constexpr const char* kName = "FileMetaData";
   int32_t version = 0;
   std::vector<SchemaElement> schema;
@@ -778,7 +784,7 @@ struct FileMetaData {
   bool operator==(const FileMetaData&) const = default;
 };
 
-struct FileCryptoMetaData {
+struct ALKAID_EXPORT FileCryptoMetaData {
   static constexpr const char* kName = "FileCryptoMetaData";
   EncryptionAlgorithm encryption_algorithm;
   std::optional<std::string> key_metadata;
