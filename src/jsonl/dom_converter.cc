@@ -278,6 +278,17 @@ class Converter {
     template <typename B, typename C> bool Temporal() { return c->Temporal<B, C>(n, e); }
     template <typename B> bool String() { return c->Bytes<B>(n, e, false); }
     template <typename B> bool List() { return c->List<B>(n, e); }
+    bool Bool() {
+      bool v;
+      if (e.get_bool().get(v)) return c->Mismatch(*n, e);
+      return c->Ok(static_cast<BooleanBuilder*>(n->builder)->Append(v));
+    }
+    bool Struct() {
+      dom::object obj;
+      if (e.get_object().get(obj)) return c->Mismatch(*n, e);
+      if (!c->Ok(static_cast<StructBuilder*>(n->builder)->Append(true))) return false;
+      return c->Object(n, obj);
+    }
     bool Other() { return c->OtherValue(n, e); }
   };
 
@@ -286,16 +297,10 @@ class Converter {
     return ByColumnType(n->id, Reads{this, n, e});
   }
 
-  // The types ByColumnType leaves to each tier (booleans, structs, and the
-  // ones only this tier reads).
+  // The types ByColumnType leaves to each tier: the ones only this tier reads.
   bool OtherValue(Node* n, dom::element e) {
     switch (n->type->id()) {
       case TypeId::kNull: return Mismatch(*n, e);
-      case TypeId::kBool: {
-        bool v;
-        if (e.get_bool().get(v)) return Mismatch(*n, e);
-        return Ok(static_cast<BooleanBuilder*>(n->builder)->Append(v));
-      }
       case TypeId::kHalfFloat: return Floating<HalfFloatBuilder, uint16_t>(n, e);
       case TypeId::kIntervalMonths: return Signed<MonthIntervalBuilder, int32_t>(n, e);
       case TypeId::kIntervalDayTime: {
@@ -367,12 +372,6 @@ class Converter {
         }
         if (!Ok(static_cast<FixedSizeListBuilder*>(n->builder)->Append(true))) return false;
         return Items(n, arr);
-      }
-      case TypeId::kStruct: {
-        dom::object obj;
-        if (e.get_object().get(obj)) return Mismatch(*n, e);
-        if (!Ok(static_cast<StructBuilder*>(n->builder)->Append(true))) return false;
-        return Object(n, obj);
       }
       case TypeId::kMap: {
         dom::array arr;

@@ -50,7 +50,7 @@ namespace {
 
 class FastConverter {
  public:
-  bool Object(Node* n, od::object& obj) {
+  static bool Object(Node* n, od::object& obj) {
     uint64_t gen = ++n->gen;
     size_t count = 0, guess = 0;
     const size_t nf = n->names.size();
@@ -153,7 +153,7 @@ class FastConverter {
     }
   }
   template <typename B>
-  bool List(Node* n, od::value& v) {
+  static bool List(Node* n, od::value& v) {
     od::array arr;
     if (v.get_array().get(arr)) return NullOr(n, v);
     if (!static_cast<B*>(n->builder)->Append(true).ok()) return false;
@@ -167,7 +167,6 @@ class FastConverter {
 
   // The On-Demand column of ByColumnType.
   struct Reads {
-    FastConverter* c;
     Node* n;
     od::value& v;
     template <typename B, typename C> bool Signed() { return FastConverter::Signed<B, C>(n, v); }
@@ -175,29 +174,22 @@ class FastConverter {
     template <typename B, typename C> bool Floating() { return FastConverter::Floating<B, C>(n, v); }
     template <typename B, typename C> bool Temporal() { return FastConverter::Temporal<B, C>(n, v); }
     template <typename B> bool String() { return FastConverter::String<B>(n, v); }
-    template <typename B> bool List() { return c->List<B>(n, v); }
-    bool Other() { return c->OtherValue(n, v); }
+    template <typename B> bool List() { return FastConverter::List<B>(n, v); }
+    bool Bool() {
+      bool b;
+      if (v.get_bool().get(b)) return NullOr(n, v);
+      return Put<BooleanBuilder>(n->builder, b);
+    }
+    bool Struct() {
+      od::object obj;
+      if (v.get_object().get(obj)) return NullOr(n, v);
+      if (!static_cast<StructBuilder*>(n->builder)->Append(true).ok()) return false;
+      return Object(n, obj);
+    }
+    bool Other() { return false; }  // not read on this path
   };
 
-  bool Value(Node* n, od::value& v) { return ByColumnType(n->id, Reads{this, n, v}); }
-
-  // Booleans and structs; any other type is not read here.
-  bool OtherValue(Node* n, od::value& v) {
-    switch (n->id) {
-      case TypeId::kBool: {
-        bool b;
-        if (v.get_bool().get(b)) return NullOr(n, v);
-        return Put<BooleanBuilder>(n->builder, b);
-      }
-      case TypeId::kStruct: {
-        od::object obj;
-        if (v.get_object().get(obj)) return NullOr(n, v);
-        if (!static_cast<StructBuilder*>(n->builder)->Append(true).ok()) return false;
-        return Object(n, obj);
-      }
-      default: return false;
-    }
-  }
+  static bool Value(Node* n, od::value& v) { return ByColumnType(n->id, Reads{n, v}); }
 };
 
 }  // namespace

@@ -527,14 +527,14 @@ struct ScanFns {
   template <typename B, typename C> ScanFn Temporal() { return ScanTemporal<B, C>; }
   template <typename B> ScanFn String() { return ScanString<B>; }
   template <typename B> ScanFn List() { return ScanList<B>; }
-  ScanFn Other() {
-    if (type.id() == TypeId::kBool) return ScanBool;
-    if (type.id() != TypeId::kStruct) return nullptr;
+  ScanFn Bool() { return ScanBool; }
+  ScanFn Struct() {
     for (const auto& f : type.fields()) {
       if (!NameOk(f->name())) return nullptr;
     }
     return ScanStruct;
   }
+  ScanFn Other() { return nullptr; }
 };
 
 // The function reading values of `type`, or null when the scanner does not

@@ -190,11 +190,12 @@ inline Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable
 // The one table from a column's type to its builder class and value type, for
 // the types every tier reads alike (the line scanner's PickFn, the On-Demand
 // and DOM converters' Value): `r` supplies Signed, Unsigned, Floating and
-// Temporal<Builder, C>(), String and List<Builder>(), and Other() for the
-// rest (booleans, structs, and whatever else a tier reads or refuses).
+// Temporal<Builder, C>(), String and List<Builder>(), Bool(), Struct(), and
+// Other() for the rest (what only one tier reads, or what it refuses).
 template <typename R>
 __attribute__((always_inline)) inline auto ByColumnType(TypeId id, R&& r) {
   switch (id) {
+    case TypeId::kBool: return r.Bool();
     case TypeId::kInt8: return r.template Signed<Int8Builder, int8_t>();
     case TypeId::kInt16: return r.template Signed<Int16Builder, int16_t>();
     case TypeId::kInt32: return r.template Signed<Int32Builder, int32_t>();
@@ -216,6 +217,7 @@ __attribute__((always_inline)) inline auto ByColumnType(TypeId id, R&& r) {
     case TypeId::kStringView: return r.template String<BinaryViewBuilder>();
     case TypeId::kList: return r.template List<ListBuilder>();
     case TypeId::kLargeList: return r.template List<LargeListBuilder>();
+    case TypeId::kStruct: return r.Struct();
     default: return r.Other();
   }
 }
