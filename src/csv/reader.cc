@@ -20,7 +20,6 @@ using internal::BlockError;
 using internal::FieldRef;
 using internal::NullMatcher;
 using internal::Tokens;
-using text::internal::Loader;
 using text::internal::RawBlock;
 
 namespace {
@@ -51,15 +50,14 @@ class CsvReader final : public RecordBatchReader {
  public:
   CsvReader(std::shared_ptr<io::InputStream> input, const ReadOptions& options)
       : options_(options),
-        loader_(std::move(input), ToLoaderOptions(options_)),
-        nulls_(options.null_values) {
+        nulls_(options.null_values),
+        blocks_(std::move(input), ToLoaderOptions(options), options.num_threads) {
     tok_.delimiter = options.delimiter;
     tok_.quote = options.quote;
     tok_.ignore_empty_lines = options.ignore_empty_lines;
     tok_.fill_missing = options.ragged_rows == RaggedRows::kFillNull;
     tok_.missing_per_byte = options.missing_nulls_per_byte;
     tok_.missing_floor = options.missing_nulls_floor;
-    threads_ = options.num_threads > 0 ? options.num_threads : HardwareThreads();
   }
 
   const SchemaPtr& schema() const override { return schema_; }
@@ -82,14 +80,14 @@ class CsvReader final : public RecordBatchReader {
       return Status::Invalid("CSV delimiter and quote must differ from each other and from line "
                              "breaks");
     }
-    ALKAID_ASSIGN_OR_RAISE(int64_t skipped, loader_.Start());
-    next_line_ = skipped + 1;
+    ALKAID_ASSIGN_OR_RAISE(int64_t skipped, blocks_.loader.Start());
+    blocks_.next_line = skipped + 1;
     // The first block: the header record, if any, comes off its front.
-    ALKAID_RETURN_NOT_OK(LoadBlock());
+    ALKAID_RETURN_NOT_OK(blocks_.LoadBlock());
     int ncols = -1;
     std::vector<std::string> names;
-    if (!pipeline_.pending().empty()) {
-      Block& first = pipeline_.pending().front();
+    if (!blocks_.pipeline.pending().empty()) {
+      Block& first = blocks_.pipeline.pending().front();
       if (!first.raw.error.ok()) return LocatedError(first.raw.error, 0);
       if (options_.schema) ncols = options_.schema->num_fields();
       if (!options_.column_names.empty()) ncols = static_cast<int>(options_.column_names.size());
@@ -133,9 +131,9 @@ class CsvReader final : public RecordBatchReader {
     } else if (!options_.column_names.empty()) {
       names = options_.column_names;
     }
-    if (names.empty() && ncols < 0 && !pipeline_.pending().empty()) {
+    if (names.empty() && ncols < 0 && !blocks_.pipeline.pending().empty()) {
       // No header: the first record says how many columns there are.
-      Block& first = pipeline_.pending().front();
+      Block& first = blocks_.pipeline.pending().front();
       Tokens probe;
       BlockError err;
       if (!internal::Tokenize(first.data(), first.begin, first.raw.size, tok_, 1, &probe, &err)) {
@@ -194,7 +192,7 @@ class CsvReader final : public RecordBatchReader {
     ALKAID_RETURN_NOT_OK(CheckWidth(!options_.schema && options_.column_names.empty(), width,
                                     "include_columns selects " + std::to_string(width) +
                                         " columns"));
-    loader_.SetBlockSize(
+    blocks_.loader.SetBlockSize(
         text::internal::BlockSizeForColumns(options_.block_size, options_.max_record_bytes, width));
 
     // Inference over the sample: tokenize blocks until it is big enough.
@@ -204,22 +202,22 @@ class CsvReader final : public RecordBatchReader {
       int64_t sample_rows = 0;
       size_t i = 0;
       while (true) {
-        while (i < pipeline_.pending().size()) {
-          Block& b = pipeline_.pending()[i++];
+        while (i < blocks_.pipeline.pending().size()) {
+          Block& b = blocks_.pipeline.pending()[i++];
           ALKAID_RETURN_NOT_OK(TokenizeBlock(&b));
           if (!b.ok) break;
           sample_rows += b.tokens.num_rows;
         }
-        if (sample_rows >= options_.inference_rows || loader_.done() ||
-            (!pipeline_.pending().empty() && !pipeline_.pending().back().ok)) {
+        if (sample_rows >= options_.inference_rows || blocks_.loader.done() ||
+            (!blocks_.pipeline.pending().empty() && !blocks_.pipeline.pending().back().ok)) {
           break;
         }
-        ALKAID_RETURN_NOT_OK(LoadBlock());
+        ALKAID_RETURN_NOT_OK(blocks_.LoadBlock());
       }
       std::vector<internal::ColumnInference> inferred(static_cast<size_t>(ncols));
       int64_t seen = 0;
-      bool whole = loader_.done();
-      for (Block& b : pipeline_.pending()) {
+      bool whole = blocks_.loader.done();
+      for (Block& b : blocks_.pipeline.pending()) {
         if (!b.ok) {
           whole = false;
           break;
@@ -256,13 +254,12 @@ class CsvReader final : public RecordBatchReader {
   }
 
   Result<RecordBatchPtr> Next() override {
-    return pipeline_.Next(
-        loader_, threads_, [this] { return LoadBlock(); },
+    return blocks_.Next(
         [this](Block* b) { return ParseBlock(b); },
         [this](Block& b) -> Result<RecordBatchPtr> {
           if (!b.raw.error.ok()) return LocatedError(b.raw.error, 0);
           if (!b.ok) return LocatedError(b.error.status, b.error.line_delta + b.lines_before);
-          next_line_ += b.lines_before + b.tokens.lines;
+          blocks_.next_line += b.lines_before + b.tokens.lines;
           return std::move(b.batch);
         });
   }
@@ -282,16 +279,7 @@ class CsvReader final : public RecordBatchReader {
   }
 
   Status LocatedError(const Status& st, int64_t line_delta) const {
-    return st.WithContext("CSV line " + std::to_string(next_line_ + line_delta));
-  }
-
-  Status LoadBlock() {
-    ALKAID_ASSIGN_OR_RAISE(RawBlock raw, loader_.Next());
-    if (raw.buffer == nullptr && raw.error.ok()) return Status::OK();  // end of input
-    Block b;
-    b.raw = std::move(raw);
-    pipeline_.pending().push_back(std::move(b));
-    return Status::OK();
+    return st.WithContext("CSV line " + std::to_string(blocks_.next_line + line_delta));
   }
 
   Status TokenizeBlock(Block* b) {
@@ -337,7 +325,7 @@ class CsvReader final : public RecordBatchReader {
     }
     b->batch = RecordBatch::Make(schema_, b->tokens.num_rows, std::move(columns));
     // The bytes are copied into the columns; drop them now.
-    loader_.Recycle(std::move(b->raw.buffer));
+    blocks_.loader.Recycle(std::move(b->raw.buffer));
     GiveFields(std::move(b->tokens.fields));
     return Status::OK();
   }
@@ -359,12 +347,10 @@ class CsvReader final : public RecordBatchReader {
   }
 
   ReadOptions options_;
-  Loader loader_;
   std::mutex spare_mutex_;
   std::vector<std::vector<FieldRef>> spare_fields_;
   NullMatcher nulls_;
   internal::TokenizeOptions tok_;
-  int threads_ = 1;
   int ncols_ = 0;
   std::vector<std::string> names_;
   std::vector<DataTypePtr> types_;
@@ -373,8 +359,7 @@ class CsvReader final : public RecordBatchReader {
   std::string hint_;
   const std::string empty_hint_;
   SchemaPtr schema_;
-  text::internal::BlockPipeline<Block> pipeline_;
-  int64_t next_line_ = 1;
+  text::internal::BlockReading<Block> blocks_;  // last: see BlockReading
 };
 
 }  // namespace

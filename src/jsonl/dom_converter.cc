@@ -267,33 +267,42 @@ class Converter {
     return true;
   }
 
+  // The DOM column of ByColumnType.
+  struct Reads {
+    Converter* c;
+    Node* n;
+    dom::element e;
+    template <typename B, typename C> bool Signed() { return c->Signed<B, C>(n, e); }
+    template <typename B, typename C> bool Unsigned() { return c->Unsigned<B, C>(n, e); }
+    template <typename B, typename C> bool Floating() { return c->Floating<B, C>(n, e); }
+    template <typename B, typename C> bool Temporal() { return c->Temporal<B, C>(n, e); }
+    template <typename B> bool String() { return c->Bytes<B>(n, e, false); }
+    template <typename B> bool List() { return c->List<B>(n, e); }
+    bool Bool() {
+      bool v;
+      if (e.get_bool().get(v)) return c->Mismatch(*n, e);
+      return c->Ok(static_cast<BooleanBuilder*>(n->builder)->Append(v));
+    }
+    bool Struct() {
+      dom::object obj;
+      if (e.get_object().get(obj)) return c->Mismatch(*n, e);
+      if (!c->Ok(static_cast<StructBuilder*>(n->builder)->Append(true))) return false;
+      return c->Object(n, obj);
+    }
+    bool Other() { return c->OtherValue(n, e); }
+  };
+
   bool Value(Node* n, dom::element e) {
     if (e.is_null()) return Null(n);
+    return ByColumnType(n->id, Reads{this, n, e});
+  }
+
+  // The types ByColumnType leaves to each tier: the ones only this tier reads.
+  bool OtherValue(Node* n, dom::element e) {
     switch (n->type->id()) {
       case TypeId::kNull: return Mismatch(*n, e);
-      case TypeId::kBool: {
-        bool v;
-        if (e.get_bool().get(v)) return Mismatch(*n, e);
-        return Ok(static_cast<BooleanBuilder*>(n->builder)->Append(v));
-      }
-      case TypeId::kInt8: return Signed<Int8Builder, int8_t>(n, e);
-      case TypeId::kInt16: return Signed<Int16Builder, int16_t>(n, e);
-      case TypeId::kInt32: return Signed<Int32Builder, int32_t>(n, e);
-      case TypeId::kInt64: return Signed<Int64Builder, int64_t>(n, e);
-      case TypeId::kUInt8: return Unsigned<UInt8Builder, uint8_t>(n, e);
-      case TypeId::kUInt16: return Unsigned<UInt16Builder, uint16_t>(n, e);
-      case TypeId::kUInt32: return Unsigned<UInt32Builder, uint32_t>(n, e);
-      case TypeId::kUInt64: return Unsigned<UInt64Builder, uint64_t>(n, e);
       case TypeId::kHalfFloat: return Floating<HalfFloatBuilder, uint16_t>(n, e);
-      case TypeId::kFloat: return Floating<FloatBuilder, float>(n, e);
-      case TypeId::kDouble: return Floating<DoubleBuilder, double>(n, e);
-      case TypeId::kDuration: return Signed<DurationBuilder, int64_t>(n, e);
       case TypeId::kIntervalMonths: return Signed<MonthIntervalBuilder, int32_t>(n, e);
-      case TypeId::kDate32: return Temporal<Date32Builder, int32_t>(n, e);
-      case TypeId::kDate64: return Temporal<Date64Builder, int64_t>(n, e);
-      case TypeId::kTimestamp: return Temporal<TimestampBuilder, int64_t>(n, e);
-      case TypeId::kTime32: return Temporal<Time32Builder, int32_t>(n, e);
-      case TypeId::kTime64: return Temporal<Time64Builder, int64_t>(n, e);
       case TypeId::kIntervalDayTime: {
         dom::object obj;
         int64_t d, ms;
@@ -346,15 +355,10 @@ class Converter {
             std::string_view(reinterpret_cast<const char*>(bytes),
                              static_cast<size_t>(dt.byte_width()))));
       }
-      case TypeId::kString: return Bytes<StringBuilder>(n, e, false);
-      case TypeId::kLargeString: return Bytes<LargeStringBuilder>(n, e, false);
-      case TypeId::kStringView: return Bytes<BinaryViewBuilder>(n, e, false);
       case TypeId::kBinary: return Bytes<BinaryBuilder>(n, e, true);
       case TypeId::kLargeBinary: return Bytes<LargeBinaryBuilder>(n, e, true);
       case TypeId::kBinaryView: return Bytes<BinaryViewBuilder>(n, e, true);
       case TypeId::kFixedSizeBinary: return Bytes<FixedSizeBinaryBuilder>(n, e, true);
-      case TypeId::kList: return List<ListBuilder>(n, e);
-      case TypeId::kLargeList: return List<LargeListBuilder>(n, e);
       case TypeId::kListView: return List<ListViewBuilder>(n, e);
       case TypeId::kLargeListView: return List<LargeListViewBuilder>(n, e);
       case TypeId::kFixedSizeList: {
@@ -368,12 +372,6 @@ class Converter {
         }
         if (!Ok(static_cast<FixedSizeListBuilder*>(n->builder)->Append(true))) return false;
         return Items(n, arr);
-      }
-      case TypeId::kStruct: {
-        dom::object obj;
-        if (e.get_object().get(obj)) return Mismatch(*n, e);
-        if (!Ok(static_cast<StructBuilder*>(n->builder)->Append(true))) return false;
-        return Object(n, obj);
       }
       case TypeId::kMap: {
         dom::array arr;

@@ -50,7 +50,7 @@ namespace {
 
 class FastConverter {
  public:
-  bool Object(Node* n, od::object& obj) {
+  static bool Object(Node* n, od::object& obj) {
     uint64_t gen = ++n->gen;
     size_t count = 0, guess = 0;
     const size_t nf = n->names.size();
@@ -153,7 +153,7 @@ class FastConverter {
     }
   }
   template <typename B>
-  bool List(Node* n, od::value& v) {
+  static bool List(Node* n, od::value& v) {
     od::array arr;
     if (v.get_array().get(arr)) return NullOr(n, v);
     if (!static_cast<B*>(n->builder)->Append(true).ok()) return false;
@@ -165,43 +165,31 @@ class FastConverter {
     return true;
   }
 
-  bool Value(Node* n, od::value& v) {
-    switch (n->id) {
-      case TypeId::kBool: {
-        bool b;
-        if (v.get_bool().get(b)) return NullOr(n, v);
-        return Put<BooleanBuilder>(n->builder, b);
-      }
-      case TypeId::kInt8: return Signed<Int8Builder, int8_t>(n, v);
-      case TypeId::kInt16: return Signed<Int16Builder, int16_t>(n, v);
-      case TypeId::kInt32: return Signed<Int32Builder, int32_t>(n, v);
-      case TypeId::kInt64: return Signed<Int64Builder, int64_t>(n, v);
-      case TypeId::kUInt8: return Unsigned<UInt8Builder, uint8_t>(n, v);
-      case TypeId::kUInt16: return Unsigned<UInt16Builder, uint16_t>(n, v);
-      case TypeId::kUInt32: return Unsigned<UInt32Builder, uint32_t>(n, v);
-      case TypeId::kUInt64: return Unsigned<UInt64Builder, uint64_t>(n, v);
-      case TypeId::kFloat: return Floating<FloatBuilder, float>(n, v);
-      case TypeId::kDouble: return Floating<DoubleBuilder, double>(n, v);
-      case TypeId::kDuration: return Signed<DurationBuilder, int64_t>(n, v);
-      case TypeId::kDate32: return Temporal<Date32Builder, int32_t>(n, v);
-      case TypeId::kDate64: return Temporal<Date64Builder, int64_t>(n, v);
-      case TypeId::kTimestamp: return Temporal<TimestampBuilder, int64_t>(n, v);
-      case TypeId::kTime32: return Temporal<Time32Builder, int32_t>(n, v);
-      case TypeId::kTime64: return Temporal<Time64Builder, int64_t>(n, v);
-      case TypeId::kString: return String<StringBuilder>(n, v);
-      case TypeId::kLargeString: return String<LargeStringBuilder>(n, v);
-      case TypeId::kStringView: return String<BinaryViewBuilder>(n, v);
-      case TypeId::kList: return List<ListBuilder>(n, v);
-      case TypeId::kLargeList: return List<LargeListBuilder>(n, v);
-      case TypeId::kStruct: {
-        od::object obj;
-        if (v.get_object().get(obj)) return NullOr(n, v);
-        if (!static_cast<StructBuilder*>(n->builder)->Append(true).ok()) return false;
-        return Object(n, obj);
-      }
-      default: return false;
+  // The On-Demand column of ByColumnType.
+  struct Reads {
+    Node* n;
+    od::value& v;
+    template <typename B, typename C> bool Signed() { return FastConverter::Signed<B, C>(n, v); }
+    template <typename B, typename C> bool Unsigned() { return FastConverter::Unsigned<B, C>(n, v); }
+    template <typename B, typename C> bool Floating() { return FastConverter::Floating<B, C>(n, v); }
+    template <typename B, typename C> bool Temporal() { return FastConverter::Temporal<B, C>(n, v); }
+    template <typename B> bool String() { return FastConverter::String<B>(n, v); }
+    template <typename B> bool List() { return FastConverter::List<B>(n, v); }
+    bool Bool() {
+      bool b;
+      if (v.get_bool().get(b)) return NullOr(n, v);
+      return Put<BooleanBuilder>(n->builder, b);
     }
-  }
+    bool Struct() {
+      od::object obj;
+      if (v.get_object().get(obj)) return NullOr(n, v);
+      if (!static_cast<StructBuilder*>(n->builder)->Append(true).ok()) return false;
+      return Object(n, obj);
+    }
+    bool Other() { return false; }  // not read on this path
+  };
+
+  static bool Value(Node* n, od::value& v) { return ByColumnType(n->id, Reads{n, v}); }
 };
 
 }  // namespace

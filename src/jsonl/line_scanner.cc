@@ -518,40 +518,28 @@ bool NameOk(const std::string& name) {
   return IsValidUtf8(reinterpret_cast<const uint8_t*>(name.data()), static_cast<int64_t>(name.size()));
 }
 
+// The scanner's column of ByColumnType: its function per type.
+struct ScanFns {
+  const DataType& type;
+  template <typename B, typename C> ScanFn Signed() { return ScanSigned<B, C>; }
+  template <typename B, typename C> ScanFn Unsigned() { return ScanUnsigned<B, C>; }
+  template <typename B, typename C> ScanFn Floating() { return ScanFloat<B, C>; }
+  template <typename B, typename C> ScanFn Temporal() { return ScanTemporal<B, C>; }
+  template <typename B> ScanFn String() { return ScanString<B>; }
+  template <typename B> ScanFn List() { return ScanList<B>; }
+  ScanFn Bool() { return ScanBool; }
+  ScanFn Struct() {
+    for (const auto& f : type.fields()) {
+      if (!NameOk(f->name())) return nullptr;
+    }
+    return ScanStruct;
+  }
+  ScanFn Other() { return nullptr; }
+};
+
 // The function reading values of `type`, or null when the scanner does not
 // read it (children checked by the caller).
-ScanFn PickFn(const DataType& type) {
-  switch (type.id()) {
-    case TypeId::kBool: return ScanBool;
-    case TypeId::kInt8: return ScanSigned<Int8Builder, int8_t>;
-    case TypeId::kInt16: return ScanSigned<Int16Builder, int16_t>;
-    case TypeId::kInt32: return ScanSigned<Int32Builder, int32_t>;
-    case TypeId::kInt64: return ScanSigned<Int64Builder, int64_t>;
-    case TypeId::kUInt8: return ScanUnsigned<UInt8Builder, uint8_t>;
-    case TypeId::kUInt16: return ScanUnsigned<UInt16Builder, uint16_t>;
-    case TypeId::kUInt32: return ScanUnsigned<UInt32Builder, uint32_t>;
-    case TypeId::kUInt64: return ScanUnsigned<UInt64Builder, uint64_t>;
-    case TypeId::kFloat: return ScanFloat<FloatBuilder, float>;
-    case TypeId::kDouble: return ScanFloat<DoubleBuilder, double>;
-    case TypeId::kDuration: return ScanSigned<DurationBuilder, int64_t>;
-    case TypeId::kDate32: return ScanTemporal<Date32Builder, int32_t>;
-    case TypeId::kDate64: return ScanTemporal<Date64Builder, int64_t>;
-    case TypeId::kTimestamp: return ScanTemporal<TimestampBuilder, int64_t>;
-    case TypeId::kTime32: return ScanTemporal<Time32Builder, int32_t>;
-    case TypeId::kTime64: return ScanTemporal<Time64Builder, int64_t>;
-    case TypeId::kString: return ScanString<StringBuilder>;
-    case TypeId::kLargeString: return ScanString<LargeStringBuilder>;
-    case TypeId::kStringView: return ScanString<BinaryViewBuilder>;
-    case TypeId::kList: return ScanList<ListBuilder>;
-    case TypeId::kLargeList: return ScanList<LargeListBuilder>;
-    case TypeId::kStruct:
-      for (const auto& f : type.fields()) {
-        if (!NameOk(f->name())) return nullptr;
-      }
-      return ScanStruct;
-    default: return nullptr;
-  }
-}
+ScanFn PickFn(const DataType& type) { return ByColumnType(type.id(), ScanFns{type}); }
 
 bool Supported(const DataType& type) {
   if (PickFn(type) == nullptr) return false;

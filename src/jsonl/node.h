@@ -187,6 +187,41 @@ inline Node BuildNode(const DataType& type, ArrayBuilder* builder, bool nullable
   return n;
 }
 
+// The one table from a column's type to its builder class and value type, for
+// the types every tier reads alike (the line scanner's PickFn, the On-Demand
+// and DOM converters' Value): `r` supplies Signed, Unsigned, Floating and
+// Temporal<Builder, C>(), String and List<Builder>(), Bool(), Struct(), and
+// Other() for the rest (what only one tier reads, or what it refuses).
+template <typename R>
+__attribute__((always_inline)) inline auto ByColumnType(TypeId id, R&& r) {
+  switch (id) {
+    case TypeId::kBool: return r.Bool();
+    case TypeId::kInt8: return r.template Signed<Int8Builder, int8_t>();
+    case TypeId::kInt16: return r.template Signed<Int16Builder, int16_t>();
+    case TypeId::kInt32: return r.template Signed<Int32Builder, int32_t>();
+    case TypeId::kInt64: return r.template Signed<Int64Builder, int64_t>();
+    case TypeId::kUInt8: return r.template Unsigned<UInt8Builder, uint8_t>();
+    case TypeId::kUInt16: return r.template Unsigned<UInt16Builder, uint16_t>();
+    case TypeId::kUInt32: return r.template Unsigned<UInt32Builder, uint32_t>();
+    case TypeId::kUInt64: return r.template Unsigned<UInt64Builder, uint64_t>();
+    case TypeId::kFloat: return r.template Floating<FloatBuilder, float>();
+    case TypeId::kDouble: return r.template Floating<DoubleBuilder, double>();
+    case TypeId::kDuration: return r.template Signed<DurationBuilder, int64_t>();
+    case TypeId::kDate32: return r.template Temporal<Date32Builder, int32_t>();
+    case TypeId::kDate64: return r.template Temporal<Date64Builder, int64_t>();
+    case TypeId::kTimestamp: return r.template Temporal<TimestampBuilder, int64_t>();
+    case TypeId::kTime32: return r.template Temporal<Time32Builder, int32_t>();
+    case TypeId::kTime64: return r.template Temporal<Time64Builder, int64_t>();
+    case TypeId::kString: return r.template String<StringBuilder>();
+    case TypeId::kLargeString: return r.template String<LargeStringBuilder>();
+    case TypeId::kStringView: return r.template String<BinaryViewBuilder>();
+    case TypeId::kList: return r.template List<ListBuilder>();
+    case TypeId::kLargeList: return r.template List<LargeListBuilder>();
+    case TypeId::kStruct: return r.Struct();
+    default: return r.Other();
+  }
+}
+
 // A fixed-width value appended without a call when there is room (the
 // top-level columns are reserved for every line of the block).
 template <typename B, typename V>

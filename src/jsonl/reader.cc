@@ -36,7 +36,6 @@ using internal::BuildNode;
 using internal::FastResult;
 using internal::Node;
 using internal::SizeHint;
-using text::internal::Loader;
 using text::internal::RawBlock;
 
 struct Block {
@@ -52,8 +51,8 @@ struct Block {
 class JsonlReader final : public RecordBatchReader {
  public:
   JsonlReader(std::shared_ptr<io::InputStream> input, const ReadOptions& options)
-      : options_(options), loader_(std::move(input), ToLoaderOptions(options)) {
-    threads_ = options.num_threads > 0 ? options.num_threads : HardwareThreads();
+      : options_(options),
+        blocks_(std::move(input), ToLoaderOptions(options), options.num_threads) {
   }
 
   static text::internal::LoaderOptions ToLoaderOptions(const ReadOptions& o) {
@@ -92,7 +91,7 @@ class JsonlReader final : public RecordBatchReader {
                              text::internal::kMaxBlockBytes)
           .WithDetail({StatusDetail::Kind::kLimit, {"block_size", "max_line_bytes"}});
     }
-    ALKAID_RETURN_NOT_OK(loader_.Start());
+    ALKAID_RETURN_NOT_OK(blocks_.loader.Start());
     if (options_.schema) {
       schema_ = options_.schema;
       SizeBlocksForWidth();
@@ -105,12 +104,12 @@ class JsonlReader final : public RecordBatchReader {
     bool whole = true;
     size_t i = 0;
     while (seen < options_.inference_rows) {
-      if (i == pipeline_.pending().size()) {
-        if (loader_.done()) break;
-        ALKAID_RETURN_NOT_OK(LoadBlock());
+      if (i == blocks_.pipeline.pending().size()) {
+        if (blocks_.loader.done()) break;
+        ALKAID_RETURN_NOT_OK(blocks_.LoadBlock());
         continue;
       }
-      Block& b = pipeline_.pending()[i++];
+      Block& b = blocks_.pipeline.pending()[i++];
       if (!b.raw.error.ok()) return Located(b.raw.error, line_base);
       Status st =
           internal::ForEachLine(b.data(), b.raw.size, [&](int64_t line, int64_t s, int64_t e) {
@@ -125,7 +124,7 @@ class JsonlReader final : public RecordBatchReader {
       ALKAID_RETURN_NOT_OK(st);
       line_base += text::internal::CountLineFeeds(b.data(), b.raw.size);
     }
-    if (!loader_.done() || i < pipeline_.pending().size()) whole = false;
+    if (!blocks_.loader.done() || i < blocks_.pipeline.pending().size()) whole = false;
     schema_ = inference.Schema(whole);
     SizeBlocksForWidth();
     return Status::OK();
@@ -136,7 +135,7 @@ class JsonlReader final : public RecordBatchReader {
   void SizeBlocksForWidth() {
     int64_t columns = 0;
     for (const auto& f : schema_->fields()) columns += 1 + CountDescendants(*f->type());
-    loader_.SetBlockSize(text::internal::BlockSizeForColumns(options_.block_size,
+    blocks_.loader.SetBlockSize(text::internal::BlockSizeForColumns(options_.block_size,
                                                             options_.max_line_bytes, columns));
   }
 
@@ -147,13 +146,12 @@ class JsonlReader final : public RecordBatchReader {
   }
 
   Result<RecordBatchPtr> Next() override {
-    return pipeline_.Next(
-        loader_, threads_, [this] { return LoadBlock(); },
+    return blocks_.Next(
         [this](Block* b) { return ParseBlock(b); },
         [this](Block& b) -> Result<RecordBatchPtr> {
-          if (!b.raw.error.ok()) return Located(b.raw.error, next_line_);
-          if (!b.ok) return Located(b.error, next_line_ + b.error_line);
-          next_line_ += b.lines;
+          if (!b.raw.error.ok()) return Located(b.raw.error, blocks_.next_line);
+          if (!b.ok) return Located(b.error, blocks_.next_line + b.error_line);
+          blocks_.next_line += b.lines;
           return std::move(b.batch);
         });
   }
@@ -168,14 +166,6 @@ class JsonlReader final : public RecordBatchReader {
   }
   static Status Located(const Status& st, int64_t line) {
     return st.WithContext("JSON Lines line " + std::to_string(line));
-  }
-  Status LoadBlock() {
-    ALKAID_ASSIGN_OR_RAISE(RawBlock raw, loader_.Next());
-    if (raw.buffer == nullptr && raw.error.ok()) return Status::OK();
-    Block b;
-    b.raw = std::move(raw);
-    pipeline_.pending().push_back(std::move(b));
-    return Status::OK();
   }
 
   // Parses one block into a batch; runs on any thread.
@@ -285,7 +275,7 @@ class JsonlReader final : public RecordBatchReader {
       columns.push_back(std::move(col));
     }
     b->batch = RecordBatch::Make(schema_, rows, std::move(columns));
-    loader_.Recycle(std::move(b->raw.buffer));
+    blocks_.loader.Recycle(std::move(b->raw.buffer));
     return Status::OK();
   }
 
@@ -294,11 +284,8 @@ class JsonlReader final : public RecordBatchReader {
   std::vector<SizeHint> hints_;  // see SizeHint
   bool fast_ = false;  // the schema is read by the On-Demand path first
   bool scan_ = false;  // and by the line scanner before that
-  Loader loader_;
-  int threads_ = 1;
   SchemaPtr schema_;
-  text::internal::BlockPipeline<Block> pipeline_;
-  int64_t next_line_ = 1;
+  text::internal::BlockReading<Block> blocks_;  // last: see BlockReading
 };
 
 }  // namespace

@@ -233,6 +233,43 @@ class BlockPipeline {
   Status error_;
 };
 
+// What a text reader (CSV, JSON Lines) keeps of its input while it reads:
+// the loader of raw blocks, the pipeline that parses them on `threads`
+// threads, and the line the next batch starts at. BlockT has a `RawBlock raw`.
+// A reader declares it as its last member, so that the pipeline's helpers
+// stop before the members its parse() uses are destroyed.
+template <typename BlockT>
+struct BlockReading {
+  BlockReading(std::shared_ptr<io::InputStream> input, const LoaderOptions& options,
+               int num_threads)
+      : loader(std::move(input), options),
+        threads(num_threads > 0 ? num_threads : HardwareThreads()) {}
+
+  // Appends the next raw block to pipeline.pending() (nothing at the end of
+  // input; a read error travels in the block).
+  Status LoadBlock() {
+    ALKAID_ASSIGN_OR_RAISE(RawBlock raw, loader.Next());
+    if (raw.buffer == nullptr && raw.error.ok()) return Status::OK();
+    BlockT b;
+    b.raw = std::move(raw);
+    pipeline.pending().push_back(std::move(b));
+    return Status::OK();
+  }
+
+  // The next batch: see BlockPipeline::Next.
+  template <typename Parse, typename Take>
+  Result<RecordBatchPtr> Next(Parse&& parse, Take&& take) {
+    return pipeline.Next(
+        loader, threads, [this] { return LoadBlock(); }, std::forward<Parse>(parse),
+        std::forward<Take>(take));
+  }
+
+  Loader loader;
+  int threads;
+  BlockPipeline<BlockT> pipeline;
+  int64_t next_line = 1;
+};
+
 // A ReaderT (constructed from input and options, then Init()) as a
 // RecordBatchReader.
 template <typename ReaderT, typename Options>
