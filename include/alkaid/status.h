@@ -199,17 +199,9 @@ class ALKAID_EXPORT [[nodiscard]] Status {
     return Status(code, out.str());
   }
 
-  // The state is deleted out of line: a Status's destructor, which runs for
-  // every OK result on hot paths, then stays one inline null test instead of
-  // a call that also holds the string's and the detail's release.
-  struct ALKAID_EXPORT StateDeleter {
-    void operator()(const State* state) const noexcept;
-  };
-  using StatePtr = std::unique_ptr<const State, StateDeleter>;
+  static std::unique_ptr<const State> CopyState(const State& state);
 
-  static StatePtr CopyState(const State& state);
-
-  StatePtr state_;
+  std::unique_ptr<const State> state_;
 };
 
 /// Writes st.ToString() to `os`.
