@@ -63,20 +63,27 @@ class ALKAID_EXPORT FlightMetadataReader {
 /// the call, so the server keeps nothing.
 class ALKAID_EXPORT FlightStreamWriter : public FlightMessageWriter {
  public:
+  /// Half-closes the upload: the server sees a clean end of data.
   virtual Status DoneWriting() = 0;
+  /// Waits for the server's final status and returns it.
   virtual Status Close() = 0;
+  /// Cancels the call; the server keeps nothing.
   virtual void Cancel() = 0;
 };
 
 /// A DoPut call: write data, read the server's PutResults.
 struct ALKAID_EXPORT DoPutCall {
+  /// Sends the data.
   std::unique_ptr<FlightStreamWriter> writer;
+  /// Reads the server's PutResult metadata.
   std::unique_ptr<FlightMetadataReader> reader;
 };
 
 /// A DoExchange call: data both ways.
 struct ALKAID_EXPORT DoExchangeCall {
+  /// Sends data to the server.
   std::unique_ptr<FlightStreamWriter> writer;
+  /// Reads the server's data.
   std::unique_ptr<FlightStreamReader> reader;
 };
 
@@ -101,33 +108,46 @@ class ALKAID_EXPORT FlightClient {
   Result<std::vector<std::string>> Handshake(const std::vector<std::string>& payloads,
                                              const CallOptions& options = {});
 
+  /// Flights the server lists for `criteria` (empty: all).
   Result<std::vector<FlightInfo>> ListFlights(const Criteria& criteria = {},
                                               const CallOptions& options = {});
+  /// How to fetch the data `descriptor` names.
   Result<FlightInfo> GetFlightInfo(const FlightDescriptor& descriptor,
                                    const CallOptions& options = {});
+  /// Starts or polls a long-running query for `descriptor`.
   Result<PollInfo> PollFlightInfo(const FlightDescriptor& descriptor,
                                   const CallOptions& options = {});
+  /// The schema of the data `descriptor` names.
   Result<SchemaResult> GetSchema(const FlightDescriptor& descriptor,
                                  const CallOptions& options = {});
+  /// Streams the data `ticket` names.
   Result<std::unique_ptr<FlightStreamReader>> DoGet(const Ticket& ticket,
                                                     const CallOptions& options = {});
   /// Starts an upload of `schema` under `descriptor` (sent with the first message).
   Result<DoPutCall> DoPut(const FlightDescriptor& descriptor, const SchemaPtr& schema,
                           const CallOptions& options = {});
+  /// Starts a bidirectional data exchange under `descriptor`.
   Result<DoExchangeCall> DoExchange(const FlightDescriptor& descriptor,
                                     const CallOptions& options = {});
+  /// Runs `action`; returns all its results.
   Result<std::vector<ActionResult>> DoAction(const Action& action,
                                              const CallOptions& options = {});
+  /// The actions the server supports.
   Result<std::vector<ActionType>> ListActions(const CallOptions& options = {});
 
   // Well-known actions.
+  /// Cancels a flight's running query.
   Result<CancelFlightInfoResult> CancelFlightInfo(const CancelFlightInfoRequest& request,
                                                   const CallOptions& options = {});
+  /// Extends an endpoint's expiration time; returns the renewed endpoint.
   Result<FlightEndpoint> RenewFlightEndpoint(const RenewFlightEndpointRequest& request,
                                              const CallOptions& options = {});
+  /// Sets session options; the result lists per-option errors.
   Result<SetSessionOptionsResult> SetSessionOptions(const SetSessionOptionsRequest& request,
                                                     const CallOptions& options = {});
+  /// The session's current options.
   Result<GetSessionOptionsResult> GetSessionOptions(const CallOptions& options = {});
+  /// Ends the session on the server.
   Result<CloseSessionStatus> CloseSession(const CallOptions& options = {});
 
   /// Closes the channel; calls still running fail. Called by the destructor.

@@ -53,11 +53,13 @@ class ALKAID_EXPORT CallHeaders {
 class ALKAID_EXPORT OutgoingHeaders {
  public:
   virtual ~OutgoingHeaders() = default;
+  /// Adds one header; a key may be added more than once.
   virtual void Add(std::string_view key, std::string_view value) = 0;
 };
 
 /// What middleware learns about a call when it starts.
 struct ALKAID_EXPORT CallInfo {
+  /// The RPC being called.
   FlightMethod method;
   std::string peer;  ///< "ipv4:127.0.0.1:5000", "unix:/path", ...
 };
@@ -80,6 +82,7 @@ class ALKAID_EXPORT ServerMiddleware {
 class ALKAID_EXPORT ServerMiddlewareFactory {
  public:
   virtual ~ServerMiddlewareFactory() = default;
+  /// Called when a call starts; see the class comment for the result.
   virtual Result<std::unique_ptr<ServerMiddleware>> StartCall(const CallInfo& info,
                                                               const CallHeaders& headers) = 0;
 };
@@ -98,6 +101,7 @@ class ALKAID_EXPORT ServerAuthHandler {
     virtual ~Channel() = default;
     /// The next payload; nullopt when the client has finished sending.
     virtual Result<std::optional<std::string>> Read() = 0;
+    /// Sends one payload to the client.
     virtual Status Write(std::string_view payload) = 0;
   };
 

@@ -45,6 +45,7 @@ class ALKAID_EXPORT StopSource {
   StopSource();
   /// Stops every call that holds this source. Safe from any thread, any number of times.
   void RequestStop();
+  /// True once RequestStop() was called on any copy.
   bool stop_requested() const;
 
  private:
@@ -63,13 +64,16 @@ struct ALKAID_EXPORT CallOptions {
   /// How record batches of this call are read and written. The read options'
   /// memory budget bounds what one stream may hold.
   ipc::IpcReadOptions read_options;
+  /// How this call writes record batches.
   ipc::IpcWriteOptions write_options;
 };
 
 /// PEM-encoded certificate chain and private key (a server's, or a client's
 /// for mutual TLS).
 struct ALKAID_EXPORT CertKeyPair {
+  /// PEM certificate chain.
   std::string pem_cert;
+  /// PEM private key.
   std::string pem_key;
 };
 
@@ -86,6 +90,7 @@ struct ALKAID_EXPORT ClientOptions {
   /// Largest message the client accepts / sends, in bytes (after gzip
   /// decompression for received messages).
   int64_t max_receive_message_bytes = kDefaultMaxMessageBytes;
+  /// Largest message sent, in bytes.
   int64_t max_send_message_bytes = kDefaultMaxMessageBytes;
   /// Longest error text kept from a server's status.
   int64_t max_error_text_bytes = kDefaultMaxErrorTextBytes;
@@ -109,12 +114,14 @@ struct ALKAID_EXPORT ServerOptions {
   /// Largest message accepted / sent, in bytes (after gzip decompression for
   /// received messages).
   int64_t max_receive_message_bytes = kDefaultMaxMessageBytes;
+  /// Largest message sent, in bytes.
   int64_t max_send_message_bytes = kDefaultMaxMessageBytes;
   /// Longest error text sent to a client.
   int64_t max_error_text_bytes = kDefaultMaxErrorTextBytes;
   /// How uploaded data is read (memory budget per stream, validation) and how
   /// DoGet data is written.
   ipc::IpcReadOptions read_options;
+  /// How DoGet data is written.
   ipc::IpcWriteOptions write_options;
   /// Threads serving calls; 0: gRPC's default.
   int num_threads = 0;

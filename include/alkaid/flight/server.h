@@ -49,6 +49,7 @@ namespace alkaid::flight {
 /// One message of a data stream as an application sees it: a record batch,
 /// application metadata, or both. In a metadata-only message `batch` is null.
 struct ALKAID_EXPORT FlightStreamChunk {
+  /// The record batch; null for a metadata-only message.
   RecordBatchPtr batch;
   BufferPtr app_metadata;  ///< null when the message carried none
 };
@@ -64,6 +65,7 @@ class ALKAID_EXPORT ServerCallContext {
   /// True once the client cancelled, disconnected or passed its deadline; a
   /// long handler should check it and stop.
   virtual bool is_cancelled() const = 0;
+  /// The headers the client sent with the call.
   virtual const CallHeaders& incoming_headers() const = 0;
   /// The call's middleware registered under `name` (ServerOptions::middleware), or null.
   virtual ServerMiddleware* GetMiddleware(std::string_view name) const = 0;
@@ -74,6 +76,7 @@ class ALKAID_EXPORT ServerCallContext {
 class ALKAID_EXPORT FlightDataStream {
  public:
   virtual ~FlightDataStream() = default;
+  /// The schema of every batch the stream yields.
   virtual SchemaPtr schema() const = 0;
   /// The next chunk; nullopt at the end. An error ends the call with it.
   virtual Result<std::optional<FlightStreamChunk>> Next() = 0;
@@ -105,6 +108,7 @@ class ALKAID_EXPORT FlightMessageReader {
 class ALKAID_EXPORT FlightMetadataWriter {
  public:
   virtual ~FlightMetadataWriter() = default;
+  /// Sends one PutResult carrying `app_metadata` to the client.
   virtual Status WriteMetadata(std::string_view app_metadata) = 0;
 };
 
@@ -114,9 +118,13 @@ class ALKAID_EXPORT FlightMetadataWriter {
 class ALKAID_EXPORT FlightMessageWriter {
  public:
   virtual ~FlightMessageWriter() = default;
+  /// Sends the schema; call once, before any batch.
   virtual Status Begin(const SchemaPtr& schema) = 0;
+  /// Sends one batch; its schema must equal the one given to Begin.
   virtual Status WriteRecordBatch(const RecordBatch& batch) = 0;
+  /// Sends one batch with application metadata attached.
   virtual Status WriteWithMetadata(const RecordBatch& batch, std::string_view app_metadata) = 0;
+  /// Sends application metadata with no batch.
   virtual Status WriteMetadata(std::string_view app_metadata) = 0;
   /// Writes every batch of a table (no metadata). Begins the stream if needed.
   Status WriteTable(const Table& table, int64_t max_chunk_rows = -1);
@@ -149,37 +157,51 @@ class ALKAID_EXPORT FlightServerBase {
   Status Shutdown(std::optional<std::chrono::system_clock::time_point> deadline = std::nullopt);
 
   // ---- RPCs; override the ones this server serves. ----
+  /// Receives each FlightInfo a listing produces; an error stops the listing.
   using FlightInfoSink = std::function<Status(const FlightInfo&)>;
+  /// Receives each result an action produces; an error stops the action.
   using ActionResultSink = std::function<Status(const ActionResult&)>;
 
   /// Calls `emit` once per flight; stop when it returns an error (client gone).
   virtual Status ListFlights(const ServerCallContext& context, const Criteria& criteria,
                              const FlightInfoSink& emit);
+  /// Answers GetFlightInfo; the default is NotImplemented.
   virtual Result<FlightInfo> GetFlightInfo(const ServerCallContext& context,
                                            const FlightDescriptor& descriptor);
+  /// Answers PollFlightInfo; the default is NotImplemented.
   virtual Result<PollInfo> PollFlightInfo(const ServerCallContext& context,
                                           const FlightDescriptor& descriptor);
+  /// Answers GetSchema; the default is NotImplemented.
   virtual Result<SchemaResult> GetSchema(const ServerCallContext& context,
                                          const FlightDescriptor& descriptor);
+  /// Answers DoGet with the stream to send; the default is NotImplemented.
   virtual Result<std::unique_ptr<FlightDataStream>> DoGet(const ServerCallContext& context,
                                                           const Ticket& ticket);
+  /// Receives a DoPut upload; the default is NotImplemented.
   virtual Status DoPut(const ServerCallContext& context, FlightMessageReader& reader,
                        FlightMetadataWriter& writer);
+  /// Serves a DoExchange; the default is NotImplemented.
   virtual Status DoExchange(const ServerCallContext& context, FlightMessageReader& reader,
                             FlightMessageWriter& writer);
   /// Any action not handled below. Calls `emit` once per result.
   virtual Status DoAction(const ServerCallContext& context, const Action& action,
                           const ActionResultSink& emit);
+  /// The actions DoAction accepts; the default lists none.
   virtual Result<std::vector<ActionType>> ListActions(const ServerCallContext& context);
 
   // Well-known actions: DoAction with these types decodes the body and calls these.
+  /// Serves the CancelFlightInfo action; the default is NotImplemented.
   virtual Result<CancelFlightInfoResult> CancelFlightInfo(const ServerCallContext& context,
                                                           const CancelFlightInfoRequest& request);
+  /// Serves the RenewFlightEndpoint action; the default is NotImplemented.
   virtual Result<FlightEndpoint> RenewFlightEndpoint(const ServerCallContext& context,
                                                      const RenewFlightEndpointRequest& request);
+  /// Serves the SetSessionOptions action; the default is NotImplemented.
   virtual Result<SetSessionOptionsResult> SetSessionOptions(
       const ServerCallContext& context, const SetSessionOptionsRequest& request);
+  /// Serves the GetSessionOptions action; the default is NotImplemented.
   virtual Result<GetSessionOptionsResult> GetSessionOptions(const ServerCallContext& context);
+  /// Serves the CloseSession action; the default is NotImplemented.
   virtual Result<CloseSessionStatus> CloseSession(const ServerCallContext& context);
 
  private:

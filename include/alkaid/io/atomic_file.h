@@ -28,12 +28,15 @@ class ALKAID_EXPORT AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
+  /// The stream writing the temporary file; owned by this object.
   OutputStream* stream() const { return sink_.get(); }
+  /// The path the file is renamed to on Commit.
   const std::string& target() const { return target_; }
   /// The temporary file's path (a caller may remove it from a signal handler).
   const std::string& temp_path() const { return temp_; }
   /// Closes, syncs and renames the temporary file over the target.
   Status Commit();
+  /// True once Commit succeeded.
   bool committed() const { return committed_; }
 
  private:

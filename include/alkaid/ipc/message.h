@@ -32,6 +32,7 @@ enum class MessageKind : int8_t {
 
 /// One IPC message split the way message-oriented transports carry it.
 struct ALKAID_EXPORT EncodedMessage {
+  /// Which kind of message this is.
   MessageKind kind = MessageKind::kSchema;
   /// The Message flatbuffer alone: no continuation marker, no length prefix,
   /// no padding after it.
@@ -53,6 +54,7 @@ struct ALKAID_EXPORT EncodedMessage {
 /// overlap; separate encoders are independent.
 class ALKAID_EXPORT MessageEncoder {
  public:
+  /// An encoder for batches of `schema`; fails on options it cannot honour.
   static Result<std::unique_ptr<MessageEncoder>> Make(
       SchemaPtr schema, const IpcWriteOptions& options = IpcWriteOptions::Defaults());
   virtual ~MessageEncoder() = default;
@@ -76,6 +78,7 @@ class ALKAID_EXPORT MessageDecoder {
  public:
   /// What one message completed.
   struct Decoded {
+    /// The kind of the message consumed.
     MessageKind kind = MessageKind::kSchema;
     /// Set for kSchema.
     SchemaPtr schema;
@@ -83,6 +86,7 @@ class ALKAID_EXPORT MessageDecoder {
     RecordBatchPtr batch;
   };
 
+  /// A decoder with no schema yet.
   static Result<std::unique_ptr<MessageDecoder>> Make(
       const IpcReadOptions& options = IpcReadOptions::Defaults());
   virtual ~MessageDecoder() = default;
@@ -96,6 +100,7 @@ class ALKAID_EXPORT MessageDecoder {
 
   /// The schema, once the first message has been consumed.
   virtual const SchemaPtr& schema() const = 0;
+  /// Counters as a stream reader keeps them.
   virtual ReadStats stats() const = 0;
 };
 
