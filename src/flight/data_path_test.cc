@@ -112,25 +112,7 @@ class StoreServer : public FlightServerBase {
   std::vector<std::string> failed_uploads_;
 };
 
-std::vector<std::string> GoldCases() {
-  std::vector<std::string> cases;
-  std::string root = ::alkaid::testing::TestDataDir();
-  fs::path dir = fs::path(root) / "arrow-testing" / "integration";
-  std::error_code ec;
-  if (root.empty() || !fs::is_directory(dir, ec)) return {"<no test data>"};
-  for (const auto& version : fs::directory_iterator(dir, ec)) {
-    if (!version.is_directory()) continue;
-    for (const auto& entry : fs::directory_iterator(version.path(), ec)) {
-      if (entry.path().extension() != ".arrow_file") continue;
-      fs::path stem = entry.path();
-      stem.replace_extension("");
-      cases.push_back(version.path().filename().string() + "/" + stem.filename().string());
-    }
-  }
-  std::sort(cases.begin(), cases.end());
-  if (cases.empty()) cases.push_back("<no test data>");
-  return cases;
-}
+std::vector<std::string> GoldCases() { return ::alkaid::testing::GoldIntegrationCases(".arrow_file"); }
 
 std::string CaseName(const ::testing::TestParamInfo<std::string>& info) {
   std::string name = info.param;

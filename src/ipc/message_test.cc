@@ -25,27 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::alkaid::testing::ArrayFromJSON;
 
-// "<version>/<case>" for every gold .arrow_file.
-std::vector<std::string> GoldCases() {
-  std::vector<std::string> cases;
-  const std::string root = ::alkaid::testing::TestDataDir();
-  const fs::path dir = fs::path(root) / "arrow-testing" / "integration";
-  std::error_code ec;
-  if (!root.empty() && fs::is_directory(dir, ec)) {
-    for (const auto& version : fs::directory_iterator(dir, ec)) {
-      if (!version.is_directory()) continue;
-      for (const auto& entry : fs::directory_iterator(version.path(), ec)) {
-        if (entry.path().extension() != ".arrow_file") continue;
-        fs::path stem = entry.path();
-        stem.replace_extension("");
-        cases.push_back(version.path().filename().string() + "/" + stem.filename().string());
-      }
-    }
-  }
-  std::sort(cases.begin(), cases.end());
-  if (cases.empty()) cases.push_back("<no test data>");
-  return cases;
-}
+std::vector<std::string> GoldCases() { return ::alkaid::testing::GoldIntegrationCases(".arrow_file"); }
 
 // The message framed as a stream frames it: continuation marker, int32
 // length of the padded flatbuffer, the flatbuffer, zero padding, the body.
