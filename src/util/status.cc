@@ -24,12 +24,12 @@ const char* StatusCodeName(StatusCode code) {
 
 Status::Status(StatusCode code, std::string message) {
   if (code != StatusCode::kOk)
-    state_ = std::make_unique<const State>(State{code, std::move(message), nullptr});
+    state_ = StatePtr(new State{code, std::move(message), nullptr});
 }
 
-std::unique_ptr<const Status::State> Status::CopyState(const State& state) {
-  return std::make_unique<const State>(state);
-}
+Status::StatePtr Status::CopyState(const State& state) { return StatePtr(new State(state)); }
+
+void Status::StateDeleter::operator()(const State* state) const noexcept { delete state; }
 
 const std::string& Status::message() const {
   static const std::string empty;
@@ -44,16 +44,15 @@ std::string Status::ToString() const {
 Status Status::WithContext(const std::string& context) const {
   if (ok()) return *this;
   Status out;
-  out.state_ = std::make_unique<const State>(
-      State{state_->code, context + ": " + state_->message, state_->detail});
+  out.state_ = StatePtr(new State{state_->code, context + ": " + state_->message, state_->detail});
   return out;
 }
 
 Status Status::WithDetail(StatusDetail detail) const {
   if (ok()) return *this;
   Status out;
-  out.state_ = std::make_unique<const State>(State{
-      state_->code, state_->message, std::make_shared<const StatusDetail>(std::move(detail))});
+  out.state_ = StatePtr(new State{state_->code, state_->message,
+                                  std::make_shared<const StatusDetail>(std::move(detail))});
   return out;
 }
 
