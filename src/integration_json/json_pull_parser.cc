@@ -188,6 +188,14 @@ Status JsonPullParser::Push(char bracket) {
 
 Status JsonPullParser::Next(JsonToken* token) {
   text_in_chunk_ = false;
+  // Takes the '}' or ']' at pos_ that closes the innermost container.
+  auto close = [&] {
+    *token = stack_.back() == '{' ? JsonToken::kEndObject : JsonToken::kEndArray;
+    ++pos_;
+    stack_.pop_back();
+    state_ = State::kAfterValue;
+    return Status::OK();
+  };
   while (true) {
     const int c = SkipSpace();
     if (c == -2) return source_status_;
@@ -210,23 +218,12 @@ Status JsonPullParser::Next(JsonToken* token) {
           state_ = stack_.back() == '{' ? State::kKey : State::kValue;
           continue;
         }
-        if ((c == '}' && stack_.back() == '{') || (c == ']' && stack_.back() == '[')) {
-          ++pos_;
-          stack_.pop_back();
-          *token = c == '}' ? JsonToken::kEndObject : JsonToken::kEndArray;
-          return Status::OK();
-        }
+        if ((c == '}' && stack_.back() == '{') || (c == ']' && stack_.back() == '[')) return close();
         if (c == -1) return SyntaxError("unexpected end of the text");
         return SyntaxError(stack_.back() == '{' ? "expected ',' or '}' after an object member"
                                                 : "expected ',' or ']' after an array element");
       case State::kFirstKeyOrEnd:
-        if (c == '}') {
-          ++pos_;
-          stack_.pop_back();
-          state_ = State::kAfterValue;
-          *token = JsonToken::kEndObject;
-          return Status::OK();
-        }
+        if (c == '}') return close();
         [[fallthrough]];
       case State::kKey: {
         if (c == -1) return SyntaxError("unexpected end of the text");
@@ -242,13 +239,7 @@ Status JsonPullParser::Next(JsonToken* token) {
         return Status::OK();
       }
       case State::kFirstValueOrEnd:
-        if (c == ']') {
-          ++pos_;
-          stack_.pop_back();
-          state_ = State::kAfterValue;
-          *token = JsonToken::kEndArray;
-          return Status::OK();
-        }
+        if (c == ']') return close();
         [[fallthrough]];
       case State::kValue:
         switch (c) {
