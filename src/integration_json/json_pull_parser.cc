@@ -189,11 +189,11 @@ Status JsonPullParser::Push(char bracket) {
 Status JsonPullParser::Next(JsonToken* token) {
   text_in_chunk_ = false;
   // Takes the '}' or ']' at pos_ that closes the innermost container.
-  auto close = [&] {
-    *token = stack_.back() == '{' ? JsonToken::kEndObject : JsonToken::kEndArray;
+  auto close = [&](JsonToken end) {
     ++pos_;
     stack_.pop_back();
     state_ = State::kAfterValue;
+    *token = end;
     return Status::OK();
   };
   while (true) {
@@ -218,12 +218,13 @@ Status JsonPullParser::Next(JsonToken* token) {
           state_ = stack_.back() == '{' ? State::kKey : State::kValue;
           continue;
         }
-        if ((c == '}' && stack_.back() == '{') || (c == ']' && stack_.back() == '[')) return close();
+        if (c == '}' && stack_.back() == '{') return close(JsonToken::kEndObject);
+        if (c == ']' && stack_.back() == '[') return close(JsonToken::kEndArray);
         if (c == -1) return SyntaxError("unexpected end of the text");
         return SyntaxError(stack_.back() == '{' ? "expected ',' or '}' after an object member"
                                                 : "expected ',' or ']' after an array element");
       case State::kFirstKeyOrEnd:
-        if (c == '}') return close();
+        if (c == '}') return close(JsonToken::kEndObject);
         [[fallthrough]];
       case State::kKey: {
         if (c == -1) return SyntaxError("unexpected end of the text");
@@ -239,7 +240,7 @@ Status JsonPullParser::Next(JsonToken* token) {
         return Status::OK();
       }
       case State::kFirstValueOrEnd:
-        if (c == ']') return close();
+        if (c == ']') return close(JsonToken::kEndArray);
         [[fallthrough]];
       case State::kValue:
         switch (c) {
