@@ -190,6 +190,45 @@ struct RangeVisitor {
 
   MaybeMismatch ValueAt(int64_t k) const { return cmp->SlotMismatch(k, l, ls + k, r, rs + k); }
 
+  // A difference found inside what slot k stands for (its union child, its
+  // dictionary entry, its run's value), reported at slot k: with the inner
+  // path and message when the difference is nested deeper, else the slots.
+  Mismatch InsideValue(int64_t k, Mismatch inner) const {
+    Mismatch whole = *ValueAt(k);
+    if (cmp->describe() && !inner.suffix.empty()) {
+      whole.suffix = std::move(inner.suffix);
+      whole.message = std::move(inner.message);
+    }
+    return whole;
+  }
+
+  // Binary and list slots, described by offsets (buffer 1): in each run of
+  // valid slots, the slots before the first length difference hold
+  // contiguous values on both sides, which compare_values(start, a, b, same)
+  // compares at once (a and b: the run's offsets); the length difference
+  // itself is the mismatch after them (its message noting the lengths for
+  // lists, whose printed values may be cut short).
+  template <typename O, typename CompareValues>
+  MaybeMismatch WithOffsetRuns(bool note_lengths, CompareValues&& compare_values) {
+    const O* lo = l.GetValues<O>(1) + ls;
+    const O* ro = r.GetValues<O>(1) + rs;
+    return WithValidity([&](int64_t start, int64_t count) -> MaybeMismatch {
+      const O* a = lo + start;
+      const O* b = ro + start;
+      const int64_t same = FirstLengthDifference(a, b, count);
+      if (MaybeMismatch m = compare_values(start, a, b, same)) return m;
+      if (same == count) return std::nullopt;
+      if (!note_lengths) return ValueAt(start + same);
+      return LengthMismatch(start + same, a[same + 1] - a[same], b[same + 1] - b[same]);
+    });
+  }
+
+  // What a comparison through VisitIndexType or VisitRunEndType found (they
+  // never fail here: types are checked when they are made).
+  static MaybeMismatch Found(Result<MaybeMismatch> result) {
+    return result.ok() ? std::move(*result) : std::nullopt;
+  }
+
   static std::string ElementStep(int64_t element) { return "[" + std::to_string(element) + "]"; }
 
   // ---- leaves ------------------------------------------------------------
@@ -251,23 +290,16 @@ struct RangeVisitor {
     requires is_base_binary_v<T>
   MaybeMismatch Visit(const T&) {
     using O = typename T::offset_type;
-    const O* lo = l.GetValues<O>(1) + ls;
-    const O* ro = r.GetValues<O>(1) + rs;
     const uint8_t* ld = l.buffers[2] ? l.buffers[2]->data() : nullptr;
     const uint8_t* rd = r.buffers[2] ? r.buffers[2]->data() : nullptr;
-    return WithValidity([&](int64_t start, int64_t count) -> MaybeMismatch {
-      const O* a = lo + start;
-      const O* b = ro + start;
-      // Slots before the first length difference hold the same number of
-      // bytes on both sides, so their bytes compare with one memcmp.
-      const int64_t same = FirstLengthDifference(a, b, count);
-      if (!BytesEqual(ld + a[0], rd + b[0], static_cast<int64_t>(a[same] - a[0]))) {
-        for (int64_t k = 0; k < same; ++k) {
-          if (!BytesEqual(ld + a[k], rd + b[k], static_cast<int64_t>(a[k + 1] - a[k])))
-            return ValueAt(start + k);
-        }
+    return WithOffsetRuns<O>(false, [&](int64_t start, const O* a, const O* b,
+                                        int64_t same) -> MaybeMismatch {
+      // Their bytes compare with one memcmp; a difference is then found slot by slot.
+      if (BytesEqual(ld + a[0], rd + b[0], static_cast<int64_t>(a[same] - a[0]))) return std::nullopt;
+      for (int64_t k = 0; k < same; ++k) {
+        if (!BytesEqual(ld + a[k], rd + b[k], static_cast<int64_t>(a[k + 1] - a[k])))
+          return ValueAt(start + k);
       }
-      if (same < count) return ValueAt(start + same);
       return std::nullopt;
     });
   }
@@ -306,26 +338,16 @@ struct RangeVisitor {
     requires is_var_list_v<T>
   MaybeMismatch Visit(const T&) {
     using O = typename T::offset_type;
-    const O* lo = l.GetValues<O>(1) + ls;
-    const O* ro = r.GetValues<O>(1) + rs;
     const ArrayData& lc = *l.child_data[0];
     const ArrayData& rc = *r.child_data[0];
-    return WithValidity([&](int64_t start, int64_t count) -> MaybeMismatch {
-      const O* a = lo + start;
-      const O* b = ro + start;
-      // Up to the first length difference the elements are contiguous on
-      // both sides: compare them at once and map a difference back to its
-      // list slot.
-      const int64_t same = FirstLengthDifference(a, b, count);
+    return WithOffsetRuns<O>(true, [&](int64_t start, const O* a, const O* b,
+                                       int64_t same) -> MaybeMismatch {
+      // Their elements compare at once; a difference maps back to its list slot.
       MaybeMismatch m = cmp->Compare(lc, a[0], rc, b[0], static_cast<int64_t>(a[same] - a[0]));
-      if (m) {
-        const O target = static_cast<O>(a[0] + m->index);
-        const int64_t k = std::upper_bound(a, a + same + 1, target) - a - 1;
-        return cmp->Nest(start + k, ElementStep(target - a[k]), std::move(*m));
-      }
-      if (same < count)
-        return LengthMismatch(start + same, a[same + 1] - a[same], b[same + 1] - b[same]);
-      return std::nullopt;
+      if (!m) return std::nullopt;
+      const O target = static_cast<O>(a[0] + m->index);
+      const int64_t k = std::upper_bound(a, a + same + 1, target) - a - 1;
+      return cmp->Nest(start + k, ElementStep(target - a[k]), std::move(*m));
     });
   }
 
@@ -417,13 +439,7 @@ struct RangeVisitor {
         MaybeMismatch m = cmp->Compare(*l.child_data[static_cast<size_t>(child)], left_child_pos(k),
                                        *r.child_data[static_cast<size_t>(child)], right_child_pos(k),
                                        end - k);
-        if (m) {
-          const int64_t slot = k + m->index;
-          Mismatch whole = *ValueAt(slot);
-          whole.suffix = std::move(m->suffix);
-          if (cmp->describe() && !whole.suffix.empty()) whole.message = std::move(m->message);
-          return whole;
-        }
+        if (m) return InsideValue(k + m->index, std::move(*m));
       }
       k = end;
     }
@@ -433,12 +449,9 @@ struct RangeVisitor {
   // Decoded comparison: a slot is null when its index is null or the
   // dictionary value it points to is null.
   MaybeMismatch Visit(const DictionaryType& type) {
-    MaybeMismatch out;  // dictionary types only take integer indices
-    (void)VisitIndexType(*type.index_type(), [&](auto zero) -> Status {
-      out = CompareDecoded<decltype(zero)>();
-      return Status::OK();
-    });
-    return out;
+    return Found(VisitIndexType(*type.index_type(), [&](auto zero) -> Result<MaybeMismatch> {
+      return CompareDecoded<decltype(zero)>();
+    }));
   }
 
   template <typename Index>
@@ -463,25 +476,15 @@ struct RangeVisitor {
       if (l_valid != r_valid) return ValueAt(k);
       if (!l_valid || (same_dictionary && li[k] == ri[k])) continue;
       MaybeMismatch m = cmp->Compare(ld, static_cast<int64_t>(li[k]), rd, static_cast<int64_t>(ri[k]), 1);
-      if (m) {
-        Mismatch whole = *ValueAt(k);
-        if (cmp->describe() && !m->suffix.empty()) {
-          whole.suffix = std::move(m->suffix);
-          whole.message = std::move(m->message);
-        }
-        return whole;
-      }
+      if (m) return InsideValue(k, std::move(*m));
     }
     return std::nullopt;
   }
 
   MaybeMismatch Visit(const RunEndEncodedType& type) {
-    MaybeMismatch out;  // run ends are int16, int32 or int64
-    (void)VisitRunEndType(*type.run_end_type(), [&](auto zero) -> Status {
-      out = CompareRuns<decltype(zero)>();
-      return Status::OK();
-    });
-    return out;
+    return Found(VisitRunEndType(*type.run_end_type(), [&](auto zero) -> Result<MaybeMismatch> {
+      return CompareRuns<decltype(zero)>();
+    }));
   }
 
   // Walks both run sequences together; each segment where neither side
@@ -503,14 +506,7 @@ struct RangeVisitor {
       const int64_t r_left = static_cast<int64_t>(re[rp]) - (r_first + k);
       const int64_t segment = std::min({l_left, r_left, length - k});
       MaybeMismatch m = cmp->Compare(*l.child_data[1], lp, *r.child_data[1], rp, 1);
-      if (m) {
-        Mismatch whole = *ValueAt(k);
-        if (cmp->describe() && !m->suffix.empty()) {
-          whole.suffix = std::move(m->suffix);
-          whole.message = std::move(m->message);
-        }
-        return whole;
-      }
+      if (m) return InsideValue(k, std::move(*m));
       k += segment;
       if (segment == l_left) ++lp;
       if (segment == r_left) ++rp;

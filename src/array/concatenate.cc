@@ -91,22 +91,19 @@ class Concatenator {
   template <typename T>
     requires is_base_binary_v<T>
   Result<ArrayDataPtr> Visit(const T&) {
-    using O = typename T::offset_type;
-    int64_t nulls = 0;
-    ALKAID_ASSIGN_OR_RAISE(auto validity, ConcatValidity(&nulls));
-    std::vector<Range> ranges;
-    ALKAID_ASSIGN_OR_RAISE(auto offsets, ConcatOffsets<O>(&ranges));
+    ALKAID_ASSIGN_OR_RAISE(VarLength v, ConcatVarLength<typename T::offset_type>());
     int64_t data_size = 0;
-    for (const Range& r : ranges) data_size += r.size();
+    for (const Range& r : v.ranges) data_size += r.size();
     ALKAID_ASSIGN_OR_RAISE(std::shared_ptr<Buffer> data, AllocateBuffer(data_size, pool_));
     int64_t pos = 0;
     for (size_t i = 0; i < in_.size(); ++i) {
-      if (ranges[i].size() == 0) continue;
-      std::memcpy(data->mutable_data() + pos, in_[i]->buffers[2]->data() + ranges[i].begin,
-                  static_cast<size_t>(ranges[i].size()));
-      pos += ranges[i].size();
+      const Range& r = v.ranges[i];
+      if (r.size() == 0) continue;
+      std::memcpy(data->mutable_data() + pos, in_[i]->buffers[2]->data() + r.begin,
+                  static_cast<size_t>(r.size()));
+      pos += r.size();
     }
-    return ArrayData::Make(type(), total_, {validity, offsets, data}, nulls);
+    return ArrayData::Make(type(), total_, {v.validity, v.offsets, data}, v.nulls);
   }
 
   template <typename T>
@@ -142,17 +139,13 @@ class Concatenator {
   template <typename T>
     requires is_var_list_v<T>
   Result<ArrayDataPtr> Visit(const T&) {
-    using O = typename T::offset_type;
-    int64_t nulls = 0;
-    ALKAID_ASSIGN_OR_RAISE(auto validity, ConcatValidity(&nulls));
-    std::vector<Range> ranges;
-    ALKAID_ASSIGN_OR_RAISE(auto offsets, ConcatOffsets<O>(&ranges));
+    ALKAID_ASSIGN_OR_RAISE(VarLength v, ConcatVarLength<typename T::offset_type>());
     ArrayDataVector pieces;
     for (size_t i = 0; i < in_.size(); ++i) {
-      pieces.push_back(in_[i]->child_data[0]->Slice(ranges[i].begin, ranges[i].size()));
+      pieces.push_back(in_[i]->child_data[0]->Slice(v.ranges[i].begin, v.ranges[i].size()));
     }
     ALKAID_ASSIGN_OR_RAISE(auto child, ConcatChild(pieces, 0));
-    return ArrayData::Make(type(), total_, {validity, offsets}, {child}, nulls);
+    return ArrayData::Make(type(), total_, {v.validity, v.offsets}, {child}, v.nulls);
   }
 
   template <typename T>
@@ -383,6 +376,22 @@ class Concatenator {
     }
     dst[total_] = static_cast<O>(base);
     return BufferPtr(out);
+  }
+
+  // The validity and rebased offsets of a var-length layout (binary, list),
+  // with the range of values (bytes, child slots) each input references.
+  struct VarLength {
+    BufferPtr validity;
+    int64_t nulls = 0;
+    BufferPtr offsets;
+    std::vector<Range> ranges;
+  };
+  template <typename O>
+  Result<VarLength> ConcatVarLength() {
+    VarLength v;
+    ALKAID_ASSIGN_OR_RAISE(v.validity, ConcatValidity(&v.nulls));
+    ALKAID_ASSIGN_OR_RAISE(v.offsets, ConcatOffsets<O>(&v.ranges));
+    return v;
   }
 
   // Children that line up slot for slot with the parent (struct, sparse union).

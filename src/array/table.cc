@@ -59,6 +59,19 @@ Status PickColumns(const Schema& schema, int num_columns, const std::vector<int>
   return Status::OK();
 }
 
+// Equals of a record batch or a table: the same object, or the same number
+// of rows, equal schemas and column i equal to column i (column_equal(i)).
+template <typename T, typename ColumnEqual>
+bool TabularEquals(const T& a, const T& b, const EqualOptions& options, ColumnEqual&& column_equal) {
+  if (&a == &b) return true;
+  if (a.num_rows() != b.num_rows() || a.num_columns() != b.num_columns()) return false;
+  if (!a.schema()->Equals(*b.schema(), options.check_metadata)) return false;
+  for (int i = 0; i < a.num_columns(); ++i) {
+    if (!column_equal(i)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -120,13 +133,9 @@ Status RecordBatch::ValidateFull() const {
 }
 
 bool RecordBatch::Equals(const RecordBatch& other, const EqualOptions& options) const {
-  if (this == &other) return true;
-  if (num_rows_ != other.num_rows_ || num_columns() != other.num_columns()) return false;
-  if (!schema_->Equals(*other.schema_, options.check_metadata)) return false;
-  for (int i = 0; i < num_columns(); ++i) {
-    if (!ArrayEquals(*column_data(i), *other.column_data(i), options)) return false;
-  }
-  return true;
+  return TabularEquals(*this, other, options, [&](int i) {
+    return ArrayEquals(*column_data(i), *other.column_data(i), options);
+  });
 }
 
 std::string RecordBatch::ToString() const {
@@ -373,13 +382,8 @@ Status Table::ValidateFull() const {
 }
 
 bool Table::Equals(const Table& other, const EqualOptions& options) const {
-  if (this == &other) return true;
-  if (num_rows_ != other.num_rows_ || num_columns() != other.num_columns()) return false;
-  if (!schema_->Equals(*other.schema_, options.check_metadata)) return false;
-  for (int i = 0; i < num_columns(); ++i) {
-    if (!column(i)->Equals(*other.column(i), options)) return false;
-  }
-  return true;
+  return TabularEquals(*this, other, options,
+                       [&](int i) { return column(i)->Equals(*other.column(i), options); });
 }
 
 std::string Table::ToString() const {

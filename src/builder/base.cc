@@ -77,61 +77,43 @@ struct MakeBuilderVisitor {
   ArrayBuilderPtr out;
 
   Result<ArrayBuilderPtr> Child(const DataTypePtr& child_type) { return MakeBuilder(child_type, pool); }
+  // Makes the builder B of `type`: B(type, children..., pool).
+  template <typename B, typename... Children>
+  Status Make(Children&&... children) {
+    out = std::make_unique<B>(type, std::forward<Children>(children)..., pool);
+    return Status::OK();
+  }
 
-  Status Visit(const NullType&) {
-    out = std::make_unique<NullBuilder>(type, pool);
-    return Status::OK();
-  }
-  Status Visit(const BooleanType&) {
-    out = std::make_unique<BooleanBuilder>(type, pool);
-    return Status::OK();
-  }
-  Status Visit(const FixedSizeBinaryType&) {
-    out = std::make_unique<FixedSizeBinaryBuilder>(type, pool);
-    return Status::OK();
-  }
+  Status Visit(const NullType&) { return Make<NullBuilder>(); }
+  Status Visit(const BooleanType&) { return Make<BooleanBuilder>(); }
+  Status Visit(const FixedSizeBinaryType&) { return Make<FixedSizeBinaryBuilder>(); }
   template <typename T>
     requires is_decimal_v<T>
-  Status Visit(const T&) {
-    out = std::make_unique<DecimalBuilder>(type, pool);
-    return Status::OK();
-  }
+  Status Visit(const T&) { return Make<DecimalBuilder>(); }
   template <typename T>
     requires has_c_type_v<T>
-  Status Visit(const T&) {
-    out = std::make_unique<NumericBuilder<T>>(type, pool);
-    return Status::OK();
-  }
+  Status Visit(const T&) { return Make<NumericBuilder<T>>(); }
   template <typename T>
     requires is_base_binary_v<T>
-  Status Visit(const T&) {
-    out = std::make_unique<BaseBinaryBuilder<T>>(type, pool);
-    return Status::OK();
-  }
+  Status Visit(const T&) { return Make<BaseBinaryBuilder<T>>(); }
   template <typename T>
     requires is_binary_view_v<T>
-  Status Visit(const T&) {
-    out = std::make_unique<BinaryViewBuilder>(type, pool);
-    return Status::OK();
-  }
+  Status Visit(const T&) { return Make<BinaryViewBuilder>(); }
   template <typename T>
     requires(std::is_same_v<T, ListType> || std::is_same_v<T, LargeListType>)
   Status Visit(const T& list_type) {
     ALKAID_ASSIGN_OR_RAISE(auto values, Child(list_type.value_type()));
-    out = std::make_unique<BaseListBuilder<T>>(type, std::move(values), pool);
-    return Status::OK();
+    return Make<BaseListBuilder<T>>(std::move(values));
   }
   template <typename T>
     requires is_list_view_v<T>
   Status Visit(const T& list_type) {
     ALKAID_ASSIGN_OR_RAISE(auto values, Child(list_type.value_type()));
-    out = std::make_unique<BaseListViewBuilder<T>>(type, std::move(values), pool);
-    return Status::OK();
+    return Make<BaseListViewBuilder<T>>(std::move(values));
   }
   Status Visit(const FixedSizeListType& list_type) {
     ALKAID_ASSIGN_OR_RAISE(auto values, Child(list_type.value_type()));
-    out = std::make_unique<FixedSizeListBuilder>(type, std::move(values), pool);
-    return Status::OK();
+    return Make<FixedSizeListBuilder>(std::move(values));
   }
   Result<std::vector<ArrayBuilderPtr>> Children(const DataType& parent) {
     std::vector<ArrayBuilderPtr> children;
@@ -143,24 +125,20 @@ struct MakeBuilderVisitor {
   }
   Status Visit(const StructType& struct_type) {
     ALKAID_ASSIGN_OR_RAISE(auto children, Children(struct_type));
-    out = std::make_unique<StructBuilder>(type, std::move(children), pool);
-    return Status::OK();
+    return Make<StructBuilder>(std::move(children));
   }
   Status Visit(const MapType& map_type) {
     ALKAID_ASSIGN_OR_RAISE(auto keys, Child(map_type.key_type()));
     ALKAID_ASSIGN_OR_RAISE(auto items, Child(map_type.item_type()));
-    out = std::make_unique<MapBuilder>(type, std::move(keys), std::move(items), pool);
-    return Status::OK();
+    return Make<MapBuilder>(std::move(keys), std::move(items));
   }
   Status Visit(const SparseUnionType& union_type) {
     ALKAID_ASSIGN_OR_RAISE(auto children, Children(union_type));
-    out = std::make_unique<SparseUnionBuilder>(type, std::move(children), pool);
-    return Status::OK();
+    return Make<SparseUnionBuilder>(std::move(children));
   }
   Status Visit(const DenseUnionType& union_type) {
     ALKAID_ASSIGN_OR_RAISE(auto children, Children(union_type));
-    out = std::make_unique<DenseUnionBuilder>(type, std::move(children), pool);
-    return Status::OK();
+    return Make<DenseUnionBuilder>(std::move(children));
   }
   Status Visit(const DictionaryType& dict_type) {
     if (!dict_type.index_type()->is_integer()) {
@@ -168,14 +146,12 @@ struct MakeBuilderVisitor {
                                dict_type.index_type()->ToString());
     }
     ALKAID_ASSIGN_OR_RAISE(auto values, Child(dict_type.value_type()));
-    out = std::make_unique<DictionaryBuilder>(type, std::move(values), pool);
-    return Status::OK();
+    return Make<DictionaryBuilder>(std::move(values));
   }
   Status Visit(const RunEndEncodedType& ree_type) {
     ALKAID_RETURN_NOT_OK(RunEndEncodedType::CheckRunEndType(*ree_type.run_end_type()));
     ALKAID_ASSIGN_OR_RAISE(auto values, Child(ree_type.value_type()));
-    out = std::make_unique<RunEndEncodedBuilder>(type, std::move(values), pool);
-    return Status::OK();
+    return Make<RunEndEncodedBuilder>(std::move(values));
   }
   Status Visit(const ExtensionType& ext_type) {
     ALKAID_ASSIGN_OR_RAISE(auto storage, Child(ext_type.storage_type()));

@@ -99,25 +99,20 @@ struct ScalarBytesVisitor {
     *out = std::string(1, v.get<bool>() ? '\1' : '\0');
     return Status::OK();
   }
-  Status Visit(const HalfFloatType& type) {
+  // Floating point: the JSON number read as a double, stored at the type's
+  // width (half floats as their 16 bits).
+  template <typename T>
+    requires(std::is_same_v<T, HalfFloatType> || std::is_same_v<T, FloatType> ||
+             std::is_same_v<T, DoubleType>)
+  Status Visit(const T& type) {
     handled = true;
     double d;
     ALKAID_RETURN_NOT_OK(DoubleFromJson(type, v, &d));
-    *out = BytesOf(FloatToHalf(static_cast<float>(d)));
-    return Status::OK();
-  }
-  Status Visit(const FloatType& type) {
-    handled = true;
-    double d;
-    ALKAID_RETURN_NOT_OK(DoubleFromJson(type, v, &d));
-    *out = BytesOf(static_cast<float>(d));
-    return Status::OK();
-  }
-  Status Visit(const DoubleType& type) {
-    handled = true;
-    double d;
-    ALKAID_RETURN_NOT_OK(DoubleFromJson(type, v, &d));
-    *out = BytesOf(d);
+    if constexpr (std::is_same_v<T, HalfFloatType>) {
+      *out = BytesOf(FloatToHalf(static_cast<float>(d)));
+    } else {
+      *out = BytesOf(static_cast<typename T::c_type>(d));
+    }
     return Status::OK();
   }
   Status Visit(const DayTimeIntervalType& type) {
@@ -140,7 +135,8 @@ struct ScalarBytesVisitor {
     return Status::OK();
   }
   template <typename T>
-    requires(has_c_type_v<T> && std::is_integral_v<typename T::c_type>)
+    requires(has_c_type_v<T> && std::is_integral_v<typename T::c_type> &&
+             !std::is_same_v<T, HalfFloatType>)
   Status Visit(const T& type) {
     handled = true;
     typename T::c_type value{};

@@ -17,8 +17,6 @@
 
 namespace alkaid::integration_json::internal {
 
-#pragma GCC visibility push(default)
-
 // A dictionary-encoded column waiting for its dictionary.
 struct PendingDictionary {
   ArrayDataPtr data;
@@ -60,7 +58,5 @@ Status BadValue(JsonPullParser* parser, JsonToken token, const std::string& wher
 
 // A member's integer value (a JSON number without fraction or exponent).
 Result<int64_t> ReadCount(JsonPullParser* parser, const std::string& where);
-
-#pragma GCC visibility pop
 
 }  // namespace alkaid::integration_json::internal

@@ -10,14 +10,10 @@
 
 namespace alkaid::integration_json::internal {
 
-#pragma GCC visibility push(default)
-
 // Writes slots [begin, begin + length) of `data` as a column named `name`
 // ({"name", "count", "VALIDITY", "DATA", ..., "children"}) where `out`
 // expects a value. Errors (a value JSON cannot hold) carry "column <name>".
 Status WriteColumn(JsonTextWriter* out, const ArrayData& data, int64_t begin, int64_t length,
                    std::string_view name);
-
-#pragma GCC visibility pop
 
 }  // namespace alkaid::integration_json::internal

@@ -14,12 +14,9 @@
 #include "alkaid/dictionary_ids.h"
 #include "alkaid/status.h"
 #include "alkaid/type.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid::integration_json::internal {
-
-// Not installed, but the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
-// so they keep default visibility.
-#pragma GCC visibility push(default)
 
 using Json = nlohmann::json;
 // Output keeps keys in insertion order so files read like the reference ones.
@@ -58,30 +55,29 @@ Result<OrderedJson> SchemaToJson(const Schema& schema, const DictionaryIds& ids)
 const DataType& UnwrapExtension(const DataType& type);
 
 // ---------------------------------------------------------------------------
-// Value encodings
+// Value encodings (ALKAID_EXPORT: the unit tests call them through the
+// shared library)
 
 // Upper-case hex of `size` bytes.
-std::string HexEncode(const uint8_t* data, int64_t size);
+ALKAID_EXPORT std::string HexEncode(const uint8_t* data, int64_t size);
 // Decodes hex (either case) into out[0, text.size() / 2); false when the
 // text has odd length or a non-hex character (whose index goes to *bad_at).
-bool HexDecode(std::string_view text, uint8_t* out, size_t* bad_at);
+ALKAID_EXPORT bool HexDecode(std::string_view text, uint8_t* out, size_t* bad_at);
 
 // Decimal integer text <-> little-endian two's complement of `width` bytes
 // (4, 8, 16 or 32). Parsing fails on non-digits and on values that do not fit.
-Status ParseDecimalInteger(std::string_view text, int width, uint8_t* out);
-std::string FormatDecimalInteger(const uint8_t* bytes, int width);
+ALKAID_EXPORT Status ParseDecimalInteger(std::string_view text, int width, uint8_t* out);
+ALKAID_EXPORT std::string FormatDecimalInteger(const uint8_t* bytes, int width);
 
 // IEEE 754 binary16 <-> binary32, rounding to nearest even.
-uint16_t FloatToHalf(float value);
-float HalfToFloat(uint16_t bits);
+ALKAID_EXPORT uint16_t FloatToHalf(float value);
+ALKAID_EXPORT float HalfToFloat(uint16_t bits);
 
 // The double whose shortest printed form equals the shortest printed form of
 // the float `value` (so 641.818f is written as 641.818, not 641.817993...).
-double FloatForPrinting(float value);
+ALKAID_EXPORT double FloatForPrinting(float value);
 
 // "SECOND", "MILLISECOND", ...
 const char* TimeUnitJsonName(TimeUnit unit);
-
-#pragma GCC visibility pop
 
 }  // namespace alkaid::integration_json::internal

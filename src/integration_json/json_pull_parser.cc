@@ -188,6 +188,14 @@ Status JsonPullParser::Push(char bracket) {
 
 Status JsonPullParser::Next(JsonToken* token) {
   text_in_chunk_ = false;
+  // Takes the '}' or ']' at pos_ that closes the innermost container.
+  auto close = [&](JsonToken end) {
+    ++pos_;
+    stack_.pop_back();
+    state_ = State::kAfterValue;
+    *token = end;
+    return Status::OK();
+  };
   while (true) {
     const int c = SkipSpace();
     if (c == -2) return source_status_;
@@ -210,23 +218,13 @@ Status JsonPullParser::Next(JsonToken* token) {
           state_ = stack_.back() == '{' ? State::kKey : State::kValue;
           continue;
         }
-        if ((c == '}' && stack_.back() == '{') || (c == ']' && stack_.back() == '[')) {
-          ++pos_;
-          stack_.pop_back();
-          *token = c == '}' ? JsonToken::kEndObject : JsonToken::kEndArray;
-          return Status::OK();
-        }
+        if (c == '}' && stack_.back() == '{') return close(JsonToken::kEndObject);
+        if (c == ']' && stack_.back() == '[') return close(JsonToken::kEndArray);
         if (c == -1) return SyntaxError("unexpected end of the text");
         return SyntaxError(stack_.back() == '{' ? "expected ',' or '}' after an object member"
                                                 : "expected ',' or ']' after an array element");
       case State::kFirstKeyOrEnd:
-        if (c == '}') {
-          ++pos_;
-          stack_.pop_back();
-          state_ = State::kAfterValue;
-          *token = JsonToken::kEndObject;
-          return Status::OK();
-        }
+        if (c == '}') return close(JsonToken::kEndObject);
         [[fallthrough]];
       case State::kKey: {
         if (c == -1) return SyntaxError("unexpected end of the text");
@@ -242,13 +240,7 @@ Status JsonPullParser::Next(JsonToken* token) {
         return Status::OK();
       }
       case State::kFirstValueOrEnd:
-        if (c == ']') {
-          ++pos_;
-          stack_.pop_back();
-          state_ = State::kAfterValue;
-          *token = JsonToken::kEndArray;
-          return Status::OK();
-        }
+        if (c == ']') return close(JsonToken::kEndArray);
         [[fallthrough]];
       case State::kValue:
         switch (c) {

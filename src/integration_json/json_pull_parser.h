@@ -14,14 +14,13 @@
 
 #include "alkaid/integration_json/integration.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 #include "integration_internal.h"
 
 namespace alkaid::integration_json::internal {
 
-#pragma GCC visibility push(default)
-
 // Text in chunks, from the start or from any byte offset.
-class TextSource {
+class ALKAID_EXPORT TextSource {
  public:
   virtual ~TextSource() = default;
   // The next bytes, valid until the next call; empty at the end.
@@ -31,7 +30,7 @@ class TextSource {
 };
 
 // Text in memory, not copied: `text` must outlive the source.
-std::unique_ptr<TextSource> MemoryText(std::string_view text);
+ALKAID_EXPORT std::unique_ptr<TextSource> MemoryText(std::string_view text);
 // Text in memory, kept by the source.
 std::unique_ptr<TextSource> OwnedText(std::string text);
 // `bytes` gunzipped as they are read when they start with the gzip magic
@@ -62,7 +61,7 @@ const char* JsonTypeName(JsonToken token);
 
 // The double a JSON number's text stands for (too small is zero, as strtod
 // has it; too large is an error).
-Result<double> NumberAsDouble(std::string_view text);
+ALKAID_EXPORT Result<double> NumberAsDouble(std::string_view text);
 
 // A place in the text: byte offset, and line and column for messages.
 struct TextMark {
@@ -71,7 +70,7 @@ struct TextMark {
   int64_t line_start = 0;  // offset of the first byte of `line`
 };
 
-class JsonPullParser {
+class ALKAID_EXPORT JsonPullParser {
  public:
   // Arrays and objects may nest `max_nesting` levels. `start` says where the
   // source's first byte is in the document (for a parser of captured text).
@@ -146,7 +145,5 @@ class JsonPullParser {
   std::string* capture_ = nullptr;
   size_t capture_from_ = 0;
 };
-
-#pragma GCC visibility pop
 
 }  // namespace alkaid::integration_json::internal

@@ -14,13 +14,12 @@
 
 #include "alkaid/io/output.h"
 #include "alkaid/status.h"
+#include "alkaid/visibility.h"
 #include "integration_internal.h"
 
 namespace alkaid::integration_json::internal {
 
-#pragma GCC visibility push(default)
-
-class JsonTextWriter {
+class ALKAID_EXPORT JsonTextWriter {
  public:
   // The largest piece Reserve() hands out at once.
   static constexpr size_t kMaxReserve = size_t{64} << 10;
@@ -98,7 +97,5 @@ class JsonTextWriter {
   int base_level_;
   std::vector<Container> open_;
 };
-
-#pragma GCC visibility pop
 
 }  // namespace alkaid::integration_json::internal

@@ -95,7 +95,7 @@ class ByteStreamSplitEncoder final : public ValueEncoder {
 
   int64_t EstimatedSize() const override { return values_.size(); }
 
-  Result<BufferPtr> FlushValues() override {
+  Result<BufferPtr> FinishPage() override {
     ALKAID_ASSIGN_OR_RAISE(auto out, AllocateBuffer(values_.size(), pool_));
     const int64_t n = num_values_;
     switch (value_width_) {
@@ -104,7 +104,6 @@ class ByteStreamSplitEncoder final : public ValueEncoder {
       default: Split<0>(values_.data(), n, out->mutable_data(), n, 0, value_width_); break;
     }
     values_.Reset();
-    num_values_ = 0;
     return BufferPtr(std::move(out));
   }
 

@@ -170,13 +170,6 @@ int FixedValueWidth(PhysicalType type, int32_t type_length) {
   return 0;
 }
 
-namespace {
-
-Status Mismatch(PhysicalType type, Encoding encoding) {
-  return Status::Invalid("encoding ", EncodingName(encoding), " does not apply to physical type ",
-                         PhysicalTypeName(type));
-}
-
 Status CheckTypeLength(PhysicalType type, int32_t type_length) {
   if (type == PhysicalType::kFixedLenByteArray && (type_length <= 0 || type_length > (1 << 24))) {
     return Status::Invalid("FIXED_LEN_BYTE_ARRAY with type_length ", type_length);
@@ -187,12 +180,9 @@ Status CheckTypeLength(PhysicalType type, int32_t type_length) {
   return Status::OK();
 }
 
-}  // namespace
-
 Result<std::unique_ptr<ValueDecoder>> MakeDecoder(PhysicalType type, Encoding encoding,
                                                   int32_t type_length, MemoryPool* pool) {
-  ALKAID_RETURN_NOT_OK(CheckTypeLength(type, type_length));
-  const int width = FixedValueWidth(type, type_length);
+  ALKAID_ASSIGN_OR_RAISE(const int width, FactoryValueWidth(type, encoding, type_length));
   switch (encoding) {
     case Encoding::kPlain: return MakePlainDecoder(type, width);
     case Encoding::kPlainDictionary:
@@ -200,29 +190,12 @@ Result<std::unique_ptr<ValueDecoder>> MakeDecoder(PhysicalType type, Encoding en
       ALKAID_ASSIGN_OR_RAISE(auto dict, MakeDictionaryDecoder(type, type_length, pool));
       return std::unique_ptr<ValueDecoder>(std::move(dict));
     }
-    case Encoding::kRle:
-      if (type != PhysicalType::kBoolean) return Mismatch(type, encoding);
-      return MakeRleBooleanDecoder();
-    case Encoding::kDeltaBinaryPacked:
-      if (type != PhysicalType::kInt32 && type != PhysicalType::kInt64) {
-        return Mismatch(type, encoding);
-      }
-      return MakeDeltaBinaryPackedDecoder(type, pool);
-    case Encoding::kDeltaLengthByteArray:
-      if (type != PhysicalType::kByteArray) return Mismatch(type, encoding);
-      return MakeDeltaLengthByteArrayDecoder(pool);
-    case Encoding::kDeltaByteArray:
-      if (type != PhysicalType::kByteArray && type != PhysicalType::kFixedLenByteArray) {
-        return Mismatch(type, encoding);
-      }
-      return MakeDeltaByteArrayDecoder(type, width, pool);
-    case Encoding::kByteStreamSplit:
-      if (type == PhysicalType::kBoolean || type == PhysicalType::kByteArray ||
-          type == PhysicalType::kInt96) {
-        return Mismatch(type, encoding);
-      }
-      return MakeByteStreamSplitDecoder(type, width);
-    case Encoding::kBitPacked: return Mismatch(type, encoding);
+    case Encoding::kRle: return MakeRleBooleanDecoder();
+    case Encoding::kDeltaBinaryPacked: return MakeDeltaBinaryPackedDecoder(type, pool);
+    case Encoding::kDeltaLengthByteArray: return MakeDeltaLengthByteArrayDecoder(pool);
+    case Encoding::kDeltaByteArray: return MakeDeltaByteArrayDecoder(type, width, pool);
+    case Encoding::kByteStreamSplit: return MakeByteStreamSplitDecoder(type, width);
+    case Encoding::kBitPacked:
     case Encoding::kAlp: break;
   }
   return Status::NotImplemented("Parquet encoding ", EncodingName(encoding), " (",

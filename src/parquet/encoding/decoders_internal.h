@@ -35,6 +35,13 @@ std::unique_ptr<ValueEncoder> MakeByteStreamSplitEncoder(PhysicalType type, int 
 std::unique_ptr<DictionaryEncoder> MakeDictionaryEncoderImpl(PhysicalType type, int value_width,
                                                              int64_t byte_limit, MemoryPool* pool);
 
+// For MakeDecoder and MakeEncoder: the value width of `type` (FixedValueWidth)
+// once CheckTypeLength passes and `encoding` can hold the type (EncodingFits).
+Result<int> FactoryValueWidth(PhysicalType type, Encoding encoding, int32_t type_length);
+// The physical type is one Parquet defines, and a FIXED_LEN_BYTE_ARRAY's
+// length is positive and at most 2^24.
+Status CheckTypeLength(PhysicalType type, int32_t type_length);
+
 /// "<ENCODING> <TYPE>: <what> at byte <offset>" as Status::Invalid.
 Status DecodeError(Encoding encoding, PhysicalType type, const std::string& what, int64_t offset);
 

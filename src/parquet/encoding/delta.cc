@@ -251,12 +251,11 @@ class DeltaBinaryPackedEncoder final : public ValueEncoder {
 
   int64_t EstimatedSize() const override { return values_.size() + 16; }
 
-  Result<BufferPtr> FlushValues() override {
+  Result<BufferPtr> FinishPage() override {
     alkaid::BufferBuilder out(pool_);
     ALKAID_RETURN_NOT_OK(
         WriteDeltaInts(reinterpret_cast<const T*>(values_.data()), num_values_, &out));
     values_.Reset();
-    num_values_ = 0;
     return out.Finish();
   }
 

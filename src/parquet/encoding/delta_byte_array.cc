@@ -33,27 +33,26 @@ class LengthReader {
   int64_t bytes_used() const { return ints_.bytes_used(); }
   // The next length; the caller reads at most total() of them.
   Result<int32_t> Next() {
-    if (pos_ == count_) {
-      count_ = static_cast<int>(std::min<int64_t>(kChunk, ints_.left()));
-      ALKAID_RETURN_NOT_OK(ints_.Get(count_, buf_));
-      pos_ = 0;
-    }
+    if (pos_ == count_) ALKAID_RETURN_NOT_OK(Refill());
     return buf_[pos_++];
   }
   // The lengths read ahead (refilling when none are): *available of them at
   // the result; Consume says how many were used.
   Result<const int32_t*> Peek(int* available) {
-    if (pos_ == count_) {
-      count_ = static_cast<int>(std::min<int64_t>(kChunk, ints_.left()));
-      ALKAID_RETURN_NOT_OK(ints_.Get(count_, buf_));
-      pos_ = 0;
-    }
+    if (pos_ == count_) ALKAID_RETURN_NOT_OK(Refill());
     *available = count_ - pos_;
     return buf_ + pos_;
   }
   void Consume(int k) { pos_ += k; }
 
  private:
+  // Reads the next chunk of lengths into buf_.
+  Status Refill() {
+    count_ = static_cast<int>(std::min<int64_t>(kChunk, ints_.left()));
+    ALKAID_RETURN_NOT_OK(ints_.Get(count_, buf_));
+    pos_ = 0;
+    return Status::OK();
+  }
   DeltaInts<int32_t> ints_;
   int32_t buf_[kChunk];
   int pos_ = 0;
@@ -371,31 +370,26 @@ class LengthsAndBytes {
   alkaid::BufferBuilder bytes_;
 };
 
-class DeltaLengthEncoder final : public ValueEncoder {
+class DeltaLengthEncoder final : public BinaryEncoder<DeltaLengthEncoder, ValueEncoder> {
+  friend BinaryEncoder;
+
  public:
   explicit DeltaLengthEncoder(MemoryPool* pool)
-      : ValueEncoder(PhysicalType::kByteArray, Encoding::kDeltaLengthByteArray, 0),
+      : BinaryEncoder(PhysicalType::kByteArray, Encoding::kDeltaLengthByteArray, 0),
         values_(pool),
         pool_(pool) {}
 
-  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
-                         int64_t valid_offset) override {
-    return WithOffsets(values, [&](const auto* offsets) {
-      return PutImpl(offsets, values.data, n, valid_bits, valid_offset);
-    });
-  }
   int64_t EstimatedSize() const override { return values_.EstimatedSize(); }
-  Result<BufferPtr> FlushValues() override {
+  Result<BufferPtr> FinishPage() override {
     alkaid::BufferBuilder out(pool_);
     ALKAID_RETURN_NOT_OK(values_.WriteTo(&out));
-    num_values_ = 0;
     return out.Finish();
   }
 
  private:
   template <typename Offset>
-  Status PutImpl(const Offset* offsets, const uint8_t* data, int64_t n, const uint8_t* valid_bits,
-                 int64_t valid_offset) {
+  Status PutBinaryImpl(const Offset* offsets, const uint8_t* data, int64_t n,
+                       const uint8_t* valid_bits, int64_t valid_offset) {
     Status status;
     ForEachBinary(offsets, data, n, valid_bits, valid_offset, [&](const uint8_t* p, int64_t len) {
       if (status.ok()) status = values_.Add(p, len);
@@ -407,10 +401,12 @@ class DeltaLengthEncoder final : public ValueEncoder {
   MemoryPool* pool_;
 };
 
-class DeltaByteArrayEncoder final : public ValueEncoder {
+class DeltaByteArrayEncoder final : public BinaryEncoder<DeltaByteArrayEncoder, ValueEncoder> {
+  friend BinaryEncoder;
+
  public:
   DeltaByteArrayEncoder(PhysicalType type, int width, MemoryPool* pool)
-      : ValueEncoder(type, Encoding::kDeltaByteArray, width),
+      : BinaryEncoder(type, Encoding::kDeltaByteArray, width),
         prefixes_(pool),
         suffixes_(pool),
         pool_(pool) {}
@@ -425,31 +421,23 @@ class DeltaByteArrayEncoder final : public ValueEncoder {
                  });
     return status;
   }
-  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
-                         int64_t valid_offset) override {
-    return WithOffsets(values, [&](const auto* offsets) {
-      return PutImpl(offsets, values.data, n, valid_bits, valid_offset);
-    });
-  }
   int64_t EstimatedSize() const override {
     return prefixes_.size() + suffixes_.EstimatedSize();
   }
-  Result<BufferPtr> FlushValues() override {
+  Result<BufferPtr> FinishPage() override {
     alkaid::BufferBuilder out(pool_);
     ALKAID_RETURN_NOT_OK(WriteDeltaInts(reinterpret_cast<const int32_t*>(prefixes_.data()),
                                         prefixes_.size() / 4, &out));
     ALKAID_RETURN_NOT_OK(suffixes_.WriteTo(&out));
     prefixes_.Reset();
     last_.clear();
-    num_values_ = 0;
     return out.Finish();
   }
 
  private:
   template <typename Offset>
-  Status PutImpl(const Offset* offsets, const uint8_t* data, int64_t n, const uint8_t* valid_bits,
-                 int64_t valid_offset) {
-    if (type_ != PhysicalType::kByteArray) return Unsupported("binary input");
+  Status PutBinaryImpl(const Offset* offsets, const uint8_t* data, int64_t n,
+                       const uint8_t* valid_bits, int64_t valid_offset) {
     Status status;
     ForEachBinary(offsets, data, n, valid_bits, valid_offset, [&](const uint8_t* p, int64_t len) {
       if (status.ok()) status = Add(p, len);

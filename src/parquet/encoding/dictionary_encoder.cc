@@ -36,10 +36,12 @@ inline uint64_t HashBytes(const uint8_t* p, int64_t n) {
   return Mix(h ^ tail ^ (static_cast<uint64_t>(rest) << 56));
 }
 
-class DictEncoder final : public DictionaryEncoder {
+class DictEncoder final : public BinaryEncoder<DictEncoder, DictionaryEncoder> {
+  friend BinaryEncoder;
+
  public:
   DictEncoder(PhysicalType type, int width, int64_t limit, MemoryPool* pool)
-      : DictionaryEncoder(type, width, limit),
+      : BinaryEncoder(type, width, limit),
         pool_(pool),
         entries_(pool),
         entry_offsets_(pool),
@@ -63,18 +65,11 @@ class DictEncoder final : public DictionaryEncoder {
     return status;
   }
 
-  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
-                         int64_t valid_offset) override {
-    return WithOffsets(values, [&](const auto* offsets) {
-      return PutBinaryImpl(offsets, values.data, n, valid_bits, valid_offset);
-    });
-  }
-
   int64_t EstimatedSize() const override {
     return 1 + RleBitPackedEncoder::MaxEncodedSize(num_values_, IndexBitWidth());
   }
 
-  Result<BufferPtr> FlushValues() override {
+  Result<BufferPtr> FinishPage() override {
     const int width = IndexBitWidth();
     RleBitPackedEncoder rle(width, pool_);
     ALKAID_RETURN_NOT_OK(rle.Put(indices_.data_as_int32(), num_values_));
@@ -83,7 +78,6 @@ class DictEncoder final : public DictionaryEncoder {
     ALKAID_RETURN_NOT_OK(out.Append(&width_byte, 1));
     ALKAID_RETURN_NOT_OK(rle.FinishInto(&out, false).status());
     indices_.Reset();
-    num_values_ = 0;
     return out.Finish();
   }
 
@@ -228,7 +222,6 @@ class DictEncoder final : public DictionaryEncoder {
   template <typename Offset>
   Status PutBinaryImpl(const Offset* offsets, const uint8_t* data, int64_t n,
                        const uint8_t* valid_bits, int64_t valid_offset) {
-    if (type_ != PhysicalType::kByteArray) return Unsupported("binary input");
     ALKAID_RETURN_NOT_OK(indices_.Reserve(n * 4));
     Status status;
     VisitSetBits(valid_bits, valid_offset, n, [&](int64_t i) {

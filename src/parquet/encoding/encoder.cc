@@ -19,54 +19,49 @@ Status ValueEncoder::PutBinaryValues(const BinaryValues&, int64_t, const uint8_t
   return Unsupported("binary values");
 }
 
-namespace {
-
-Status Mismatch(PhysicalType type, Encoding encoding) {
-  return Status::Invalid("cannot encode ", PhysicalTypeName(type), " values as ",
-                         EncodingName(encoding));
+bool EncodingFits(PhysicalType type, Encoding encoding) {
+  switch (encoding) {
+    case Encoding::kPlain: return true;
+    case Encoding::kRle: return type == PhysicalType::kBoolean;
+    case Encoding::kDeltaBinaryPacked:
+      return type == PhysicalType::kInt32 || type == PhysicalType::kInt64;
+    case Encoding::kDeltaLengthByteArray: return type == PhysicalType::kByteArray;
+    case Encoding::kDeltaByteArray:
+      return type == PhysicalType::kByteArray || type == PhysicalType::kFixedLenByteArray;
+    case Encoding::kByteStreamSplit:
+      return type == PhysicalType::kFloat || type == PhysicalType::kDouble ||
+             type == PhysicalType::kInt32 || type == PhysicalType::kInt64 ||
+             type == PhysicalType::kFixedLenByteArray;
+    default: return false;
+  }
 }
 
-Status CheckTypeLength(PhysicalType type, int32_t type_length) {
-  if (!PhysicalTypeFromWire(static_cast<int32_t>(type))) {
-    return Status::Invalid("unknown physical type ", static_cast<int>(type));
+Result<int> FactoryValueWidth(PhysicalType type, Encoding encoding, int32_t type_length) {
+  ALKAID_RETURN_NOT_OK(CheckTypeLength(type, type_length));
+  // The dictionary encodings and ALP are decided by the factories themselves.
+  const bool decided_later = encoding == Encoding::kPlainDictionary ||
+                             encoding == Encoding::kRleDictionary || encoding == Encoding::kAlp;
+  if (!decided_later && !EncodingFits(type, encoding)) {
+    return Status::Invalid("encoding ", EncodingName(encoding), " does not apply to physical type ",
+                           PhysicalTypeName(type));
   }
-  if (type == PhysicalType::kFixedLenByteArray && type_length <= 0) {
-    return Status::Invalid("FIXED_LEN_BYTE_ARRAY with type_length ", type_length);
-  }
-  return Status::OK();
+  return FixedValueWidth(type, type_length);
 }
-
-}  // namespace
 
 Result<std::unique_ptr<ValueEncoder>> MakeEncoder(PhysicalType type, Encoding encoding,
                                                   int32_t type_length, MemoryPool* pool) {
-  ALKAID_RETURN_NOT_OK(CheckTypeLength(type, type_length));
-  const int width = FixedValueWidth(type, type_length);
+  ALKAID_ASSIGN_OR_RAISE(const int width, FactoryValueWidth(type, encoding, type_length));
   switch (encoding) {
     case Encoding::kPlain: return MakePlainEncoder(type, width, pool);
-    case Encoding::kRle:
-      if (type != PhysicalType::kBoolean) return Mismatch(type, encoding);
-      return MakeRleBooleanEncoder(pool);
-    case Encoding::kDeltaBinaryPacked:
-      if (type != PhysicalType::kInt32 && type != PhysicalType::kInt64) {
-        return Mismatch(type, encoding);
-      }
-      return MakeDeltaBinaryPackedEncoder(type, pool);
-    case Encoding::kDeltaLengthByteArray:
-      if (type != PhysicalType::kByteArray) return Mismatch(type, encoding);
-      return MakeDeltaLengthByteArrayEncoder(pool);
-    case Encoding::kDeltaByteArray:
-      if (type != PhysicalType::kByteArray && type != PhysicalType::kFixedLenByteArray) {
-        return Mismatch(type, encoding);
-      }
-      return MakeDeltaByteArrayEncoder(type, width, pool);
-    case Encoding::kByteStreamSplit:
-      if (width == 0 || type == PhysicalType::kInt96) return Mismatch(type, encoding);
-      return MakeByteStreamSplitEncoder(type, width, pool);
+    case Encoding::kRle: return MakeRleBooleanEncoder(pool);
+    case Encoding::kDeltaBinaryPacked: return MakeDeltaBinaryPackedEncoder(type, pool);
+    case Encoding::kDeltaLengthByteArray: return MakeDeltaLengthByteArrayEncoder(pool);
+    case Encoding::kDeltaByteArray: return MakeDeltaByteArrayEncoder(type, width, pool);
+    case Encoding::kByteStreamSplit: return MakeByteStreamSplitEncoder(type, width, pool);
     case Encoding::kPlainDictionary:
     case Encoding::kRleDictionary:
       return Status::Invalid("dictionary encoders come from MakeDictionaryEncoder");
-    case Encoding::kBitPacked: return Mismatch(type, encoding);
+    case Encoding::kBitPacked:
     case Encoding::kAlp: break;
   }
   return Status::NotImplemented("writing Parquet encoding ", EncodingName(encoding),

@@ -54,7 +54,11 @@ class ValueEncoder {
   /// Values appended since the last flush.
   int64_t num_values() const { return num_values_; }
   /// The encoded values of the page; the encoder starts the next page empty.
-  virtual Result<BufferPtr> FlushValues() = 0;
+  Result<BufferPtr> FlushValues() {
+    Result<BufferPtr> page = FinishPage();
+    num_values_ = 0;
+    return page;
+  }
 
   PhysicalType physical_type() const { return type_; }
   Encoding encoding() const { return encoding_; }
@@ -64,9 +68,12 @@ class ValueEncoder {
   ValueEncoder(PhysicalType type, Encoding encoding, int value_width)
       : type_(type), encoding_(encoding), value_width_(value_width) {}
   Status Unsupported(const char* what) const;
+  // The encoded values of the page, the encoder's own buffers reset for the
+  // next page (FlushValues restarts the count).
+  virtual Result<BufferPtr> FinishPage() = 0;
 
-  // The binary input of either offset width; encoders override PutBinaryValues
-  // once and get the typed offsets through WithOffsets.
+  // The binary input of either offset width; encoders of binary values derive
+  // from BinaryEncoder (below), which overrides PutBinaryValues for them.
   struct BinaryValues {
     const int32_t* offsets32;
     const int64_t* offsets64;
@@ -74,17 +81,38 @@ class ValueEncoder {
   };
   virtual Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
                                  int64_t valid_offset);
-  // Calls f(offsets) with the typed offsets of `values`.
-  template <typename F>
-  static Status WithOffsets(const BinaryValues& values, F&& f) {
-    if (values.offsets32 != nullptr) return f(values.offsets32);
-    return f(values.offsets64);
-  }
 
   PhysicalType type_;
   Encoding encoding_;
   int value_width_;
   int64_t num_values_ = 0;
+};
+
+/// Whether values of `type` can be stored in the value encoding `encoding`
+/// (false for the dictionary encodings and those not implemented). The
+/// decoder and encoder factories and the writer's settings all ask this.
+bool EncodingFits(PhysicalType type, Encoding encoding);
+
+/// The base of an encoder that takes binary input: passes PutBinary's values
+/// to Derived::PutBinaryImpl(offsets, data, n, valid_bits, valid_offset), a
+/// template over the offset type, so each encoder writes its loop once for
+/// both offset widths; input of another physical type is refused here.
+/// `Base` is ValueEncoder or DictionaryEncoder.
+template <typename Derived, typename Base>
+class BinaryEncoder : public Base {
+ protected:
+  using Base::Base;
+  using BinaryValues = typename Base::BinaryValues;
+
+  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
+                         int64_t valid_offset) final {
+    if (this->type_ != PhysicalType::kByteArray) return this->Unsupported("binary input");
+    Derived& self = static_cast<Derived&>(*this);
+    if (values.offsets32 != nullptr) {
+      return self.PutBinaryImpl(values.offsets32, values.data, n, valid_bits, valid_offset);
+    }
+    return self.PutBinaryImpl(values.offsets64, values.data, n, valid_bits, valid_offset);
+  }
 };
 
 /// Dictionary encoding: a memo table of the distinct values of the column

@@ -187,10 +187,12 @@ class RleBooleanDecoder final : public ValueDecoder {
 // ---------------------------------------------------------------------------
 // Encoders
 
-class PlainEncoder final : public ValueEncoder {
+class PlainEncoder final : public BinaryEncoder<PlainEncoder, ValueEncoder> {
+  friend BinaryEncoder;
+
  public:
   PlainEncoder(PhysicalType type, int width, MemoryPool* pool)
-      : ValueEncoder(type, Encoding::kPlain, width), out_(pool) {}
+      : BinaryEncoder(type, Encoding::kPlain, width), out_(pool) {}
 
   Status Put(const uint8_t* values, int64_t n, const uint8_t* valid_bits,
              int64_t valid_offset) override {
@@ -229,17 +231,9 @@ class PlainEncoder final : public ValueEncoder {
     return Status::OK();
   }
 
-  Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
-                         int64_t valid_offset) override {
-    return WithOffsets(values, [&](const auto* offsets) {
-      return PutBinaryImpl(offsets, values.data, n, valid_bits, valid_offset);
-    });
-  }
-
   int64_t EstimatedSize() const override { return out_.size(); }
 
-  Result<BufferPtr> FlushValues() override {
-    num_values_ = 0;
+  Result<BufferPtr> FinishPage() override {
     return out_.Finish();
   }
 
@@ -247,7 +241,6 @@ class PlainEncoder final : public ValueEncoder {
   template <typename Offset>
   Status PutBinaryImpl(const Offset* offsets, const uint8_t* data, int64_t n,
                        const uint8_t* valid_bits, int64_t valid_offset) {
-    if (type_ != PhysicalType::kByteArray) return Unsupported("binary input");
     ALKAID_RETURN_NOT_OK(out_.Reserve(4 * n + static_cast<int64_t>(offsets[n] - offsets[0])));
     Status status;
     VisitSetBits(valid_bits, valid_offset, n, [&](int64_t i) {
@@ -292,8 +285,7 @@ class RleBooleanEncoder final : public ValueEncoder {
 
   int64_t EstimatedSize() const override { return rle_.EstimatedSize(); }
 
-  Result<BufferPtr> FlushValues() override {
-    num_values_ = 0;
+  Result<BufferPtr> FinishPage() override {
     return rle_.Finish(/*length_prefix=*/true);
   }
 

@@ -10,9 +10,6 @@
 
 namespace alkaid::parquet::internal {
 
-/// Whether values of `type` can be written in `encoding` (outside dictionary encoding).
-bool EncodingFits(PhysicalType type, Encoding encoding);
-
 /// The footer's created_by: the properties' own, or "alkaid version <version>".
 std::string CreatedBy(const WriterProperties& properties);
 

@@ -4,6 +4,7 @@
 
 #include "alkaid/version.h"
 #include "src/parquet/compression/codec.h"
+#include "src/parquet/encoding/encoder.h"
 #include "src/parquet/writer/writer_internal.h"
 
 namespace alkaid::parquet {
@@ -68,23 +69,6 @@ Status WriterProperties::Validate() const {
 }
 
 namespace internal {
-
-bool EncodingFits(PhysicalType type, Encoding encoding) {
-  switch (encoding) {
-    case Encoding::kPlain: return true;
-    case Encoding::kRle: return type == PhysicalType::kBoolean;
-    case Encoding::kDeltaBinaryPacked:
-      return type == PhysicalType::kInt32 || type == PhysicalType::kInt64;
-    case Encoding::kDeltaLengthByteArray: return type == PhysicalType::kByteArray;
-    case Encoding::kDeltaByteArray:
-      return type == PhysicalType::kByteArray || type == PhysicalType::kFixedLenByteArray;
-    case Encoding::kByteStreamSplit:
-      return type == PhysicalType::kFloat || type == PhysicalType::kDouble ||
-             type == PhysicalType::kInt32 || type == PhysicalType::kInt64 ||
-             type == PhysicalType::kFixedLenByteArray;
-    default: return false;
-  }
-}
 
 std::string CreatedBy(const WriterProperties& properties) {
   if (!properties.created_by.empty()) return properties.created_by;
