@@ -2,19 +2,32 @@
 # alkaidTargets.cmake), the pkg-config file alkaid.pc and the Debian packages (CPack).
 #
 # Install components: "dev" (headers, static libraries or the .so links, CMake and pkg-config
-# files), "runtime" (shared libraries, BUILD_SHARED_LIBS=ON only) and "tool" (bin/alkaid).
+# files), "runtime" (shared libraries, BUILD_SHARED_LIBS=ON only), "tool" (bin/alkaid), and one
+# per standalone module (flight): its library, headers (include/alkaid/NAME), alkaid-NAME.pc
+# and CMake targets file (alkaid-NAME-targets.cmake), so that only its package needs its
+# third-party libraries (gRPC and protobuf for flight).
 include(CMakePackageConfigHelpers)
 
 set(ALKAID_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/alkaid)
 get_property(alkaid_modules GLOBAL PROPERTY ALKAID_MODULES)
+get_property(standalone_modules GLOBAL PROPERTY ALKAID_STANDALONE_MODULES)
 
 # Public headers, as they are in the source tree. The generated Flatbuffers code is not one.
+set(standalone_header_excludes "")
+foreach(m ${standalone_modules})
+  list(APPEND standalone_header_excludes PATTERN ${m} EXCLUDE)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/alkaid/${m}
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/alkaid COMPONENT ${m}
+          FILES_MATCHING PATTERN "*.h")
+endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/alkaid DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        COMPONENT dev FILES_MATCHING PATTERN "*.h")
+        COMPONENT dev FILES_MATCHING PATTERN "*.h" ${standalone_header_excludes})
 
 set(alkaid_targets alkaid)
 foreach(m ${alkaid_modules})
-  list(APPEND alkaid_targets alkaid_${m})
+  if(NOT m IN_LIST standalone_modules)
+    list(APPEND alkaid_targets alkaid_${m})
+  endif()
 endforeach()
 install(TARGETS ${alkaid_targets} EXPORT alkaidTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
@@ -22,6 +35,17 @@ install(TARGETS ${alkaid_targets} EXPORT alkaidTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT alkaidTargets NAMESPACE alkaid:: DESTINATION ${ALKAID_CMAKE_DIR} COMPONENT dev)
+# A standalone module's package holds its library whole (also the shared one): it is small,
+# and a separate runtime package per module would buy nothing.
+foreach(m ${standalone_modules})
+  install(TARGETS alkaid_${m} EXPORT alkaid-${m}-targets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT ${m}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT ${m} NAMELINK_COMPONENT ${m}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT ${m}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT alkaid-${m}-targets NAMESPACE alkaid:: DESTINATION ${ALKAID_CMAKE_DIR}
+          COMPONENT ${m})
+endforeach()
 
 # Third-party libraries that reach a consumer's link line: those of static libraries (as
 # $<LINK_ONLY:...>) and public ones of shared libraries. Header-only ones never do.
@@ -71,17 +95,22 @@ get_property(link_deps GLOBAL PROPERTY ALKAID_LINK_DEPS)
 list(REMOVE_DUPLICATES link_deps)
 alkaid_describe_deps("${link_deps}" ALKAID_CONFIG_DEPENDENCIES ALKAID_PC_REQUIRES_PRIVATE
                      ALKAID_PC_LIBS_PRIVATE)
-# Standalone modules (flight): their libraries are found only when their component is asked
-# for (find_package(alkaid COMPONENTS flight)).
-get_property(standalone_modules GLOBAL PROPERTY ALKAID_STANDALONE_MODULES)
+# Standalone modules (flight): their targets and third-party libraries are loaded only when
+# their component is asked for (find_package(alkaid COMPONENTS flight)) and installed (their
+# own package); ALKAID_CONFIG_STANDALONE goes after alkaidTargets.cmake in alkaidConfig.cmake.
+set(ALKAID_CONFIG_STANDALONE "")
 foreach(m ${standalone_modules})
   get_property(deps GLOBAL PROPERTY ALKAID_LINK_DEPS_${m})
   list(REMOVE_DUPLICATES deps)
   alkaid_describe_deps("${deps}" config ALKAID_PC_${m}_REQUIRES_PRIVATE ALKAID_PC_${m}_LIBS_PRIVATE)
-  if(config)
-    string(APPEND ALKAID_CONFIG_DEPENDENCIES
-           "if(\"${m}\" IN_LIST alkaid_FIND_COMPONENTS)\n${config}endif()\n")
-  endif()
+  string(APPEND ALKAID_CONFIG_STANDALONE
+    "set(alkaid_${m}_FOUND FALSE)\n"
+    "if(\"${m}\" IN_LIST alkaid_FIND_COMPONENTS AND\n"
+    "   EXISTS \"\${CMAKE_CURRENT_LIST_DIR}/alkaid-${m}-targets.cmake\")\n"
+    "${config}"
+    "  include(\"\${CMAKE_CURRENT_LIST_DIR}/alkaid-${m}-targets.cmake\")\n"
+    "  set(alkaid_${m}_FOUND TRUE)\n"
+    "endif()\n")
 endforeach()
 
 # Modules in link order (a module before the modules it depends on), for alkaid.pc.
@@ -149,7 +178,7 @@ foreach(m ${standalone_modules})
   configure_file(${PROJECT_SOURCE_DIR}/cmake/alkaid-module.pc.in
                  ${PROJECT_BINARY_DIR}/alkaid-${m}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/alkaid-${m}.pc
-          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT ${m})
 endforeach()
 
 # ---- Debian packages: cpack -G DEB in the build tree -----------------------------------------
@@ -171,35 +200,47 @@ set(CPACK_DEBIAN_TOOL_PACKAGE_NAME alkaid)
 set(CPACK_DEBIAN_TOOL_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_TOOL_DESCRIPTION
     "alkaid: Apache Arrow in C++20 - command-line tool\nConverts, prints and validates Arrow IPC files and streams.")
-# The -dev package needs the -dev packages of the libraries on its link interface (static
-# libraries carry their dependencies' symbols unresolved).
-set(dev_depends "")
-set(packaged_deps ${link_deps})
-foreach(m ${standalone_modules})
-  get_property(deps GLOBAL PROPERTY ALKAID_LINK_DEPS_${m})
-  list(APPEND packaged_deps ${deps})
-endforeach()
-foreach(dep ${packaged_deps})
-  get_property(pkgconfig GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_${dep})
-  if(pkgconfig)
-    execute_process(COMMAND dpkg-query -S ${pkgconfig}.pc OUTPUT_VARIABLE owner
-                    ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
-    string(REGEX REPLACE ":.*" "" owner "${owner}")
-    if(owner)
-      list(APPEND dev_depends ${owner})
+# A -dev package needs the -dev packages of the libraries on its link interface (static
+# libraries carry their dependencies' symbols unresolved): the Debian packages owning their
+# pkg-config files. alkaid_debian_dev_depends(DEPS OUT): those packages, comma-separated.
+function(alkaid_debian_dev_depends deps out)
+  set(packages "")
+  foreach(dep ${deps})
+    get_property(pkgconfig GLOBAL PROPERTY ALKAID_DEP_PKGCONFIG_${dep})
+    if(pkgconfig)
+      execute_process(COMMAND dpkg-query -S ${pkgconfig}.pc OUTPUT_VARIABLE owner
+                      ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+      string(REGEX REPLACE ":.*" "" owner "${owner}")
+      if(owner)
+        list(APPEND packages ${owner})
+      endif()
     endif()
-  endif()
-endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES packages)
+  string(REPLACE ";" ", " packages "${packages}")
+  set(${out} "${packages}" PARENT_SCOPE)
+endfunction()
+alkaid_debian_dev_depends("${link_deps}" CPACK_DEBIAN_DEV_PACKAGE_DEPENDS)
 if(BUILD_SHARED_LIBS)
-  set(CPACK_COMPONENTS_ALL dev runtime tool)
+  set(CPACK_COMPONENTS_ALL dev runtime tool ${standalone_modules})
   set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME "libalkaid${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}")
   set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
   set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
   set(CPACK_COMPONENT_DEV_DEPENDS runtime)
   set(CPACK_COMPONENT_TOOL_DEPENDS runtime)
 else()
-  set(CPACK_COMPONENTS_ALL dev tool)
+  set(CPACK_COMPONENTS_ALL dev tool ${standalone_modules})
 endif()
-list(REMOVE_DUPLICATES dev_depends)
-string(REPLACE ";" ", " CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${dev_depends}")
+# libalkaid-NAME-dev per standalone module: on top of libalkaid-dev of the same version and
+# the -dev packages of the module's own libraries.
+foreach(m ${standalone_modules})
+  string(TOUPPER ${m} M)
+  set(CPACK_DEBIAN_${M}_PACKAGE_NAME libalkaid-${m}-dev)
+  get_property(deps GLOBAL PROPERTY ALKAID_LINK_DEPS_${m})
+  alkaid_debian_dev_depends("${deps}" module_depends)
+  set(CPACK_DEBIAN_${M}_PACKAGE_DEPENDS
+      "${CPACK_DEBIAN_DEV_PACKAGE_NAME} (= ${PROJECT_VERSION}), ${module_depends}")
+endforeach()
+set(CPACK_DEBIAN_FLIGHT_DESCRIPTION
+    "alkaid: Apache Arrow in C++20 - Arrow Flight (development files)\nThe alkaid_flight library (Arrow Flight client and server over gRPC), its headers, the\nCMake component (find_package(alkaid COMPONENTS flight)) and alkaid-flight.pc.")
 include(CPack)

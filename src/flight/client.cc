@@ -259,11 +259,15 @@ class DoGetReader final : public FlightStreamReader {
   DoGetReader(std::unique_ptr<CallContext> call, const ipc::IpcReadOptions& options,
               int64_t max_error_text_bytes)
       : call_(std::move(call)), max_error_text_bytes_(max_error_text_bytes), options_(options) {}
-  void Open(grpc::internal::RpcMethod& method, grpc::Channel* channel, const pb::Ticket& ticket) {
+  void Open(grpc::internal::RpcMethod& method, grpc::Channel* channel, const pb::Ticket& ticket,
+            int64_t receive_limit) {
     stream_.reset(grpc::internal::ClientReaderFactory<wire::FlightData>::Create(
         channel, method, &call_->ctx, ticket));
     reader_ = std::make_unique<DataReader>(
-        [this](wire::FlightData* d) { return stream_->Read(d); },
+        [this, receive_limit](wire::FlightData* d) {
+          wire::ScopedReceiveLimit limit(receive_limit);
+          return stream_->Read(d);
+        },
         [this]() -> Status {
           grpc::Status st = stream_->Finish();
           ALKAID_RETURN_NOT_OK(call_->Stopped("DoGet"));
@@ -385,6 +389,8 @@ Result<std::unique_ptr<FlightClient>> FlightClient::Connect(const Location& loca
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(ClampSize(options.max_receive_message_bytes));
   args.SetMaxSendMessageSize(ClampSize(options.max_send_message_bytes));
+  // FlightData is inflated under the receive limit by alkaid (wire::ReceiveFlightData).
+  args.SetInt(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
   for (const auto& [name, value] : options.channel_int_args) {
     args.SetInt(name, static_cast<int>(value));
   }
@@ -536,7 +542,8 @@ Result<std::unique_ptr<FlightStreamReader>> FlightClient::DoGet(const Ticket& ti
   proto::ToProto(ticket, &request);
   auto reader = std::make_unique<DoGetReader>(std::move(c), options.read_options,
                                               impl_->options.max_error_text_bytes);
-  reader->Open(impl_->do_get_method, impl_->channel.get(), request);
+  reader->Open(impl_->do_get_method, impl_->channel.get(), request,
+               impl_->options.max_receive_message_bytes);
   return std::unique_ptr<FlightStreamReader>(std::move(reader));
 }
 
@@ -574,7 +581,10 @@ Result<DoExchangeCall> FlightClient::DoExchange(const FlightDescriptor& descript
   // The descriptor goes out at once: the server's handler starts on the first message.
   ALKAID_RETURN_NOT_OK(writer->SendDescriptor());
   auto reader = std::make_unique<DataReader>(
-      [call](wire::FlightData* d) { return call->stream->Read(d); },
+      [call, receive_limit = impl_->options.max_receive_message_bytes](wire::FlightData* d) {
+        wire::ScopedReceiveLimit limit(receive_limit);
+        return call->stream->Read(d);
+      },
       [call] { return call->Finish(); }, &call->call->ctx, options.read_options);
   DoExchangeCall out;
   out.writer = std::move(writer);

@@ -1,10 +1,14 @@
 // FlightData serialization by hand (see flight_data.h for why).
 #include "flight_data.h"
 
+#include <grpc/byte_buffer.h>
 #include <grpcpp/support/slice.h>
+#include <zlib.h>
 
 #include <atomic>
+#include <climits>
 #include <cstring>
+
 
 namespace alkaid::flight::wire {
 
@@ -92,7 +96,9 @@ class SliceCursor {
       ALKAID_RETURN_NOT_OK(Skip(n));
       return buffer;
     }
-    ALKAID_ASSIGN_OR_RAISE(auto buffer, AllocateBuffer(n));
+    // Every byte is written below: no zero fill first (it doubled the cost of this copy).
+    ALKAID_ASSIGN_OR_RAISE(auto buffer, AllocateBuffer(0));
+    ALKAID_RETURN_NOT_OK(buffer->ResizeForOverwrite(n));
     uint8_t* dst = buffer->mutable_data();
     int64_t left = n;
     while (left > 0) {
@@ -255,7 +261,118 @@ Result<FlightData> ParseFlightData(const grpc::ByteBuffer& in) {
 
 namespace {
 thread_local int64_t t_receive_limit = -1;
+
+// Inflates a gzip or deflate message, never holding more than limit + 1 output bytes: the
+// cap holds while inflating, so a small message cannot make the receiver allocate more.
+Result<BufferPtr> Inflate(grpc::ByteBuffer* in, grpc_compression_algorithm algorithm,
+                          int64_t limit) {
+  int window_bits;
+  if (algorithm == GRPC_COMPRESS_GZIP) {
+    window_bits = 15 + 16;
+  } else if (algorithm == GRPC_COMPRESS_DEFLATE) {
+    window_bits = 15;
+  } else {
+    return Status::NotImplemented("FlightData compressed with gRPC algorithm ",
+                                  static_cast<int>(algorithm), " (only gzip and deflate)");
+  }
+  std::vector<grpc::Slice> slices;
+  grpc::Status dumped = in->Dump(&slices);
+  if (!dumped.ok()) {
+    return Status::IOError("FlightData: gRPC could not hand over the message: ",
+                           dumped.error_message());
+  }
+  const int64_t cap = limit < 0 ? (int64_t{1} << 31) : limit + 1;
+  ALKAID_ASSIGN_OR_RAISE(auto out, AllocateBuffer(0));
+  int64_t capacity = std::min<int64_t>(cap, std::max<int64_t>(64 << 10, 4 * in->Length()));
+  ALKAID_RETURN_NOT_OK(out->ResizeForOverwrite(capacity));
+  z_stream z{};
+  if (inflateInit2(&z, window_bits) != Z_OK) return Status::OutOfMemory("zlib inflateInit2");
+  int64_t produced = 0;
+  int rc = Z_OK;
+  size_t next_slice = 0;
+  while (rc != Z_STREAM_END) {
+    if (z.avail_in == 0) {
+      if (next_slice == slices.size()) break;  // truncated: reported below
+      const grpc::Slice& s = slices[next_slice++];
+      z.next_in = const_cast<Bytef*>(s.begin());
+      z.avail_in = static_cast<uInt>(s.size());
+      continue;
+    }
+    if (produced == capacity) {
+      if (capacity == cap) break;  // over the limit: reported below
+      capacity = std::min(cap, capacity * 2);
+      Status st = out->Resize(capacity);
+      if (!st.ok()) {
+        inflateEnd(&z);
+        return st;
+      }
+    }
+    z.next_out = out->mutable_data() + produced;
+    z.avail_out = static_cast<uInt>(std::min<int64_t>(capacity - produced, UINT_MAX));
+    uInt before = z.avail_out;
+    rc = inflate(&z, Z_NO_FLUSH);
+    produced += before - z.avail_out;
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+      std::string why = z.msg ? z.msg : "corrupt data";
+      inflateEnd(&z);
+      return Status::SerializationError("FlightData: the gRPC-compressed message does not "
+                                        "inflate: ", why);
+    }
+  }
+  bool trailing = z.avail_in > 0;
+  for (size_t i = next_slice; i < slices.size(); ++i) trailing = trailing || slices[i].size() > 0;
+  inflateEnd(&z);
+  if (produced > limit && limit >= 0) {
+    return Status::CapacityError("FlightData inflates past the receive limit of ", limit,
+                                 " bytes (", in->Length(), " bytes compressed)");
+  }
+  if (rc != Z_STREAM_END) {
+    return Status::SerializationError("FlightData: the gRPC-compressed message is truncated");
+  }
+  if (trailing) {
+    return Status::SerializationError(
+        "FlightData: bytes follow the end of the gRPC-compressed message");
+  }
+  ALKAID_RETURN_NOT_OK(out->Resize(produced));
+  return BufferPtr(std::move(out));
+}
+
+FlightData ParseFailure(Status st) {
+  FlightData data;
+  data.parse_status = std::move(st);
+  return data;
+}
+
 }  // namespace
+
+FlightData ReceiveFlightData(grpc::ByteBuffer* buffer) {
+  const int64_t limit = t_receive_limit;
+  grpc_byte_buffer* c = grpc::internal::GrpcByteBufferPeer(buffer).c_buffer();
+  grpc_compression_algorithm algorithm =
+      c != nullptr && c->type == GRPC_BB_RAW ? c->data.raw.compression : GRPC_COMPRESS_NONE;
+  if (algorithm != GRPC_COMPRESS_NONE) {
+    auto inflated = Inflate(buffer, algorithm, limit);
+    buffer->Clear();
+    if (!inflated.ok()) return ParseFailure(inflated.status());
+    // The inflated bytes become one slice over the alkaid buffer, so the body is used in place.
+    auto* ref = new BufferPtr(*inflated);
+    grpc::Slice slice(const_cast<uint8_t*>((*inflated)->data()),
+                      static_cast<size_t>((*inflated)->size()), &ReleaseBuffer, ref);
+    grpc::ByteBuffer plain(&slice, 1);
+    auto parsed = ParseFlightData(plain);
+    return parsed.ok() ? std::move(*parsed) : ParseFailure(parsed.status());
+  }
+  if (limit >= 0 && static_cast<int64_t>(buffer->Length()) > limit) {
+    int64_t length = static_cast<int64_t>(buffer->Length());
+    buffer->Clear();
+    return ParseFailure(Status::CapacityError("FlightData of ", length,
+                                              " bytes is over the receive limit of ", limit,
+                                              " bytes"));
+  }
+  auto parsed = ParseFlightData(*buffer);
+  buffer->Clear();
+  return parsed.ok() ? std::move(*parsed) : ParseFailure(parsed.status());
+}
 
 void SetReceiveLimitOfThisThread(int64_t max_bytes) { t_receive_limit = max_bytes; }
 int64_t ReceiveLimitOfThisThread() { return t_receive_limit; }

@@ -52,6 +52,19 @@ ALKAID_EXPORT Status SerializeFlightData(const FlightData& data, grpc::ByteBuffe
 /// byte offset.
 ALKAID_EXPORT Result<FlightData> ParseFlightData(const grpc::ByteBuffer& in);
 
+/// What gRPC's Deserialize does with a received message: refuses one over
+/// ReceiveLimitOfThisThread(), inflates one that arrived gRPC-compressed (gzip or deflate)
+/// stopping as soon as the output passes that limit, then parses it. Failures land in
+/// parse_status. Clears `buffer`.
+///
+/// The server and the client turn gRPC's own inflation off
+/// (GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION = 0): gRPC 1.51 inflates a whole message before
+/// it compares the size with the receive limit (a message of a few hundred kilobytes can make
+/// it allocate gigabytes), and a message it refuses then ends the sync API's reads exactly
+/// like a clean half-close, so a DoPut handler could take a cut-off upload for a whole one.
+/// (Other RPCs' protobuf messages are refused when a peer compresses them.)
+ALKAID_EXPORT FlightData ReceiveFlightData(grpc::ByteBuffer* buffer);
+
 /// The largest FlightData this thread accepts (negative: no limit). The server sets it on the
 /// handler's thread, where gRPC's sync API deserializes what the handler reads: a message over
 /// it becomes a parse error the handler sees, deterministically. (When gRPC refuses a message
@@ -59,6 +72,21 @@ ALKAID_EXPORT Result<FlightData> ParseFlightData(const grpc::ByteBuffer& in);
 /// race: a partial upload could look complete.)
 ALKAID_EXPORT void SetReceiveLimitOfThisThread(int64_t max_bytes);
 ALKAID_EXPORT int64_t ReceiveLimitOfThisThread();
+
+/// Sets this thread's receive limit for its lifetime (the client's reads), then puts back the
+/// previous one (a client used inside a server handler leaves the handler's limit alone).
+class ScopedReceiveLimit {
+ public:
+  explicit ScopedReceiveLimit(int64_t max_bytes) : previous_(ReceiveLimitOfThisThread()) {
+    SetReceiveLimitOfThisThread(max_bytes);
+  }
+  ~ScopedReceiveLimit() { SetReceiveLimitOfThisThread(previous_); }
+  ScopedReceiveLimit(const ScopedReceiveLimit&) = delete;
+  ScopedReceiveLimit& operator=(const ScopedReceiveLimit&) = delete;
+
+ private:
+  int64_t previous_;
+};
 
 /// Counts of body bytes handled since the process started, for the tests that prove the send
 /// path copies nothing and the receive path copies only what it must.
@@ -70,6 +98,21 @@ struct CopyCounters {
 ALKAID_EXPORT CopyCounters GetCopyCounters();
 
 }  // namespace alkaid::flight::wire
+
+// gRPC names this class a friend of ByteBuffer for code that needs the C buffer underneath;
+// alkaid needs it to see whether a message arrived still compressed (and with which codec),
+// and its tests to send a message that is compressed already.
+namespace grpc::internal {
+class GrpcByteBufferPeer {
+ public:
+  explicit GrpcByteBufferPeer(ByteBuffer* buffer) : buffer_(buffer) {}
+  grpc_byte_buffer* c_buffer() { return buffer_->c_buffer(); }
+  void set_buffer(grpc_byte_buffer* taken) { buffer_->set_buffer(taken); }
+
+ private:
+  ByteBuffer* buffer_;
+};
+}  // namespace grpc::internal
 
 namespace grpc {
 
@@ -85,23 +128,8 @@ class SerializationTraits<alkaid::flight::wire::FlightData, void> {
     return Status::OK;
   }
   static Status Deserialize(ByteBuffer* buffer, alkaid::flight::wire::FlightData* data) {
-    int64_t limit = alkaid::flight::wire::ReceiveLimitOfThisThread();
-    if (limit >= 0 && static_cast<int64_t>(buffer->Length()) > limit) {
-      *data = alkaid::flight::wire::FlightData();
-      data->parse_status = alkaid::Status::CapacityError(
-          "FlightData of ", buffer->Length(), " bytes is over the receive limit of ", limit,
-          " bytes");
-      buffer->Clear();
-      return Status::OK;
-    }
-    auto parsed = alkaid::flight::wire::ParseFlightData(*buffer);
-    buffer->Clear();
-    if (parsed.ok()) {
-      *data = std::move(*parsed);
-    } else {
-      *data = alkaid::flight::wire::FlightData();
-      data->parse_status = parsed.status();
-    }
+    // Always "succeeds" towards gRPC (see FlightData::parse_status).
+    *data = alkaid::flight::wire::ReceiveFlightData(buffer);
     return Status::OK;
   }
 };

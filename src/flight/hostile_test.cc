@@ -7,8 +7,11 @@
 #include <grpcpp/impl/codegen/sync_stream.h>
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -16,6 +19,7 @@
 #include "alkaid/flight/api.h"
 #include "alkaid/ipc/writer.h"
 #include "alkaid/flight_proto/Flight.pb.h"
+#include "flight_data.h"
 #include "grpc_util.h"
 
 namespace alkaid::flight {
@@ -69,6 +73,7 @@ class RawPut {
     grpc::ByteBuffer bb(&slice, 1);
     return stream_->Write(bb);
   }
+  bool SendBuffer(const grpc::ByteBuffer& bb) { return stream_->Write(bb); }
   grpc::ClientContext& context() { return context_; }
   grpc::Status Finish() {
     stream_->WritesDone();
@@ -159,19 +164,113 @@ TEST_F(FlightHostileTest, AMessageOverTheLimitIsRefused) {
   ExpectStillServing();
 }
 
-// gRPC 1.51 applies the receive limit to the inflated size: a small gzip message that inflates
-// past the limit is refused (a "zip bomb" costs the server no more than the limit).
-TEST_F(FlightHostileTest, AGzipMessageThatInflatesOverTheLimitIsRefused) {
+// gRPC's own inflation is off (it inflates whole messages before checking their size, and a
+// message it refuses ends the handler's reads like a clean half-close): alkaid inflates under
+// the receive limit, so a gzip message that inflates past it is an error the DoPut handler
+// sees, every time.
+TEST_F(FlightHostileTest, AGzipMessageThatInflatesOverTheLimitIsAnErrorTheHandlerSees) {
+  ServerOptions options;
+  options.max_receive_message_bytes = 64 * 1024;
+  Start(options);
+  std::string bytes = std::string("\x1a\x80\x80\x80\x04", 5) + std::string(8 << 20, 'm');
+  for (int round = 0; round < 20; ++round) {
+    int errors_before = server_.errors.load();
+    RawPut put(channel_, /*gzip=*/true);
+    put.Send(bytes);
+    grpc::Status st = put.Finish();
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << st.error_message();
+    EXPECT_NE(st.error_message().find("inflates past the receive limit of 65536 bytes"),
+              std::string::npos)
+        << st.error_message();
+    EXPECT_EQ(server_.errors.load(), errors_before + 1) << "round " << round;
+    EXPECT_EQ(server_.metadata_messages.load(), -1) << "round " << round;
+  }
+  ExpectStillServing();
+}
+
+TEST_F(FlightHostileTest, AGzipMessageWithinTheLimitIsAccepted) {
   ServerOptions options;
   options.max_receive_message_bytes = 64 * 1024;
   Start(options);
   RawPut put(channel_, /*gzip=*/true);
-  std::string bytes = std::string("\x1a\x80\x80\x80\x04", 5) + std::string(8 << 20, 'm');
-  put.Send(bytes);
+  // 60,000 bytes of app_metadata inflate to just under the limit.
+  ASSERT_TRUE(put.Send(std::string("\x1a\xe0\xd4\x03", 4) + std::string(60000, 'm')));
+  grpc::Status st = put.Finish();
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_EQ(server_.metadata_messages.load(), 1);
+}
+
+// Peak resident memory of this process in KiB, after resetting it (0 when the kernel does not
+// let the process reset it).
+int64_t ResetPeakRss() {
+  FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (f == nullptr) return 0;
+  bool ok = std::fputs("5", f) >= 0;
+  ok = std::fclose(f) == 0 && ok;
+  return ok ? 1 : 0;
+}
+int64_t PeakRssKiB() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  int64_t kib = 0;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::strncmp(line, "VmHWM:", 6) == 0) kib = std::atoll(line + 6);
+  }
+  std::fclose(f);
+  return kib;
+}
+
+// A gzip "bomb": 256 KiB on the wire that inflates to 256 MiB, sent already compressed (the
+// test's client never holds the inflated bytes). Under a 256 KiB limit (gRPC lets through
+// compressed messages up to twice that), the server's peak memory must not grow by anything
+// near 256 MiB: the cap holds while inflating, not after.
+TEST_F(FlightHostileTest, AGzipBombCostsTheServerNoMoreThanTheLimit) {
+  if (!ResetPeakRss()) GTEST_SKIP() << "this kernel does not let a process reset its peak RSS";
+  ServerOptions options;
+  options.max_receive_message_bytes = 256 * 1024;
+  Start(options);
+  constexpr int64_t kInflated = int64_t{256} << 20;
+  std::string compressed;
+  {
+    z_stream z{};
+    ASSERT_EQ(deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY), Z_OK);
+    // app_metadata (field 3) of kInflated - 5 bytes, then zeros.
+    std::string head("\x1a\xfb\xff\xff\x7f", 5);
+    std::string zeros(1 << 20, '\0');
+    std::string chunk(64 << 10, '\0');
+    auto pump = [&](const std::string& in, int flush) {
+      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+      z.avail_in = static_cast<uInt>(in.size());
+      do {
+        z.next_out = reinterpret_cast<Bytef*>(chunk.data());
+        z.avail_out = static_cast<uInt>(chunk.size());
+        deflate(&z, flush);
+        compressed.append(chunk.data(), chunk.size() - z.avail_out);
+      } while (z.avail_out == 0);
+    };
+    pump(head, Z_NO_FLUSH);
+    for (int64_t i = 0; i < kInflated / (1 << 20) - 1; ++i) pump(zeros, Z_NO_FLUSH);
+    pump(std::string((1 << 20) - 5, '\0'), Z_FINISH);
+    deflateEnd(&z);
+  }
+  ASSERT_LT(compressed.size(), 512u * 1024);
+  ResetPeakRss();
+  int64_t before = PeakRssKiB();
+  RawPut put(channel_, /*gzip=*/true);
+  grpc::Slice slice(compressed);
+  grpc_slice raw = slice.c_slice();
+  grpc_byte_buffer* c = grpc_raw_compressed_byte_buffer_create(&raw, 1, GRPC_COMPRESS_GZIP);
+  grpc::ByteBuffer bb;
+  grpc::internal::GrpcByteBufferPeer(&bb).set_buffer(c);
+  put.SendBuffer(bb);
   grpc::Status st = put.Finish();
   EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << st.error_message();
-  // gRPC refuses this one itself, so whether the handler's read ends as cancelled or as a
-  // clean end is a race (see wire::SetReceiveLimitOfThisThread); the client is told either way.
+  EXPECT_NE(st.error_message().find("inflates past the receive limit"), std::string::npos)
+      << st.error_message();
+  EXPECT_EQ(server_.metadata_messages.load(), -1);
+  int64_t growth_kib = PeakRssKiB() - before;
+  EXPECT_LT(growth_kib, 64 * 1024) << "peak RSS grew by " << growth_kib << " KiB";
   ExpectStillServing();
 }
 

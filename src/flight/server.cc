@@ -204,8 +204,10 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
     builder.AddListeningPort(address, creds, &port_);
     builder.RegisterService(&service_);
     // gRPC's own limit is twice ours: data messages over ours are refused by the handler's
-    // reader (see wire::SetReceiveLimitOfThisThread), and gRPC still bounds what a compressed
-    // message may inflate to and the size of the other messages.
+    // reader (see wire::SetReceiveLimitOfThisThread), and gRPC still bounds the size of the
+    // other messages. gRPC does not inflate compressed messages: alkaid does, under the limit
+    // (wire::ReceiveFlightData).
+    builder.AddChannelArgument(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
     int64_t limit = options.max_receive_message_bytes;
     builder.SetMaxReceiveMessageSize(ClampSize(limit < 0 || limit > INT_MAX / 2 ? -1 : 2 * limit));
     builder.SetMaxSendMessageSize(ClampSize(options.max_send_message_bytes));
