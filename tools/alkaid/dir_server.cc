@@ -49,6 +49,14 @@ Status Outside(const std::string& rel) {
 
 std::string Outcome(const Status& st) { return st.ok() ? "OK" : st.ToString(); }
 
+// How the log names a descriptor before its path is checked.
+std::string DescriptorName(const flight::FlightDescriptor& descriptor) {
+  if (descriptor.type != flight::FlightDescriptor::Type::kPath) return descriptor.ToString();
+  std::string out;
+  for (const auto& part : descriptor.path) out += (out.empty() ? "" : "/") + part;
+  return out.substr(0, 200);
+}
+
 // Opens `path` with the tool's sources (any format alkaid reads).
 Result<std::unique_ptr<Input>> OpenData(const std::string& path, const Source** chosen) {
   return OpenInput(path, "auto", SourceOptions(), nullptr, chosen);
@@ -226,7 +234,7 @@ Status DirServer::ListFlights(const flight::ServerCallContext& context,
 Result<flight::FlightInfo> DirServer::GetFlightInfo(const flight::ServerCallContext& context,
                                                     const flight::FlightDescriptor& descriptor) {
   const auto start = Clock::now();
-  std::string rel = descriptor.ToString();
+  std::string rel = DescriptorName(descriptor);
   auto info = [&]() -> Result<flight::FlightInfo> {
     if (descriptor.type != flight::FlightDescriptor::Type::kPath)
       return Status::Invalid("this server names flights by path, not by command");
@@ -247,7 +255,7 @@ Result<flight::FlightInfo> DirServer::GetFlightInfo(const flight::ServerCallCont
 Result<flight::SchemaResult> DirServer::GetSchema(const flight::ServerCallContext& context,
                                                   const flight::FlightDescriptor& descriptor) {
   const auto start = Clock::now();
-  std::string rel = descriptor.ToString();
+  std::string rel = DescriptorName(descriptor);
   auto result = [&]() -> Result<flight::SchemaResult> {
     if (descriptor.type != flight::FlightDescriptor::Type::kPath)
       return Status::Invalid("this server names flights by path, not by command");
@@ -314,7 +322,7 @@ Status DirServer::DoPut(const flight::ServerCallContext& context,
                         flight::FlightMetadataWriter& writer) {
   const auto start = Clock::now();
   const flight::FlightDescriptor& descriptor = reader.descriptor();
-  std::string rel = descriptor.ToString();
+  std::string rel = DescriptorName(descriptor);
   int64_t rows = 0, bytes = -1;
   Status st = [&]() -> Status {
     if (descriptor.type != flight::FlightDescriptor::Type::kPath)
