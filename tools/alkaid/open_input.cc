@@ -13,6 +13,7 @@ Opened OpenOrReport(const Options& options, const std::vector<std::string>& colu
   source_options.columns = columns;
   source_options.ipc = ipc_options;
   source_options.text = options.text;
+  source_options.flight = options.flight;
   const Source* chosen = nullptr;
   auto input = OpenInput(options.input, options.input_format, source_options, options.app, &chosen);
   if (input.ok()) return {std::move(input).MoveValueUnsafe(), kExitOk};

@@ -29,6 +29,7 @@ void AddInputOptions(CLI::App* cmd, Options* options) {
       ->check(CLI::IsMember(names))
       ->capture_default_str();
   AddTextOptions(cmd, &options->text, kAnyText);
+  AddFlightClientOptions(cmd, &options->flight);
 }
 
 void AddColumnsOption(CLI::App* cmd, Options* options, const std::string& help) {

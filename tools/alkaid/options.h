@@ -9,6 +9,7 @@
 
 #include "CLI/CLI.hpp"
 #include "alkaid/status.h"
+#include "flight_client.h"
 #include "text_options.h"
 
 namespace alkaid::cli {
@@ -35,6 +36,15 @@ struct JsonOutputSettings {
   int64_t max_column_bytes = -1;  // memory does not depend on it: values are written one by one
 };
 
+// `alkaid serve`.
+struct ServeSettings {
+  std::string host = "127.0.0.1";
+  int port = 0;
+  std::string tls_cert, tls_key;
+  std::string auth;  // USER:PASSWORD
+  bool allow_overwrite = false;
+};
+
 struct Options {
   // The running command's name and its parsed flags (for error hints that
   // name only flags the command has).
@@ -52,12 +62,14 @@ struct Options {
   WriteSettings write;
   JsonOutputSettings json_limits;
   TextReadOptions text;
+  FlightSettings flight;  // grpc:// inputs and the Flight commands
+  ServeSettings serve;
 };
 
 // Help of FILE for the commands that read any source.
 inline constexpr const char* kInputHelp =
     "IPC file or stream, Parquet, CSV, JSON Lines or integration JSON (told by content); "
-    "'-' for stdin";
+    "'-' for stdin; grpc://HOST:PORT/PATH for a Flight server's data";
 
 // The positional input (FILE), required.
 void AddInputArgument(CLI::App* cmd, Options* options, const std::string& help);

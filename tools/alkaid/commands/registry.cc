@@ -18,7 +18,11 @@ namespace alkaid::cli {
   X(kFromCsvCommand)           \
   X(kFromJsonlCommand)         \
   X(kConvertCommand)           \
-  X(kParquetMetaCommand)
+  X(kParquetMetaCommand)       \
+  X(kServeCommand)             \
+  X(kGetCommand)               \
+  X(kPutCommand)               \
+  X(kFlightsCommand)
 
 #define ALKAID_DECLARE_COMMAND(name) extern const Command name;
 ALKAID_CLI_COMMANDS(ALKAID_DECLARE_COMMAND)

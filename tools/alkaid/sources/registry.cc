@@ -22,7 +22,8 @@ namespace alkaid::cli {
   X(kParquetSource)           \
   X(kCsvSource)               \
   X(kJsonLinesSource)         \
-  X(kIntegrationJsonSource)
+  X(kIntegrationJsonSource)   \
+  X(kFlightSource)
 
 #define ALKAID_DECLARE_SOURCE(name) extern const Source name;
 ALKAID_CLI_SOURCES(ALKAID_DECLARE_SOURCE)
@@ -174,6 +175,20 @@ class StdinBytes final : public InputBytes {
   int64_t size() const override { return -1; }
 };
 
+// A grpc:// URL: no bytes to read here; the flight source opens it.
+class UrlBytes final : public InputBytes {
+ public:
+  explicit UrlBytes(const std::string& url) { path_ = url; }
+  Result<std::shared_ptr<io::InputStream>> Stream() override { return NotBytes(); }
+  Result<std::shared_ptr<io::RandomAccessFile>> RandomAccess() override { return NotBytes(); }
+  int64_t size() const override { return -1; }
+
+ private:
+  Status NotBytes() const {
+    return Status::Invalid(path_, " is a Flight URL: read it with --input-format auto or flight");
+  }
+};
+
 // What input no source reads is, for the error: NotImplemented for formats
 // alkaid knows but does not read, Invalid for the rest.
 Status NotReadable(std::string_view head) {
@@ -213,6 +228,8 @@ Status CheckTextOptions(const CLI::App* app, const TextReadOptions& text, const 
 }  // namespace
 
 Result<std::unique_ptr<InputBytes>> OpenInputBytes(const std::string& path) {
+  // A URL is known by its scheme before anything is opened.
+  if (IsFlightUrl(path)) return std::unique_ptr<InputBytes>(std::make_unique<UrlBytes>(path));
   if (path == "-") {
     ALKAID_ASSIGN_OR_RAISE(auto bytes, StdinBytes::Open());
     return std::unique_ptr<InputBytes>(std::move(bytes));

@@ -19,6 +19,7 @@
 #include "alkaid/ipc/options.h"
 #include "alkaid/record_batch_reader.h"
 #include "alkaid/table.h"
+#include "flight_client.h"
 #include "text_options.h"
 
 namespace alkaid::cli {
@@ -28,6 +29,7 @@ struct SourceOptions {
   std::vector<std::string> columns;  // names to keep, in this order; empty: all
   ipc::IpcReadOptions ipc;
   TextReadOptions text;
+  FlightSettings flight;  // grpc:// inputs
 };
 
 // The bytes of one input: its first bytes (what sources judge it by) and the
@@ -115,11 +117,11 @@ class ReaderInput : public Input {
 
 // A format alkaid reads.
 //
-// Adding a source (Flight's grpc:// is next): write sources/NAME.cc defining
+// Adding a source: write sources/NAME.cc defining
 //   extern const Source kNameSource = {"name", "a thing", options, Sniff, Open};
 // and add one line to the list in sources/registry.cc. Sniff sees the first
-// bytes and the path (a grpc:// source would answer 100 for its scheme and
-// open it without reading bytes); Open builds an Input from InputBytes.
+// bytes and the path (the flight source answers 100 for a grpc:// URL, whose
+// InputBytes has no bytes); Open builds an Input from InputBytes.
 struct Source {
   const char* name;  // --input-format value
   const char* what;  // "a Parquet file", for messages
