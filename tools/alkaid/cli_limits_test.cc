@@ -490,7 +490,10 @@ TEST_F(CliTest, ToJsonOfHugeBatchesHoldsOneBatch) {
     std::printf("[ measure  ] to-json of 3 x 64 MiB (%s): peak RSS %lld KiB, %.2f s\n",
                 file_format ? "footer listing one block 3 times" : "stream",
                 static_cast<long long>(r.max_rss_kib), r.seconds);
-    EXPECT_LT(r.max_rss_kib, (64 + 16) << 10);
+    // Above what `count` (footer or headers only) needs, so that the libraries the tool maps
+    // (gRPC and protobuf as shared objects in a shared build) are not counted as batch memory.
+    EXPECT_LT(r.max_rss_kib - count.max_rss_kib, (64 + 16) << 10)
+        << "to-json " << r.max_rss_kib << " KiB, count " << count.max_rss_kib << " KiB";
   }
 }
 
