@@ -1,5 +1,8 @@
 // Hostile clients: raw bytes sent straight into the data methods (no alkaid client in the
 // way). Each gets a clear error, and the server keeps serving everyone else.
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/impl/codegen/method_handler.h>
 #include <grpcpp/impl/codegen/proto_utils.h>
@@ -258,7 +261,17 @@ TEST_F(FlightHostileTest, AGzipBombCostsTheServerNoMoreThanTheLimit) {
   ResetPeakRss();
   int64_t before = PeakRssKiB();
   RawPut put(channel_, /*gzip=*/true);
+#if defined(__SANITIZE_ADDRESS__)
+  // gRPC 1.51 keeps this message's slice when the server ends the call while the client is
+  // still writing it (seen under LeakSanitizer: one allocation of the compressed input's size,
+  // made here, never freed by gRPC). It is the test's own input, not memory of the server
+  // under test, so LeakSanitizer is told to ignore it.
+  __lsan_disable();
+#endif
   grpc::Slice slice(compressed);
+#if defined(__SANITIZE_ADDRESS__)
+  __lsan_enable();
+#endif
   grpc_slice raw = slice.c_slice();
   grpc_byte_buffer* c = grpc_raw_compressed_byte_buffer_create(&raw, 1, GRPC_COMPRESS_GZIP);
   grpc::ByteBuffer bb;
