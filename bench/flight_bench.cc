@@ -12,6 +12,7 @@
 
 #include "../src/flight/flight_data.h"
 #include "alkaid/flight/api.h"
+#include "flight_bench_server.h"
 
 namespace {
 
@@ -42,34 +43,16 @@ std::vector<RecordBatchPtr> Batches(int64_t megabytes) {
   return out;
 }
 
-class Server : public FlightServerBase {
- public:
-  std::vector<RecordBatchPtr> batches;
-  Result<std::unique_ptr<FlightDataStream>> DoGet(const ServerCallContext&,
-                                                  const Ticket&) override {
-    ALKAID_ASSIGN_OR_RAISE(auto reader, RecordBatchReader::Make(batches, TwoColumns()));
-    return MakeRecordBatchStream(std::move(reader));
-  }
-  Status DoPut(const ServerCallContext&, FlightMessageReader& reader,
-               FlightMetadataWriter&) override {
-    while (true) {
-      ALKAID_ASSIGN_OR_RAISE(auto chunk, reader.Next());
-      if (!chunk) return Status::OK();
-    }
-  }
-};
-
 int64_t Megabytes(int64_t arg) {
   const char* env = std::getenv("ALKAID_BENCH_MB");
   return env ? std::atoll(env) : arg;
 }
 
 void BM_DoGet(benchmark::State& state) {
-  Server server;
-  server.batches = Batches(Megabytes(state.range(0)));
+  alkaid::bench::BatchServer server(TwoColumns(), Batches(Megabytes(state.range(0))));
   Must(server.Init({.location = "grpc://127.0.0.1:0"}));
   auto client = FlightClient::Connect(server.location()).ValueOrDie();
-  int64_t bytes = static_cast<int64_t>(server.batches.size()) * 64 * 1024 * 16;
+  int64_t bytes = static_cast<int64_t>(server.batches().size()) * 64 * 1024 * 16;
   auto before = wire::GetCopyCounters();
   for (auto _ : state) {
     auto reader = client->DoGet(Ticket{"t"}).ValueOrDie();
@@ -94,7 +77,7 @@ void BM_DoGet(benchmark::State& state) {
 BENCHMARK(BM_DoGet)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_DoPut(benchmark::State& state) {
-  Server server;
+  alkaid::bench::BatchServer server(TwoColumns(), {});
   auto batches = Batches(Megabytes(state.range(0)));
   Must(server.Init({.location = "grpc://127.0.0.1:0"}));
   auto client = FlightClient::Connect(server.location()).ValueOrDie();

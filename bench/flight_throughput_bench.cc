@@ -38,6 +38,7 @@
 #include "alkaid/io/output.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
+#include "flight_bench_server.h"
 #include "mixed_data.h"
 
 namespace {
@@ -102,22 +103,6 @@ BENCHMARK(BM_Pipe)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // ---- Flight ----------------------------------------------------------------------------------
 
-class Server : public FlightServerBase {
- public:
-  Result<std::unique_ptr<FlightDataStream>> DoGet(const ServerCallContext&,
-                                                  const Ticket&) override {
-    ALKAID_ASSIGN_OR_RAISE(auto reader, RecordBatchReader::Make(BigDataSet(), BenchSchema()));
-    return MakeRecordBatchStream(std::move(reader));
-  }
-  Status DoPut(const ServerCallContext&, FlightMessageReader& reader,
-               FlightMetadataWriter&) override {
-    while (true) {
-      ALKAID_ASSIGN_OR_RAISE(auto chunk, reader.Next());
-      if (!chunk) return Status::OK();
-    }
-  }
-};
-
 void ReportCopies(benchmark::State& state, const wire::CopyCounters& before) {
   auto after = wire::GetCopyCounters();
   auto per_iteration = [&](int64_t a, int64_t b) {
@@ -157,7 +142,7 @@ void RunFlight(benchmark::State& state, bool get) {
   const int streams = static_cast<int>(state.range(0));
   const auto& batches = BigDataSet();
   IpcStream();
-  Server server;
+  alkaid::bench::BatchServer server(BenchSchema(), batches);
   Must(server.Init(Loopback()));
   std::vector<std::unique_ptr<FlightClient>> clients;
   for (int i = 0; i < streams; ++i) {
@@ -223,10 +208,10 @@ class GeneratedStream final : public FlightDataStream {
   int64_t next_ = 0;
 };
 
-// Serves generated batches, drains uploads (as Server), and answers the action "peak-rss" with its VmHWM.
-class RssServer final : public Server {
+// Serves generated batches, drains uploads (as BatchServer), and answers the action "peak-rss" with its VmHWM.
+class RssServer final : public alkaid::bench::BatchServer {
  public:
-  explicit RssServer(int64_t rows) : rows_(rows) {}
+  explicit RssServer(int64_t rows) : BatchServer(BenchSchema(), {}), rows_(rows) {}
   Result<std::unique_ptr<FlightDataStream>> DoGet(const ServerCallContext&,
                                                   const Ticket&) override {
     return std::unique_ptr<FlightDataStream>(std::make_unique<GeneratedStream>(rows_));
