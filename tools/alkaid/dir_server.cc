@@ -49,6 +49,13 @@ Status Outside(const std::string& rel) {
 
 std::string Outcome(const Status& st) { return st.ok() ? "OK" : st.ToString(); }
 
+// "12ms": the time since `start`, as the log prints it.
+std::string Elapsed(Clock::time_point start) {
+  return std::to_string(
+             std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count()) +
+         "ms";
+}
+
 // How the log names a descriptor before its path is checked.
 std::string DescriptorName(const flight::FlightDescriptor& descriptor) {
   if (descriptor.type != flight::FlightDescriptor::Type::kPath) return descriptor.ToString();
@@ -71,12 +78,9 @@ class FileStream final : public flight::FlightDataStream {
         start_(start) {}
 
   ~FileStream() override {
-    const auto ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_).count();
     std::string outcome = done_ ? "OK" : !status_.ok() ? status_.ToString() : "stopped early";
     server_->Log("DoGet " + peer_ + " " + rel_ + " rows=" + std::to_string(rows_) +
-                 " batches=" + std::to_string(batches_) + " " + outcome + " " +
-                 std::to_string(ms) + "ms");
+                 " batches=" + std::to_string(batches_) + " " + outcome + " " + Elapsed(start_));
   }
 
   SchemaPtr schema() const override { return input_->schema(); }
@@ -173,6 +177,21 @@ Result<std::string> DirServer::WritablePath(const std::string& rel) const {
   return path;
 }
 
+Result<std::string> DirServer::ReadableFile(const flight::FlightDescriptor& descriptor,
+                                            std::string* rel) const {
+  if (descriptor.type != flight::FlightDescriptor::Type::kPath)
+    return Status::Invalid("this server names flights by path, not by command");
+  ALKAID_ASSIGN_OR_RAISE(*rel, RelativePath(descriptor.path));
+  return ReadablePath(*rel);
+}
+
+Status DirServer::RefuseOverwrite(const std::string& rel, const std::string& path) const {
+  struct stat st;
+  if (!allow_overwrite_ && ::lstat(path.c_str(), &st) == 0)
+    return Status::Invalid("'", rel, "' already exists (the server runs without --allow-overwrite)");
+  return Status::OK();
+}
+
 Result<flight::FlightInfo> DirServer::Describe(const std::string& rel,
                                                const std::string& path) const {
   const Source* chosen = nullptr;
@@ -224,10 +243,8 @@ Status DirServer::ListFlights(const flight::ServerCallContext& context,
     if (!st.ok()) break;
     ++listed;
   }
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   Log("ListFlights " + context.peer() + " '" + criteria.expression + "' flights=" +
-      std::to_string(listed) + " " + Outcome(st) + " " + std::to_string(ms) + "ms");
+      std::to_string(listed) + " " + Outcome(st) + " " + Elapsed(start));
   return Status::OK();
 }
 
@@ -236,19 +253,14 @@ Result<flight::FlightInfo> DirServer::GetFlightInfo(const flight::ServerCallCont
   const auto start = Clock::now();
   std::string rel = DescriptorName(descriptor);
   auto info = [&]() -> Result<flight::FlightInfo> {
-    if (descriptor.type != flight::FlightDescriptor::Type::kPath)
-      return Status::Invalid("this server names flights by path, not by command");
-    ALKAID_ASSIGN_OR_RAISE(rel, RelativePath(descriptor.path));
-    ALKAID_ASSIGN_OR_RAISE(std::string path, ReadablePath(rel));
+    ALKAID_ASSIGN_OR_RAISE(std::string path, ReadableFile(descriptor, &rel));
     return Describe(rel, path);
   }();
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   Log("GetFlightInfo " + context.peer() + " " + rel +
       (info.ok() ? " rows=" + std::to_string(info->total_records) +
                        " bytes=" + std::to_string(info->total_bytes)
                  : "") +
-      " " + Outcome(info.status()) + " " + std::to_string(ms) + "ms");
+      " " + Outcome(info.status()) + " " + Elapsed(start));
   return info;
 }
 
@@ -257,20 +269,15 @@ Result<flight::SchemaResult> DirServer::GetSchema(const flight::ServerCallContex
   const auto start = Clock::now();
   std::string rel = DescriptorName(descriptor);
   auto result = [&]() -> Result<flight::SchemaResult> {
-    if (descriptor.type != flight::FlightDescriptor::Type::kPath)
-      return Status::Invalid("this server names flights by path, not by command");
-    ALKAID_ASSIGN_OR_RAISE(rel, RelativePath(descriptor.path));
-    ALKAID_ASSIGN_OR_RAISE(std::string path, ReadablePath(rel));
+    ALKAID_ASSIGN_OR_RAISE(std::string path, ReadableFile(descriptor, &rel));
     const Source* chosen = nullptr;
     ALKAID_ASSIGN_OR_RAISE(auto input, OpenData(path, &chosen));
     flight::FlightInfo carrier;  // SetSchema writes the IPC schema message
     ALKAID_RETURN_NOT_OK(carrier.SetSchema(*input->schema()));
     return flight::SchemaResult{std::move(carrier.schema)};
   }();
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   Log("GetSchema " + context.peer() + " " + rel + " " + Outcome(result.status()) + " " +
-      std::to_string(ms) + "ms");
+      Elapsed(start));
   return result;
 }
 
@@ -287,10 +294,8 @@ Result<std::unique_ptr<flight::FlightDataStream>> DirServer::DoGet(
   }();
   // A stream logs itself when it ends; a refused call is logged here.
   if (!stream.ok()) {
-    const auto ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
     Log("DoGet " + context.peer() + " " + ticket.ticket.substr(0, 200) + " " +
-        Outcome(stream.status()) + " " + std::to_string(ms) + "ms");
+        Outcome(stream.status()) + " " + Elapsed(start));
   }
   return stream;
 }
@@ -311,9 +316,7 @@ Status DirServer::Store(flight::FlightMessageReader& reader, const std::string& 
   ALKAID_ASSIGN_OR_RAISE(*bytes, file->stream()->Tell());
   // Checked again at the rename: another upload may have finished first.
   std::lock_guard<std::mutex> lock(mutex_);
-  struct stat st;
-  if (!allow_overwrite_ && ::lstat(path.c_str(), &st) == 0)
-    return Status::Invalid("'", rel, "' already exists (the server runs without --allow-overwrite)");
+  ALKAID_RETURN_NOT_OK(RefuseOverwrite(rel, path));
   return file->Commit();
 }
 
@@ -332,10 +335,7 @@ Status DirServer::DoPut(const flight::ServerCallContext& context,
     ALKAID_ASSIGN_OR_RAISE(std::string path, WritablePath(rel));
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      struct stat info;
-      if (!allow_overwrite_ && ::lstat(path.c_str(), &info) == 0)
-        return Status::Invalid("'", rel,
-                               "' already exists (the server runs without --allow-overwrite)");
+      ALKAID_RETURN_NOT_OK(RefuseOverwrite(rel, path));
       if (!uploading_.insert(rel).second)
         return Status::Invalid("an upload to '", rel, "' is already running");
     }
@@ -353,10 +353,8 @@ Status DirServer::DoPut(const flight::ServerCallContext& context,
     if (!answered.ok()) note = " (stored; the client left before the answer)";
     return Status::OK();
   }();
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   Log("DoPut " + context.peer() + " " + rel + " rows=" + std::to_string(rows) +
-      " bytes=" + std::to_string(bytes) + " " + Outcome(st) + " " + std::to_string(ms) + "ms" +
+      " bytes=" + std::to_string(bytes) + " " + Outcome(st) + " " + Elapsed(start) +
       note);
   return st;
 }

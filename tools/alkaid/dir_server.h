@@ -52,6 +52,11 @@ class DirServer final : public flight::FlightServerBase {
   Result<std::string> ReadablePath(const std::string& rel) const;
   // The file to write for `rel`: its directory inside the root, not a link.
   Result<std::string> WritablePath(const std::string& rel) const;
+  // The file a path descriptor names, for reading; sets `rel` once the path is checked.
+  Result<std::string> ReadableFile(const flight::FlightDescriptor& descriptor,
+                                   std::string* rel) const;
+  // An error when `path` exists and the server may not replace it. Called under mutex_.
+  Status RefuseOverwrite(const std::string& rel, const std::string& path) const;
   Result<flight::FlightInfo> Describe(const std::string& rel, const std::string& path) const;
   Status Store(flight::FlightMessageReader& reader, const std::string& rel,
                const std::string& path, int64_t* rows, int64_t* bytes);
