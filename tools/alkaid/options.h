@@ -58,6 +58,7 @@ struct Options {
   std::string rows = "10";  // head/tail -n
   std::string input_format = "auto";  // --input-format: a source name (sources/) or auto
   std::string json_path;  // validate --json
+  bool exact = false;     // stats --exact: read the data even where metadata answers
   DisplaySettings display;
   WriteSettings write;
   JsonOutputSettings json_limits;

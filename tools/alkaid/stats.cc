@@ -183,33 +183,55 @@ StatsCollector::StatsCollector(const Schema& schema)
     : schema_(std::make_shared<Schema>(schema)),
       columns_(static_cast<size_t>(schema.num_fields())) {}
 
-void StatsCollector::Add(const RecordBatch& batch) {
+void StatsCollector::Add(const RecordBatch& batch) { Add(batch, {}); }
+
+void StatsCollector::Add(const RecordBatch& batch, const std::vector<int>& columns) {
   ++batches_;
   rows_ += batch.num_rows();
-  for (int c = 0; c < batch.num_columns(); ++c) {
-    const ArrayData& data = *batch.column_data(c);
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    const ArrayData& data = *batch.column_data(i);
+    const int c = columns.empty() ? i : columns[static_cast<size_t>(i)];
     ColumnStats& s = columns_[static_cast<size_t>(c)];
     int64_t nulls = data.GetNullCount();
     s.nulls += nulls;
     s.values += data.length - nulls;
-    StatsVisitor visitor{data, &s};
-    (void)VisitTypeInline(*data.type, &visitor);
-    // Formatted once a batch, and only as far as the cell shows.
-    bool cut = false;
-    if (visitor.min_at >= 0) {
-      s.min_text = FormatCell(data, visitor.min_at, kStatsCell, &cut);
-      if (cut) s.min_text = ClipToWidth(s.min_text, kStatsCell, true);
-    }
-    if (visitor.max_at >= 0) {
-      s.max_text = FormatCell(data, visitor.max_at, kStatsCell, &cut);
-      if (cut) s.max_text = ClipToWidth(s.max_text, kStatsCell, true);
-    }
+    AddColumn(&s, data);
   }
 }
 
+void StatsCollector::AddColumn(ColumnStats* s, const ArrayData& data) {
+  StatsVisitor visitor{data, s};
+  (void)VisitTypeInline(*data.type, &visitor);
+  // Formatted once a batch, and only as far as the cell shows.
+  bool cut = false;
+  if (visitor.min_at >= 0) {
+    s->min_text = FormatCell(data, visitor.min_at, kStatsCell, &cut);
+    if (cut) s->min_text = ClipToWidth(s->min_text, kStatsCell, true);
+  }
+  if (visitor.max_at >= 0) {
+    s->max_text = FormatCell(data, visitor.max_at, kStatsCell, &cut);
+    if (cut) s->max_text = ClipToWidth(s->max_text, kStatsCell, true);
+  }
+}
+
+void StatsCollector::AddFromMetadata(int c, int64_t nulls, int64_t values,
+                                     const ArrayData* bounds) {
+  ColumnStats& s = columns_[static_cast<size_t>(c)];
+  s.nulls += nulls;
+  s.values += values;
+  s.from_metadata = true;
+  // The same ordering and formatting as read values get; what the bounds
+  // alone cannot tell (distinct values, the mean) is not shown.
+  if (bounds != nullptr) AddColumn(&s, *bounds);
+  s.hashed = s.numeric = false;
+}
+
 void StatsCollector::Print(std::ostream* out) const {
+  int from_metadata = 0;
+  for (const ColumnStats& s : columns_) from_metadata += s.from_metadata;
   std::vector<std::vector<std::string>> table = {
       {"column", "type", "nulls", "distinct", "min", "max", "mean"}};
+  if (from_metadata > 0) table[0].push_back("source");
   for (int c = 0; c < schema_->num_fields(); ++c) {
     const ColumnStats& s = columns_[static_cast<size_t>(c)];
     std::ostringstream mean;
@@ -219,6 +241,7 @@ void StatsCollector::Print(std::ostream* out) const {
     table.push_back({schema_->field(c)->name(), schema_->field(c)->type()->ToString(),
                      std::to_string(s.nulls), distinct, s.ordered ? s.min_text : "",
                      s.ordered ? s.max_text : "", mean.str()});
+    if (from_metadata > 0) table.back().push_back(s.from_metadata ? "footer" : "pages");
   }
   std::vector<int64_t> widths(table[0].size(), 0);
   for (auto& row : table)
@@ -237,7 +260,13 @@ void StatsCollector::Print(std::ostream* out) const {
     *out << line << "\n";
   }
   *out << rows_ << (rows_ == 1 ? " row, " : " rows, ") << batches_
-       << (batches_ == 1 ? " batch\n" : " batches\n");
+       << (batches_ == 1 ? " batch" : " batches");
+  if (from_metadata > 0) {
+    *out << "; nulls, min and max of " << from_metadata << " of " << columns_.size()
+         << (columns_.size() == 1 ? " column" : " columns")
+         << " from the footer's statistics (--exact reads the pages)";
+  }
+  *out << "\n";
 }
 
 }  // namespace alkaid::cli

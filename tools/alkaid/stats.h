@@ -51,17 +51,30 @@ struct ColumnStats {
   std::string min_key, max_key;
   std::string min_text, max_text;
   DistinctEstimate distinct;
+  bool from_metadata = false;  // nulls, min and max stated by the input's metadata
 };
 
 class StatsCollector {
  public:
   explicit StatsCollector(const Schema& schema);
   void Add(const RecordBatch& batch);
-  // The table (column, type, nulls, distinct, min, max, mean) and the
-  // totals line.
+  // A batch holding only some columns: its column i is the schema's
+  // columns[i] (columns empty: all of them, in order).
+  void Add(const RecordBatch& batch, const std::vector<int>& columns);
+  // Column `c` as metadata states it: nulls, non-null values, and values
+  // among which are its least and greatest (may be null: none). Min and max
+  // are chosen and printed as they are for data that is read; distinct and
+  // mean are left blank.
+  void AddFromMetadata(int c, int64_t nulls, int64_t values, const ArrayData* bounds);
+  // Rows of an input whose columns all came from metadata.
+  void SetRows(int64_t rows) { rows_ = rows; }
+  // The table (column, type, nulls, distinct, min, max, mean, and source
+  // when some column came from metadata) and the totals line.
   void Print(std::ostream* out) const;
 
  private:
+  void AddColumn(ColumnStats* s, const ArrayData& data);
+
   SchemaPtr schema_;
   std::vector<ColumnStats> columns_;
   int64_t rows_ = 0, batches_ = 0;

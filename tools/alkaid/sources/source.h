@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,17 @@ class InputBytes {
   std::string head_;
 };
 
+// What an input's metadata states of one column without reading its data
+// (Parquet: the footer's column-chunk statistics).
+struct ColumnSummary {
+  int64_t nulls = 0;
+  int64_t values = 0;  // non-null
+  // Values of the column's type, no nulls, among them the column's least and
+  // greatest value (Parquet: each row group's min and max); null when the
+  // column has no value or its type has no order stats shows.
+  ArrayDataPtr bounds;
+};
+
 // One opened input: a schema, then batches in order.
 class Input {
  public:
@@ -71,6 +83,15 @@ class Input {
   // *read the batches read and in *total the input's rows (-1: unknown).
   // The default reads through keeping only the batches that cover n rows.
   virtual Result<std::vector<RecordBatchPtr>> LastRows(int64_t n, int64_t* read, int64_t* total);
+  // Per column of schema(), what the metadata states exactly (nullopt where
+  // it cannot answer and the data must be read); empty when the input has no
+  // such metadata (the default). Reads no data.
+  virtual Result<std::vector<std::optional<ColumnSummary>>> Summaries() {
+    return std::vector<std::optional<ColumnSummary>>();
+  }
+  // Makes Next() return batches of only these columns of schema() (indices,
+  // in this order), before the first Next(). False where the input cannot.
+  virtual bool SelectColumns(const std::vector<int>&) { return false; }
   // IPC files: batches known up front and read by index; -1 otherwise.
   virtual int64_t num_batches() const { return -1; }
   virtual Result<RecordBatchPtr> ReadBatch(int i);
