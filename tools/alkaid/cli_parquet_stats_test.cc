@@ -4,6 +4,7 @@
 // whose pages are damaged still answers from its footer (no page is read).
 #include <cmath>
 #include <cstring>
+#include <iostream>
 
 #include "alkaid/memory.h"
 #include "alkaid/parquet/reader.h"
@@ -248,17 +249,28 @@ TEST_F(CliParquetStatsTest, FooterAnswersWithoutReadingPages) {
 TEST_F(CliParquetStatsTest, GoldFilesFooterEqualsPages) {
   const fs::path dir = fs::path(alkaid::testing::TestDataDir()) / "parquet-testing" / "data";
   if (!fs::exists(dir)) GTEST_SKIP() << "SKIPPED: " << dir << " not found (set ALKAID_TEST_DATA)";
-  int files = 0, answered = 0;
+  int files = 0, answered = 0, unreadable = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string path = entry.path().string();
     if (entry.path().extension() != ".parquet") continue;
-    auto exact = RunMeasured({"stats", path, "--exact"});
-    if (exact.exit_code != 0) continue;  // files alkaid refuses (encrypted, ...)
+    auto footer = RunMeasured({"stats", path});
+    if (footer.exit_code != 0) continue;  // files alkaid refuses (encrypted, ...)
     ++files;
+    // Files the footer answers nothing of are read as any input is.
+    if (footer.out.find(" footer\n") == std::string::npos) continue;
+    // Pages damaged on purpose (rle-dict-uncompressed-corrupt-checksum): the
+    // footer answers, reading fails.
+    if (RunMeasured({"stats", path, "--exact"}).exit_code != 0) {
+      ++unreadable;
+      continue;
+    }
     answered += static_cast<int>(ExpectFooterEqualsExact(path).size());
   }
   EXPECT_GT(files, 20);
   EXPECT_GT(answered, 20);
+  EXPECT_LE(unreadable, 2);
+  std::cout << files << " files, " << answered << " columns from the footer equal to the pages; "
+            << unreadable << " files whose pages fail to read answered from the footer\n";
   // A file whose statistics cover its columns (parquet-mr's decimals as INT32).
   const std::string decimals = (dir / "int32_decimal.parquet").string();
   auto rows = ParseStats(RunMeasured({"stats", decimals}).out);
