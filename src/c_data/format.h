@@ -9,9 +9,8 @@
 #include "alkaid/type.h"
 #include "alkaid/validate.h"
 
-// Not installed, but the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
-// so they keep default visibility.
-#pragma GCC visibility push(default)
+// Not installed. What the tests call through a shared library (BUILD_SHARED_LIBS=ON) is
+// marked ALKAID_EXPORT; the rest stays hidden.
 
 namespace alkaid::c_data {
 
@@ -34,8 +33,6 @@ std::string EncodeMetadata(const KeyValueMetadata& metadata);
 // Reads metadata from an untrusted pointer; null means none. The encoding has
 // no total size, so the bounds come from the lengths it states; each is
 // checked for sign and a total under 2^31 bytes.
-Result<MetadataPtr> DecodeMetadata(const char* bytes);
+ALKAID_EXPORT Result<MetadataPtr> DecodeMetadata(const char* bytes);
 
 }  // namespace alkaid::c_data
-
-#pragma GCC visibility pop

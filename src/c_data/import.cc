@@ -434,14 +434,20 @@ Result<ArrayDataPtr> ImportArray(ArrowArray* array, const DataTypePtr& type,
   return ImportArrayChecked(array, type, options, false);
 }
 
+// Import owns `array` from the call on: when what comes with it (its type or schema) cannot be
+// imported, the array is released before the error goes back.
+namespace {
+template <typename T>
+Result<T> ReleasingOnError(Result<T> imported, ArrowArray* array) {
+  if (!imported.ok()) ReleaseArrayStruct(array);
+  return imported;
+}
+}  // namespace
+
 Result<ArrayDataPtr> ImportArray(ArrowArray* array, ArrowSchema* schema,
                                  const ImportOptions& options) {
-  auto type = ImportType(schema);
-  if (!type.ok()) {
-    ReleaseArrayStruct(array);
-    return type.status();
-  }
-  return ImportArrayChecked(array, *type, options, true);
+  ALKAID_ASSIGN_OR_RAISE(DataTypePtr type, ReleasingOnError(ImportType(schema), array));
+  return ImportArrayChecked(array, type, options, true);
 }
 
 Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, const SchemaPtr& schema,
@@ -462,12 +468,8 @@ Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, const SchemaPtr& sch
 
 Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, ArrowSchema* schema,
                                          const ImportOptions& options) {
-  auto imported = ImportSchema(schema);
-  if (!imported.ok()) {
-    ReleaseArrayStruct(array);
-    return imported.status();
-  }
-  return ImportBatchChecked(array, *imported, options);
+  ALKAID_ASSIGN_OR_RAISE(SchemaPtr imported, ReleasingOnError(ImportSchema(schema), array));
+  return ImportBatchChecked(array, imported, options);
 }
 
 namespace {

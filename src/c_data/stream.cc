@@ -2,7 +2,10 @@
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "alkaid/c_data/bridge.h"
 
@@ -68,30 +71,44 @@ StreamPrivate* PrivateOf(S* stream) {
   return static_cast<StreamPrivate*>(stream->private_data);
 }
 
-int StreamGetSchema(ArrowArrayStream* s, ArrowSchema* out) { return PrivateOf(s)->GetSchema(out); }
-int StreamGetNext(ArrowArrayStream* s, ArrowArray* out) {
-  return PrivateOf(s)->GetNext(out, nullptr);
+// The callbacks of both stream structs (plain and device): the same code, S being the struct.
+int NextInto(StreamPrivate* p, ArrowArray* out) { return p->GetNext(out, nullptr); }
+int NextInto(StreamPrivate* p, ArrowDeviceArray* out) { return p->GetNext(&out->array, out); }
+
+template <typename S>
+int GetSchemaOf(S* s, ArrowSchema* out) {
+  return PrivateOf(s)->GetSchema(out);
 }
-const char* StreamLastError(ArrowArrayStream* s) { return PrivateOf(s)->LastError(); }
-void StreamRelease(ArrowArrayStream* s) {
+template <typename S, typename A>
+int GetNextOf(S* s, A* out) {
+  return NextInto(PrivateOf(s), out);
+}
+template <typename S>
+const char* LastErrorOf(S* s) {
+  return PrivateOf(s)->LastError();
+}
+template <typename S>
+void ReleaseOf(S* s) {
   if (s == nullptr || s->release == nullptr) return;
   delete PrivateOf(s);
   s->release = nullptr;
   s->private_data = nullptr;
 }
 
-int DeviceGetSchema(ArrowDeviceArrayStream* s, ArrowSchema* out) {
-  return PrivateOf(s)->GetSchema(out);
-}
-int DeviceGetNext(ArrowDeviceArrayStream* s, ArrowDeviceArray* out) {
-  return PrivateOf(s)->GetNext(&out->array, out);
-}
-const char* DeviceLastError(ArrowDeviceArrayStream* s) { return PrivateOf(s)->LastError(); }
-void DeviceRelease(ArrowDeviceArrayStream* s) {
-  if (s == nullptr || s->release == nullptr) return;
-  delete PrivateOf(s);
-  s->release = nullptr;
-  s->private_data = nullptr;
+// `who` names the public function in errors.
+template <typename S>
+Status ExportStream(std::shared_ptr<RecordBatchReader> reader, S* out, const char* who) {
+  if (reader == nullptr) return Status::Invalid(who, ": null reader");
+  StreamPrivate* priv = new (std::nothrow) StreamPrivate;
+  if (priv == nullptr) return Status::OutOfMemory("C Stream Interface export: out of memory");
+  priv->reader = std::move(reader);
+  if constexpr (std::is_same_v<S, ArrowDeviceArrayStream>) out->device_type = ARROW_DEVICE_CPU;
+  out->get_schema = &GetSchemaOf<S>;
+  out->get_next = &GetNextOf<S>;
+  out->get_last_error = &LastErrorOf<S>;
+  out->release = &ReleaseOf<S>;
+  out->private_data = priv;
+  return Status::OK();
 }
 
 // The consumer side: owns the producer's stream and imports each batch.
@@ -178,31 +195,12 @@ Result<std::unique_ptr<RecordBatchReader>> ImportStream(Stream* stream,
 }  // namespace
 
 Status ExportRecordBatchReader(std::shared_ptr<RecordBatchReader> reader, ArrowArrayStream* out) {
-  if (reader == nullptr) return Status::Invalid("ExportRecordBatchReader: null reader");
-  StreamPrivate* priv = new (std::nothrow) StreamPrivate;
-  if (priv == nullptr) return Status::OutOfMemory("C Stream Interface export: out of memory");
-  priv->reader = std::move(reader);
-  out->get_schema = &StreamGetSchema;
-  out->get_next = &StreamGetNext;
-  out->get_last_error = &StreamLastError;
-  out->release = &StreamRelease;
-  out->private_data = priv;
-  return Status::OK();
+  return ExportStream(std::move(reader), out, "ExportRecordBatchReader");
 }
 
 Status ExportDeviceRecordBatchReader(std::shared_ptr<RecordBatchReader> reader,
                                      ArrowDeviceArrayStream* out) {
-  if (reader == nullptr) return Status::Invalid("ExportDeviceRecordBatchReader: null reader");
-  StreamPrivate* priv = new (std::nothrow) StreamPrivate;
-  if (priv == nullptr) return Status::OutOfMemory("C Stream Interface export: out of memory");
-  priv->reader = std::move(reader);
-  out->device_type = ARROW_DEVICE_CPU;
-  out->get_schema = &DeviceGetSchema;
-  out->get_next = &DeviceGetNext;
-  out->get_last_error = &DeviceLastError;
-  out->release = &DeviceRelease;
-  out->private_data = priv;
-  return Status::OK();
+  return ExportStream(std::move(reader), out, "ExportDeviceRecordBatchReader");
 }
 
 Result<std::unique_ptr<RecordBatchReader>> ImportRecordBatchReader(ArrowArrayStream* stream,

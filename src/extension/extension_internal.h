@@ -2,11 +2,14 @@
 // without exceptions, and parameter checks common to both tensor types.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "alkaid/array_data.h"
@@ -35,6 +38,35 @@ Result<std::optional<std::vector<std::string>>> GetStringArray(std::string_view 
 
 // Empty metadata is required by parameterless types.
 Status ExpectEmptyMetadata(std::string_view ext, const std::string& serialized);
+
+// Deserialize of a parameterless type: the metadata must be empty, then `make()` builds the
+// type (a Result of a shared pointer to it) from the storage it captured.
+template <typename Make>
+Result<DataTypePtr> DeserializeParameterless(std::string_view ext, const std::string& serialized,
+                                             Make&& make) {
+  ALKAID_RETURN_NOT_OK(ExpectEmptyMetadata(ext, serialized));
+  ALKAID_ASSIGN_OR_RAISE(auto type, make());
+  return DataTypePtr(std::move(type));
+}
+
+// The type of an array handed to the array view of extension type T: the array must be present,
+// of type T, with `children` (1 or 2) storage children, none null.
+template <typename T>
+Result<std::shared_ptr<const T>> ArrayTypeOf(std::string_view ext, const ArrayDataPtr& data,
+                                            size_t children) {
+  if (data == nullptr || data->type == nullptr) return Status::Invalid(ext, ": array is missing");
+  auto type = std::dynamic_pointer_cast<const T>(data->type);
+  if (type == nullptr) {
+    return Status::TypeError(ext, ": array has type ", data->type->ToString());
+  }
+  bool present = data->child_data.size() == children;
+  for (size_t i = 0; present && i < children; ++i) present = data->child_data[i] != nullptr;
+  if (!present) {
+    return Status::Invalid(ext, ": storage array must have ",
+                           children == 1 ? "exactly one child" : "two children");
+  }
+  return type;
+}
 
 // Tensor parameter checks; messages start with "<ext>: ".
 Status CheckShape(std::string_view ext, const std::vector<int64_t>& shape);

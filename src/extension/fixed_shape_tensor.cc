@@ -132,14 +132,7 @@ bool FixedShapeTensorType::ExtensionEquals(const ExtensionType& other) const {
 // Array access
 
 Result<FixedShapeTensorArray> FixedShapeTensorArray::Make(ArrayDataPtr data) {
-  if (data == nullptr || data->type == nullptr) return Status::Invalid(kExt, ": array is missing");
-  auto type = std::dynamic_pointer_cast<const FixedShapeTensorType>(data->type);
-  if (type == nullptr) {
-    return Status::TypeError(kExt, ": array has type ", data->type->ToString());
-  }
-  if (data->child_data.size() != 1 || data->child_data[0] == nullptr) {
-    return Status::Invalid(kExt, ": storage array must have exactly one child");
-  }
+  ALKAID_ASSIGN_OR_RAISE(auto type, ei::ArrayTypeOf<FixedShapeTensorType>(kExt, data, 1));
   return FixedShapeTensorArray(std::move(data), std::move(type));
 }
 

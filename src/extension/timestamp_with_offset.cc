@@ -99,9 +99,8 @@ Result<std::shared_ptr<TimestampWithOffsetType>> TimestampWithOffsetType::MakeFr
 
 Result<DataTypePtr> TimestampWithOffsetType::Deserialize(DataTypePtr storage_type,
                                                          const std::string& serialized) const {
-  ALKAID_RETURN_NOT_OK(ei::ExpectEmptyMetadata(kExt, serialized));
-  ALKAID_ASSIGN_OR_RAISE(auto type, MakeFromStorage(std::move(storage_type)));
-  return DataTypePtr(std::move(type));
+  return ei::DeserializeParameterless(kExt, serialized,
+                                     [&] { return MakeFromStorage(std::move(storage_type)); });
 }
 
 bool TimestampWithOffsetType::ExtensionEquals(const ExtensionType& other) const {
@@ -113,14 +112,7 @@ bool TimestampWithOffsetType::ExtensionEquals(const ExtensionType& other) const 
 // Array access
 
 Result<TimestampWithOffsetArray> TimestampWithOffsetArray::Make(ArrayDataPtr data) {
-  if (data == nullptr || data->type == nullptr) return Status::Invalid(kExt, ": array is missing");
-  auto type = std::dynamic_pointer_cast<const TimestampWithOffsetType>(data->type);
-  if (type == nullptr) {
-    return Status::TypeError(kExt, ": array has type ", data->type->ToString());
-  }
-  if (data->child_data.size() != 2 || !data->child_data[0] || !data->child_data[1]) {
-    return Status::Invalid(kExt, ": storage array must have two children");
-  }
+  ALKAID_ASSIGN_OR_RAISE(auto type, ei::ArrayTypeOf<TimestampWithOffsetType>(kExt, data, 2));
   const ArrayData& offsets = *data->child_data[1];
   if (offsets.type->id() == TypeId::kDictionary && offsets.dictionary == nullptr) {
     return Status::Invalid(kExt, ": dictionary-encoded offset_minutes has no dictionary");

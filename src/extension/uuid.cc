@@ -45,9 +45,8 @@ Result<std::shared_ptr<UuidType>> UuidType::MakeFromStorage(DataTypePtr storage_
 
 Result<DataTypePtr> UuidType::Deserialize(DataTypePtr storage_type,
                                           const std::string& serialized) const {
-  ALKAID_RETURN_NOT_OK(ei::ExpectEmptyMetadata(kExt, serialized));
-  ALKAID_ASSIGN_OR_RAISE(auto type, MakeFromStorage(std::move(storage_type)));
-  return DataTypePtr(std::move(type));
+  return ei::DeserializeParameterless(kExt, serialized,
+                                     [&] { return MakeFromStorage(std::move(storage_type)); });
 }
 
 bool UuidType::ExtensionEquals(const ExtensionType& other) const {

@@ -187,14 +187,7 @@ bool VariableShapeTensorType::ExtensionEquals(const ExtensionType& other) const 
 // Array access
 
 Result<VariableShapeTensorArray> VariableShapeTensorArray::Make(ArrayDataPtr data) {
-  if (data == nullptr || data->type == nullptr) return Status::Invalid(kExt, ": array is missing");
-  auto type = std::dynamic_pointer_cast<const VariableShapeTensorType>(data->type);
-  if (type == nullptr) {
-    return Status::TypeError(kExt, ": array has type ", data->type->ToString());
-  }
-  if (data->child_data.size() != 2 || !data->child_data[0] || !data->child_data[1]) {
-    return Status::Invalid(kExt, ": storage array must have two children");
-  }
+  ALKAID_ASSIGN_OR_RAISE(auto type, ei::ArrayTypeOf<VariableShapeTensorType>(kExt, data, 2));
   const ArrayData& shape = *data->child_data[static_cast<size_t>(type->shape_field_index())];
   if (shape.child_data.size() != 1 || shape.child_data[0] == nullptr) {
     return Status::Invalid(kExt, ": 'shape' array must have one child");

@@ -168,9 +168,8 @@ std::shared_ptr<VariantType> VariantType::MakeUnshredded() {
 
 Result<DataTypePtr> VariantType::Deserialize(DataTypePtr storage_type,
                                              const std::string& serialized) const {
-  ALKAID_RETURN_NOT_OK(ei::ExpectEmptyMetadata(kExt, serialized));
-  ALKAID_ASSIGN_OR_RAISE(auto type, Make(std::move(storage_type)));
-  return DataTypePtr(std::move(type));
+  return ei::DeserializeParameterless(kExt, serialized,
+                                     [&] { return Make(std::move(storage_type)); });
 }
 
 bool VariantType::ExtensionEquals(const ExtensionType& other) const {

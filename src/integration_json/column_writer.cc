@@ -48,54 +48,41 @@ class ColumnWriter {
   Status Visit(const NullType&) { return Status::OK(); }
 
   Status Visit(const BooleanType&) {
-    WriteValidity();
     const uint8_t* bits = BufferData(data_, 1);
-    out_->PlainKey("DATA");
-    out_->BeginArray();
-    for (int64_t i = 0; i < length_; ++i) out_->Bool(bit_util::GetBit(bits, begin_ + i));
-    out_->EndArray();
-    return Status::OK();
+    return WriteData([&](int64_t i) {
+      out_->Bool(bit_util::GetBit(bits, begin_ + i));
+      return Status::OK();
+    });
   }
 
   template <typename T>
   std::enable_if_t<has_c_type_v<T>, Status> Visit(const T&) {
     using C = typename T::c_type;
-    WriteValidity();
     const uint8_t* raw = BufferData(data_, 1);
-    out_->PlainKey("DATA");
-    out_->BeginArray();
-    for (int64_t i = 0; i < length_; ++i) {
+    return WriteData([&](int64_t i) {
       C value;
       std::memcpy(&value, raw + (begin_ + i) * static_cast<int64_t>(sizeof(C)), sizeof(C));
-      ALKAID_RETURN_NOT_OK(WriteValue<T>(value, i));
-    }
-    out_->EndArray();
-    return Status::OK();
+      return WriteValue<T>(value, i);
+    });
   }
 
   template <typename T>
   std::enable_if_t<is_decimal_v<T>, Status> Visit(const T& type) {
-    WriteValidity();
     const int width = type.byte_width();
     const uint8_t* raw = BufferData(data_, 1);
-    out_->PlainKey("DATA");
-    out_->BeginArray();
-    for (int64_t i = 0; i < length_; ++i)
+    return WriteData([&](int64_t i) {
       out_->PlainString(internal::FormatDecimalInteger(raw + (begin_ + i) * width, width));
-    out_->EndArray();
-    return Status::OK();
+      return Status::OK();
+    });
   }
 
   Status Visit(const FixedSizeBinaryType& type) {
-    WriteValidity();
     const int64_t width = type.byte_width();
     const uint8_t* raw = BufferData(data_, 1);
-    out_->PlainKey("DATA");
-    out_->BeginArray();
-    for (int64_t i = 0; i < length_; ++i)
+    return WriteData([&](int64_t i) {
       out_->HexString(width == 0 ? nullptr : raw + (begin_ + i) * width, width);
-    out_->EndArray();
-    return Status::OK();
+      return Status::OK();
+    });
   }
 
   template <typename T>
@@ -216,6 +203,17 @@ class ColumnWriter {
   Status Visit(const ExtensionType& type) { return VisitTypeInline(*type.storage_type(), this); }
 
  private:
+  // The validity, then "DATA": one entry per slot, written by `each(i)` (i from 0 to length_).
+  template <typename Each>
+  Status WriteData(Each&& each) {
+    WriteValidity();
+    out_->PlainKey("DATA");
+    out_->BeginArray();
+    for (int64_t i = 0; i < length_; ++i) ALKAID_RETURN_NOT_OK(each(i));
+    out_->EndArray();
+    return Status::OK();
+  }
+
   void WriteValidity() {
     const uint8_t* bits = data_.null_count != 0 ? BufferData(data_, 0) : nullptr;
     out_->PlainKey("VALIDITY");

@@ -1,10 +1,13 @@
 // Whole-buffer gzip through zlib, and reading a file that may be gzipped.
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <string_view>
 
 #include "alkaid/integration_json/integration.h"
 
@@ -14,6 +17,24 @@ namespace {
 
 // zlib counts in uInt; feed it at most this much per call so huge inputs work.
 constexpr size_t kMaxChunk = size_t{1} << 30;
+
+// One zlib call, inflate or deflate as `call(last)` makes it (`last`: this chunk ends the input),
+// over the next at most kMaxChunk bytes of `in` and of the room left in `out`; `consumed` and
+// `produced` move on by what it used. Returns the call's zlib code.
+template <typename Call>
+int ZlibStep(z_stream* stream, std::string_view in, size_t* consumed, std::string* out,
+             size_t* produced, Call&& call) {
+  const size_t in_chunk = std::min(in.size() - *consumed, kMaxChunk);
+  const size_t out_chunk = std::min(out->size() - *produced, kMaxChunk);
+  stream->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + *consumed));
+  stream->avail_in = static_cast<uInt>(in_chunk);
+  stream->next_out = reinterpret_cast<Bytef*>(out->data() + *produced);
+  stream->avail_out = static_cast<uInt>(out_chunk);
+  const int rc = call(*consumed + in_chunk == in.size());
+  *consumed += in_chunk - stream->avail_in;
+  *produced += out_chunk - stream->avail_out;
+  return rc;
+}
 
 }  // namespace
 
@@ -45,15 +66,8 @@ static Result<std::string> GzipDecompressUnchecked(std::string_view compressed, 
       }
       out.resize(static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(out.size()) * 2, max_size)));
     }
-    size_t in_chunk = std::min(compressed.size() - consumed, kMaxChunk);
-    size_t out_chunk = std::min(out.size() - produced, kMaxChunk);
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data() + consumed));
-    stream.avail_in = static_cast<uInt>(in_chunk);
-    stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-    stream.avail_out = static_cast<uInt>(out_chunk);
-    rc = inflate(&stream, Z_NO_FLUSH);
-    consumed += in_chunk - stream.avail_in;
-    produced += out_chunk - stream.avail_out;
+    rc = ZlibStep(&stream, compressed, &consumed, &out, &produced,
+                  [&stream](bool) { return inflate(&stream, Z_NO_FLUSH); });
     if (rc == Z_BUF_ERROR && consumed == compressed.size() && stream.avail_out != 0) {
       inflateEnd(&stream);
       return Status::SerializationError("gzip: stream truncated after ", consumed,
@@ -99,16 +113,9 @@ Result<std::string> GzipCompressUnchecked(std::string_view bytes, int level) {
   int rc = Z_OK;
   while (rc != Z_STREAM_END) {
     if (produced == out.size()) out.resize(out.size() * 2);
-    size_t in_chunk = std::min(bytes.size() - consumed, kMaxChunk);
-    size_t out_chunk = std::min(out.size() - produced, kMaxChunk);
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + consumed));
-    stream.avail_in = static_cast<uInt>(in_chunk);
-    stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-    stream.avail_out = static_cast<uInt>(out_chunk);
-    bool last = consumed + in_chunk == bytes.size();
-    rc = deflate(&stream, last ? Z_FINISH : Z_NO_FLUSH);
-    consumed += in_chunk - stream.avail_in;
-    produced += out_chunk - stream.avail_out;
+    rc = ZlibStep(&stream, bytes, &consumed, &out, &produced, [&stream](bool last) {
+      return deflate(&stream, last ? Z_FINISH : Z_NO_FLUSH);
+    });
     if (rc == Z_STREAM_ERROR) {
       return Status::UnknownError("gzip: zlib deflate failed");
     }

@@ -198,6 +198,23 @@ class Populator {
 constexpr int64_t kPopulateAheadMin = int64_t{256} << 10;
 constexpr int64_t kPopulateAheadWindow = int64_t{8} << 20;
 
+// The sequential reads of the random-access files: a positioned read at the cursor, after which
+// the cursor moves past what was read. `out` is either nothing (a buffer comes back) or the
+// caller's destination (a count comes back).
+template <typename File, typename... Out>
+auto ReadAtCursor(File* file, int64_t* position, int64_t nbytes, Out... out)
+    -> decltype(file->ReadAt(*position, nbytes, out...)) {
+  auto got = file->ReadAt(*position, nbytes, out...);
+  if (got.ok()) {
+    if constexpr (sizeof...(Out) == 0) {
+      *position += (*got)->size();
+    } else {
+      *position += *got;
+    }
+  }
+  return got;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -229,15 +246,11 @@ Result<int64_t> BufferReader::ClampedLength(int64_t offset, int64_t nbytes) cons
 }
 
 Result<BufferPtr> BufferReader::Read(int64_t nbytes) {
-  ALKAID_ASSIGN_OR_RAISE(BufferPtr out, ReadAt(position_, nbytes));
-  position_ += out->size();
-  return out;
+  return ReadAtCursor(this, &position_, nbytes);
 }
 
 Result<int64_t> BufferReader::Read(int64_t nbytes, void* out) {
-  ALKAID_ASSIGN_OR_RAISE(int64_t n, ReadAt(position_, nbytes, out));
-  position_ += n;
-  return n;
+  return ReadAtCursor(this, &position_, nbytes, out);
 }
 
 Result<int64_t> BufferReader::Tell() const {
@@ -326,15 +339,11 @@ Result<BufferPtr> ReadableFile::ReadAt(int64_t offset, int64_t nbytes) {
 }
 
 Result<BufferPtr> ReadableFile::Read(int64_t nbytes) {
-  ALKAID_ASSIGN_OR_RAISE(BufferPtr out, ReadAt(position_, nbytes));
-  position_ += out->size();
-  return out;
+  return ReadAtCursor(this, &position_, nbytes);
 }
 
 Result<int64_t> ReadableFile::Read(int64_t nbytes, void* out) {
-  ALKAID_ASSIGN_OR_RAISE(int64_t n, ReadAt(position_, nbytes, out));
-  position_ += n;
-  return n;
+  return ReadAtCursor(this, &position_, nbytes, out);
 }
 
 Result<int64_t> ReadableFile::Tell() const {

@@ -6,7 +6,6 @@
 // stream back must give the gold batches again.
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,27 +23,8 @@
 namespace alkaid::ipc {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::BodyBuilder;
 using testing::IpcBuilder;
-
-std::vector<std::string> GoldStreams() {
-  std::vector<std::string> cases;
-  std::string root = ::alkaid::testing::TestDataDir();
-  fs::path dir = fs::path(root) / "arrow-testing" / "integration";
-  std::error_code ec;
-  if (root.empty() || !fs::is_directory(dir, ec)) return {"<no test data>"};
-  for (const auto& version : fs::directory_iterator(dir, ec)) {
-    if (!version.is_directory()) continue;
-    for (const auto& entry : fs::directory_iterator(version.path(), ec)) {
-      if (entry.path().extension() != ".stream") continue;
-      cases.push_back(version.path().filename().string() + "/" + entry.path().filename().string());
-    }
-  }
-  std::sort(cases.begin(), cases.end());
-  if (cases.empty()) cases.push_back("<no test data>");
-  return cases;
-}
 
 std::string CaseName(const ::testing::TestParamInfo<std::string>& info) {
   std::string name = info.param;
@@ -152,7 +132,7 @@ class BigEndianGold : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BigEndianGold, SwappedStreamReadsBackAsTheGoldBatches) {
   ALKAID_REQUIRE_TEST_DATA(data_dir);
-  const std::string path = data_dir + "/arrow-testing/integration/" + GetParam();
+  const std::string path = data_dir + "/arrow-testing/integration/" + GetParam() + ".stream";
   auto file = io::ReadableFile::Open(path);
   ASSERT_TRUE(file.ok()) << file.status();
   auto reader = StreamReader::Open(std::move(*file));
@@ -214,7 +194,9 @@ TEST_P(BigEndianGold, SwappedStreamReadsBackAsTheGoldBatches) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Integration, BigEndianGold, ::testing::ValuesIn(GoldStreams()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Integration, BigEndianGold,
+                         ::testing::ValuesIn(::alkaid::testing::GoldIntegrationCases(".stream")),
+                         CaseName);
 
 }  // namespace
 }  // namespace alkaid::ipc

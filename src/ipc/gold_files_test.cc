@@ -19,23 +19,11 @@ namespace fs = std::filesystem;
 
 // "<version>/<case>" for every X.stream that has a sibling X.arrow_file.
 std::vector<std::string> DiscoverCases() {
-  std::vector<std::string> cases;
-  std::string root = ::alkaid::testing::TestDataDir();
-  fs::path dir = fs::path(root) / "arrow-testing" / "integration";
-  std::error_code ec;
-  if (root.empty() || !fs::is_directory(dir, ec)) return {"<no test data>"};
-  for (const auto& version : fs::directory_iterator(dir, ec)) {
-    if (!version.is_directory()) continue;
-    for (const auto& entry : fs::directory_iterator(version.path(), ec)) {
-      if (entry.path().extension() != ".stream") continue;
-      fs::path stem = entry.path();
-      stem.replace_extension("");
-      if (!fs::exists(stem.string() + ".arrow_file")) continue;
-      cases.push_back(version.path().filename().string() + "/" + stem.filename().string());
-    }
-  }
-  std::sort(cases.begin(), cases.end());
-  if (cases.empty()) cases.push_back("<no test data>");
+  std::vector<std::string> cases = ::alkaid::testing::GoldIntegrationCases(".stream");
+  const fs::path dir = fs::path(::alkaid::testing::TestDataDir()) / "arrow-testing" / "integration";
+  std::erase_if(cases, [&dir](const std::string& c) {
+    return c != "<no test data>" && !fs::exists(dir / (c + ".arrow_file"));
+  });
   return cases;
 }
 

@@ -25,14 +25,15 @@
 
 namespace alkaid::ipc::internal {
 
-#pragma GCC visibility push(default)
+// Not installed. What the tests call through a shared library (BUILD_SHARED_LIBS=ON) is
+// marked ALKAID_EXPORT; the rest stays hidden.
 
 inline uint32_t LoadLE32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
          (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
 
-class MessageFramer {
+class ALKAID_EXPORT MessageFramer {
  public:
   enum class Part : uint8_t { kPrefix, kLength, kMetadata, kBody, kDone, kEndOfStream };
 
@@ -134,7 +135,5 @@ class MessageFramer {
   Part part_ = Part::kPrefix;
   int64_t need_ = 4;
 };
-
-#pragma GCC visibility pop
 
 }  // namespace alkaid::ipc::internal

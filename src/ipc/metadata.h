@@ -38,9 +38,8 @@
 
 namespace alkaid::ipc::internal {
 
-// Not installed, but the tests call these through a shared library (BUILD_SHARED_LIBS=ON),
-// so they keep default visibility.
-#pragma GCC visibility push(default)
+// Not installed. What the tests call through a shared library (BUILD_SHARED_LIBS=ON) is
+// marked ALKAID_EXPORT; the rest stays hidden.
 
 namespace fb = org::apache::arrow::flatbuf;
 
@@ -55,7 +54,7 @@ inline constexpr fb::MetadataVersion kMinReadableMetadataVersion = fb::MetadataV
 inline constexpr std::string_view kArrowFileMagic = "ARROW1";
 inline constexpr std::string_view kAlkaidFileMagic = "ALKAID1";
 inline constexpr int64_t kFileHeaderSize = 8;
-std::string_view FileMagic(IpcDialect dialect);
+ALKAID_EXPORT std::string_view FileMagic(IpcDialect dialect);
 
 // ---------------------------------------------------------------------------
 // RecordBatch / DictionaryBatch headers
@@ -95,25 +94,26 @@ struct DictionaryBatchMeta {
 
 // Appends a RecordBatch table. variadicBufferCounts is omitted when empty,
 // compression when kNone.
-flatbuffers::Offset<fb::RecordBatch> WriteRecordBatchHeader(flatbuffers::FlatBufferBuilder* fbb,
-                                                            const RecordBatchMeta& meta);
+ALKAID_EXPORT flatbuffers::Offset<fb::RecordBatch> WriteRecordBatchHeader(
+    flatbuffers::FlatBufferBuilder* fbb, const RecordBatchMeta& meta);
 
 // Clears `fbb` and builds a finished Message (version V5) with a RecordBatch
 // or DictionaryBatch header. The bytes are fbb->GetBufferPointer()/GetSize().
-void BuildRecordBatchMessage(flatbuffers::FlatBufferBuilder* fbb, const RecordBatchMeta& meta,
-                             int64_t body_length);
-void BuildDictionaryBatchMessage(flatbuffers::FlatBufferBuilder* fbb,
-                                 const DictionaryBatchMeta& meta, int64_t body_length);
+ALKAID_EXPORT void BuildRecordBatchMessage(flatbuffers::FlatBufferBuilder* fbb,
+                                           const RecordBatchMeta& meta, int64_t body_length);
+ALKAID_EXPORT void BuildDictionaryBatchMessage(flatbuffers::FlatBufferBuilder* fbb,
+                                               const DictionaryBatchMeta& meta,
+                                               int64_t body_length);
 
 // Fills `out` from a verified header, checking: nodes and buffers vectors
 // present, lengths and null counts >= 0 and null_count <= length, buffer
 // offsets/lengths >= 0 with offset + length <= body_length (pass -1 to skip
 // that check), known compression codec and method, counts >= 0.
-Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
-                             RecordBatchMeta* out);
+ALKAID_EXPORT Status ReadRecordBatchHeader(const fb::RecordBatch* batch, int64_t body_length,
+                                           RecordBatchMeta* out);
 // Same for a DictionaryBatch (its data table is required).
-Status ReadDictionaryBatchHeader(const fb::DictionaryBatch* batch, int64_t body_length,
-                                 DictionaryBatchMeta* out);
+ALKAID_EXPORT Status ReadDictionaryBatchHeader(const fb::DictionaryBatch* batch,
+                                               int64_t body_length, DictionaryBatchMeta* out);
 
 fb::CompressionType ToFlatbuffer(CompressionType type);  // type must not be kNone
 Result<CompressionType> FromFlatbuffer(fb::CompressionType codec);
@@ -135,9 +135,9 @@ uint32_t VerifierMaxTables(int64_t size);
 
 // Runs the Flatbuffers verifier over [data, data + size) and returns the
 // root Message. Errors are SerializationError naming `where`.
-Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
-                                         std::string_view where = "message",
-                                         int max_depth = kDefaultMaxRecursionDepth);
+ALKAID_EXPORT Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
+                                                       std::string_view where = "message",
+                                                       int max_depth = kDefaultMaxRecursionDepth);
 // True when [data, data + size) is a Message with a RecordBatch header
 // holding only length, nodes and buffers (every batch of a typical stream),
 // verified as VerifyMessage would, only faster. False says nothing: the
@@ -145,7 +145,8 @@ Result<const fb::Message*> VerifyMessage(const uint8_t* data, int64_t size,
 bool VerifyPlainBatchMessage(const uint8_t* data, int64_t size);
 
 // Fails unless the version is V4 or V5.
-Status CheckMetadataVersion(fb::MetadataVersion version, std::string_view where = "message");
+ALKAID_EXPORT Status CheckMetadataVersion(fb::MetadataVersion version,
+                                          std::string_view where = "message");
 
 // How a flatbuffer of `flatbuffer_size` bytes is framed: prefix (8 bytes, or
 // 4 legacy) + flatbuffer + zero padding so that the total is a multiple of
@@ -158,21 +159,22 @@ struct FramedMetadata {
   int64_t padding = 0;
   int64_t total = 0;
 };
-FramedMetadata FrameMetadata(int64_t flatbuffer_size, bool legacy, int32_t alignment = 8);
+ALKAID_EXPORT FramedMetadata FrameMetadata(int64_t flatbuffer_size, bool legacy, int32_t alignment = 8);
 
 // Size of FrameMetadata(...).total.
-int64_t FramedMetadataSize(int64_t flatbuffer_size, bool legacy, int32_t alignment = 8);
+ALKAID_EXPORT int64_t FramedMetadataSize(int64_t flatbuffer_size, bool legacy, int32_t alignment = 8);
 
 // Writes prefix + flatbuffer + zero padding. Returns the number of bytes
 // written (FramedMetadataSize). Fails when the length does not fit an int32.
-Result<int64_t> WriteFramedMetadata(io::OutputStream* out, const uint8_t* flatbuffer,
-                                    int64_t flatbuffer_size, bool legacy, int32_t alignment = 8);
+ALKAID_EXPORT Result<int64_t> WriteFramedMetadata(io::OutputStream* out, const uint8_t* flatbuffer,
+                                                  int64_t flatbuffer_size, bool legacy,
+                                                  int32_t alignment = 8);
 
 // Writes the end-of-stream marker (8 bytes, or 4 legacy).
-Status WriteEndOfStream(io::OutputStream* out, bool legacy);
+ALKAID_EXPORT Status WriteEndOfStream(io::OutputStream* out, bool legacy);
 
 // Writes `n` (<= 64) zero bytes.
-Status WriteZeroPadding(io::OutputStream* out, int64_t n);
+ALKAID_EXPORT Status WriteZeroPadding(io::OutputStream* out, int64_t n);
 
 // ---------------------------------------------------------------------------
 // File footer
@@ -184,18 +186,17 @@ struct FileBlock {
 };
 
 // Clears `fbb` and builds a finished Footer flatbuffer.
-Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
-                   const DictionaryIds& ids, IpcDialect dialect,
-                   std::span<const FileBlock> dictionaries,
-                   std::span<const FileBlock> record_batches, const KeyValueMetadata* metadata,
-                   fb::MetadataVersion version = kCurrentMetadataVersion);
+ALKAID_EXPORT Status BuildFooter(flatbuffers::FlatBufferBuilder* fbb, const Schema& schema,
+                                 const DictionaryIds& ids, IpcDialect dialect,
+                                 std::span<const FileBlock> dictionaries,
+                                 std::span<const FileBlock> record_batches,
+                                 const KeyValueMetadata* metadata,
+                                 fb::MetadataVersion version = kCurrentMetadataVersion);
 
 // Copies the blocks of a verified footer vector (null vector: none), checking
 // offsets >= 0, metadata_length > 0 and body_length >= 0. `what` names the
 // vector in errors ("dictionary block").
-Status ReadFileBlocks(const flatbuffers::Vector<const fb::Block*>* blocks, std::string_view what,
-                      std::vector<FileBlock>* out);
-
-#pragma GCC visibility pop
+ALKAID_EXPORT Status ReadFileBlocks(const flatbuffers::Vector<const fb::Block*>* blocks,
+                                    std::string_view what, std::vector<FileBlock>* out);
 
 }  // namespace alkaid::ipc::internal

@@ -15,9 +15,8 @@
 
 namespace alkaid::ipc::internal {
 
-// Not installed, but the tests call these through a shared library
-// (BUILD_SHARED_LIBS=ON), so they keep default visibility.
-#pragma GCC visibility push(default)
+// Not installed. What the tests call through a shared library (BUILD_SHARED_LIBS=ON) is
+// marked ALKAID_EXPORT; the rest stays hidden.
 
 namespace fb = org::apache::arrow::flatbuf;
 
@@ -25,8 +24,8 @@ namespace fb = org::apache::arrow::flatbuf;
 std::string FieldPathToString(const FieldPath& path);
 
 // The extension metadata keys of a dialect.
-const char* ExtensionNameKey(IpcDialect dialect);
-const char* ExtensionMetadataKey(IpcDialect dialect);
+ALKAID_EXPORT const char* ExtensionNameKey(IpcDialect dialect);
+ALKAID_EXPORT const char* ExtensionMetadataKey(IpcDialect dialect);
 
 // ---------------------------------------------------------------------------
 // Key-value metadata
@@ -37,7 +36,7 @@ flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>> Writ
 
 // A null vector gives nullptr. Entries without key or value are rejected;
 // `where` names the owner in error messages (e.g. "field 'a.b'").
-Result<MetadataPtr> ReadKeyValueMetadata(
+ALKAID_EXPORT Result<MetadataPtr> ReadKeyValueMetadata(
     const flatbuffers::Vector<flatbuffers::Offset<fb::KeyValue>>* kv, std::string_view where);
 
 // ---------------------------------------------------------------------------
@@ -47,10 +46,9 @@ Result<MetadataPtr> ReadKeyValueMetadata(
 // fields get their ids from `ids` (missing id: Invalid); extension types are
 // written as their storage type plus the dialect's extension metadata keys.
 // `max_depth` bounds type nesting.
-Result<flatbuffers::Offset<fb::Schema>> WriteSchema(flatbuffers::FlatBufferBuilder* fbb,
-                                                    const Schema& schema, const DictionaryIds& ids,
-                                                    IpcDialect dialect,
-                                                    int max_depth = kDefaultMaxRecursionDepth);
+ALKAID_EXPORT Result<flatbuffers::Offset<fb::Schema>> WriteSchema(
+    flatbuffers::FlatBufferBuilder* fbb, const Schema& schema, const DictionaryIds& ids,
+    IpcDialect dialect, int max_depth = kDefaultMaxRecursionDepth);
 
 // Clears `fbb` and builds a finished Message (version V5, header Schema,
 // bodyLength 0) into it.
@@ -59,9 +57,10 @@ Status BuildSchemaMessage(flatbuffers::FlatBufferBuilder* fbb, const Schema& sch
                           int max_depth = kDefaultMaxRecursionDepth);
 
 // The same message as a standalone buffer (unframed).
-Result<BufferPtr> SerializeSchemaMessage(const Schema& schema, const DictionaryIds& ids,
-                                         IpcDialect dialect,
-                                         int max_depth = kDefaultMaxRecursionDepth);
+ALKAID_EXPORT Result<BufferPtr> SerializeSchemaMessage(const Schema& schema,
+                                                       const DictionaryIds& ids,
+                                                       IpcDialect dialect,
+                                                       int max_depth = kDefaultMaxRecursionDepth);
 
 struct SchemaReadResult {
   SchemaPtr schema;
@@ -76,8 +75,8 @@ struct SchemaReadResult {
 // extension type, whose two keys are then dropped from the field metadata;
 // unknown extension names keep the storage type and the keys. Fields sharing
 // a dictionary id must have equal value types.
-Result<SchemaReadResult> ReadSchema(const fb::Schema* schema,
-                                    int max_depth = kDefaultMaxRecursionDepth);
+ALKAID_EXPORT Result<SchemaReadResult> ReadSchema(const fb::Schema* schema,
+                                                  int max_depth = kDefaultMaxRecursionDepth);
 
 // ---------------------------------------------------------------------------
 // Dictionary-encoded fields
@@ -93,9 +92,7 @@ struct DictionaryField {
 // value type is walked after the field itself), with its id from `ids`.
 // Fails when a field has no id, or when fields sharing an id have different
 // value types.
-Result<std::vector<DictionaryField>> CollectDictionaryFields(const Schema& schema,
-                                                             const DictionaryIds& ids);
-
-#pragma GCC visibility pop
+ALKAID_EXPORT Result<std::vector<DictionaryField>> CollectDictionaryFields(
+    const Schema& schema, const DictionaryIds& ids);
 
 }  // namespace alkaid::ipc::internal

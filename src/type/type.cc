@@ -7,6 +7,21 @@
 
 namespace alkaid {
 
+namespace {
+// Name lookup shared by Schema and StructType: the first field called `name`, -1 / null when none.
+int IndexOfField(const FieldVector& fields, std::string_view name) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i]->name() == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+FieldPtr FieldNamed(const FieldVector& fields, std::string_view name) {
+  const int i = IndexOfField(fields, name);
+  return i < 0 ? nullptr : fields[static_cast<size_t>(i)];
+}
+}  // namespace
+
 const char* TypeIdName(TypeId id) {
   switch (id) {
     case TypeId::kNull: return "null";
@@ -280,15 +295,10 @@ std::string Field::ToString(bool show_metadata) const {
   return out;
 }
 
-int Schema::GetFieldIndex(std::string_view name) const {
-  for (size_t i = 0; i < fields_.size(); ++i)
-    if (fields_[i]->name() == name) return static_cast<int>(i);
-  return -1;
-}
+int Schema::GetFieldIndex(std::string_view name) const { return IndexOfField(fields_, name); }
 
 FieldPtr Schema::GetFieldByName(std::string_view name) const {
-  int i = GetFieldIndex(name);
-  return i < 0 ? nullptr : fields_[static_cast<size_t>(i)];
+  return FieldNamed(fields_, name);
 }
 
 SchemaPtr Schema::WithMetadata(MetadataPtr metadata) const {
@@ -492,14 +502,11 @@ bool FixedSizeListType::ParamsEqual(const DataType& other) const {
 }
 
 int StructType::GetFieldIndex(std::string_view name) const {
-  for (size_t i = 0; i < children_.size(); ++i)
-    if (children_[i]->name() == name) return static_cast<int>(i);
-  return -1;
+  return IndexOfField(children_, name);
 }
 
 FieldPtr StructType::GetFieldByName(std::string_view name) const {
-  int i = GetFieldIndex(name);
-  return i < 0 ? nullptr : children_[static_cast<size_t>(i)];
+  return FieldNamed(children_, name);
 }
 
 std::string StructType::ToString() const {
