@@ -2,8 +2,10 @@
 // on the same file: the mixed data set of bench/parquet_bench_data.h written once by alkaid
 // (Snappy or ZSTD, 1M-row row groups). Each side reads the whole file into memory (alkaid: a
 // Table; DuckDB: CREATE TABLE ... AS SELECT * FROM read_parquet, its "read into a table"),
-// or one column of the eight, on 1 and 2 threads. The counter `peak_MB` of the streaming
-// case is the reader pool's peak while batches are consumed one by one.
+// or one column of the eight, on 1 and 2 threads. The one-column cases also count the bytes
+// the reader asks of the file (`read_MB`, footer included) against the bytes of that column's
+// chunks (`chunk_MB`). The counter `peak_MB` of the streaming case is the reader pool's peak
+// while batches are consumed one by one, and `row_group_MB` one row group decoded.
 //
 //   ALKAID_BENCH_ROWS=1000000 build/release/bench/parquet_read_bench
 //
@@ -13,10 +15,13 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
+#include "alkaid/io/input.h"
 #include "alkaid/parquet/reader.h"
 #include "alkaid/parquet/writer.h"
 #include "bench/parquet_bench_data.h"
@@ -68,6 +73,59 @@ void Report(benchmark::State& state, const std::string& path) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(rows));
 }
 
+// A file that counts the bytes read from it (ReadAt is all the Parquet reader uses).
+class CountingFile final : public io::RandomAccessFile {
+ public:
+  explicit CountingFile(std::shared_ptr<io::RandomAccessFile> file) : file_(std::move(file)) {}
+  int64_t bytes() const { return bytes_.load(); }
+
+  Result<BufferPtr> Read(int64_t nbytes) override { return file_->Read(nbytes); }
+  Result<int64_t> Read(int64_t nbytes, void* out) override { return file_->Read(nbytes, out); }
+  Result<int64_t> Tell() const override { return file_->Tell(); }
+  Status Close() override { return file_->Close(); }
+  bool closed() const override { return file_->closed(); }
+  bool supports_zero_copy() const override { return file_->supports_zero_copy(); }
+  Result<int64_t> GetSize() override { return file_->GetSize(); }
+  Result<BufferPtr> ReadAt(int64_t offset, int64_t nbytes) override {
+    auto got = file_->ReadAt(offset, nbytes);
+    if (got.ok()) bytes_ += (*got)->size();
+    return got;
+  }
+  Result<int64_t> ReadAt(int64_t offset, int64_t nbytes, void* out) override {
+    auto got = file_->ReadAt(offset, nbytes, out);
+    if (got.ok()) bytes_ += *got;
+    return got;
+  }
+  Status Seek(int64_t position) override { return file_->Seek(position); }
+
+ private:
+  std::shared_ptr<io::RandomAccessFile> file_;
+  std::atomic<int64_t> bytes_{0};
+};
+
+// Bytes a projected read asks of the file against the bytes of the projected column's chunks.
+void CountProjectedBytes(benchmark::State& state, const std::string& path,
+                         const parquet::ReaderOptions& options) {
+  auto mapped = io::MemoryMappedFile::Open(path);
+  Must(mapped.status());
+  auto counting = std::make_shared<CountingFile>(*mapped);
+  auto reader = parquet::FileReader::Open(counting, options);
+  Must(reader.status());
+  Must((*reader)->ReadTable().status());
+  const parquet::FileMetaData& metadata = (*reader)->metadata();
+  int64_t chunk_bytes = 0;
+  for (int g = 0; g < metadata.num_row_groups(); ++g) {
+    const auto row_group = metadata.row_group(g);
+    for (int c = 0; c < row_group.num_columns(); ++c) {
+      if (row_group.column(c).path() == options.columns[0]) {
+        chunk_bytes += row_group.column(c).total_compressed_size();
+      }
+    }
+  }
+  state.counters["read_MB"] = static_cast<double>(counting->bytes()) / 1e6;
+  state.counters["chunk_MB"] = static_cast<double>(chunk_bytes) / 1e6;
+}
+
 void AlkaidRead(benchmark::State& state) {
   const std::string& path = FileOf(state.range(0));
   parquet::ReaderOptions options;
@@ -79,6 +137,7 @@ void AlkaidRead(benchmark::State& state) {
     benchmark::DoNotOptimize(table->get());
   }
   Report(state, path);
+  if (state.range(2) != 0) CountProjectedBytes(state, path, options);
 }
 BENCHMARK(AlkaidRead)->Apply(Args);
 
@@ -102,6 +161,17 @@ void AlkaidStream(benchmark::State& state) {
   }
   Report(state, path);
   state.counters["peak_MB"] = static_cast<double>(pool.max_memory()) / 1e6;
+  // One row group decoded: the in-memory size of one of the data set's 1M-row batches.
+  int64_t row_group_bytes = 0;
+  std::vector<const ArrayData*> pending;
+  for (const auto& column : bench::MixedBatches().front()->columns()) pending.push_back(column.get());
+  while (!pending.empty()) {
+    const ArrayData* data = pending.back();
+    pending.pop_back();
+    for (const auto& buffer : data->buffers) row_group_bytes += buffer ? buffer->size() : 0;
+    for (const auto& child : data->child_data) pending.push_back(child.get());
+  }
+  state.counters["row_group_MB"] = static_cast<double>(row_group_bytes) / 1e6;
 }
 BENCHMARK(AlkaidStream)
     ->ArgNames({"zstd", "threads"})

@@ -147,9 +147,15 @@ Status SystemMemoryPool::Reallocate(int64_t old_size, int64_t new_size, uint8_t*
     }
     allocated_.fetch_sub(new_size - old_size, std::memory_order_relaxed);
   }
+  // Only the bytes past the kept ones need clearing (fresh mappings are zero already):
+  // clearing the whole block first doubled the cost of every growing builder.
   uint8_t* fresh = nullptr;
-  ALKAID_RETURN_NOT_OK(Allocate(new_size, &fresh));
-  if (has_old && new_size > 0) std::memcpy(fresh, *ptr, static_cast<size_t>(std::min(old_size, new_size)));
+  ALKAID_RETURN_NOT_OK(AllocateForOverwrite(new_size, &fresh));
+  const int64_t kept = has_old ? std::min(old_size, new_size) : 0;
+  if (kept > 0) std::memcpy(fresh, *ptr, static_cast<size_t>(kept));
+  if (new_size > kept && !IsMapped(new_size)) {
+    std::memset(fresh + kept, 0, static_cast<size_t>(new_size - kept));
+  }
   Free(*ptr, old_size);
   *ptr = fresh;
   return Status::OK();
