@@ -31,11 +31,8 @@ Status Run(int argc, char** argv) {
   std::unique_ptr<Scenario> scenario;
   if (name.empty()) {
     scenario = std::make_unique<DefaultScenario>(paths);
-  } else if (!(scenario = MakeScenario(name))) {
-    std::string known;
-    for (const auto& n : ScenarioNames()) known += " " + n;
-    return Status::Invalid("unknown scenario '", name, "'; known:",
-                           known.empty() ? " (none)" : known);
+  } else {
+    ALKAID_ASSIGN_OR_RAISE(scenario, FindScenario(name));
   }
   // A server that is still coming up answers Unavailable: try again a little
   // later (as the reference client does), but only for that.
@@ -53,10 +50,6 @@ Status Run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   alkaid::RegisterCanonicalExtensionTypes();
-  alkaid::Status st = alkaid::flight_integration::Run(argc, argv);
-  if (!st.ok()) {
-    std::cerr << "alkaid-flight-integration-client: " << st.ToString() << std::endl;
-    return 1;
-  }
-  return 0;
+  return alkaid::flight_integration::ExitCode("alkaid-flight-integration-client",
+                                              alkaid::flight_integration::Run(argc, argv));
 }

@@ -161,8 +161,8 @@ Status ConsumeEndpoint(flight::FlightClient& client, const flight::Ticket& ticke
   return Status::OK();
 }
 
-Status RunOneImpl(flight::FlightClient& client, const std::string& json_path) {
-  ALKAID_ASSIGN_OR_RAISE(auto file, integration_json::ReadIntegrationFile(json_path));
+Status RoundTrip(flight::FlightClient& client, const std::string& json_path,
+                 const integration_json::IntegrationFile& file) {
   const auto descriptor = FlightDescriptor::Path({json_path});
 
   // 1. Upload, each batch tagged with its index; the server echoes each tag.
@@ -217,7 +217,9 @@ Result<std::unique_ptr<flight::FlightServerBase>> DefaultScenario::MakeServer(
 }
 
 Status DefaultScenario::RunOne(flight::FlightClient& client, const std::string& json_path) {
-  Status st = RunOneImpl(client, json_path);
+  // The reader's errors name the file already.
+  ALKAID_ASSIGN_OR_RAISE(auto file, integration_json::ReadIntegrationFile(json_path));
+  Status st = RoundTrip(client, json_path, file);
   return st.ok() ? st : st.WithContext(json_path);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iostream>
 
 namespace alkaid::flight_integration {
 
@@ -55,6 +56,12 @@ Result<Flags> ParseFlags(int argc, char** argv, const std::vector<std::string>& 
     flags.values[name].push_back(std::move(value));
   }
   return flags;
+}
+
+int ExitCode(const char* program, const Status& st) {
+  if (st.ok()) return 0;
+  std::cerr << program << ": " << st.ToString() << std::endl;
+  return 1;
 }
 
 }  // namespace alkaid::flight_integration

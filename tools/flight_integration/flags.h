@@ -28,4 +28,8 @@ struct Flags {
 // Errors name the argument that is not understood.
 Result<Flags> ParseFlags(int argc, char** argv, const std::vector<std::string>& known);
 
+// The exit code of an executable whose run ended with `st`: 0, or 1 after
+// printing "<program>: <error>" to stderr.
+int ExitCode(const char* program, const Status& st);
+
 }  // namespace alkaid::flight_integration

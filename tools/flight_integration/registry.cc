@@ -25,6 +25,13 @@ std::unique_ptr<Scenario> MakeScenario(std::string_view name) {
   return nullptr;
 }
 
+Result<std::unique_ptr<Scenario>> FindScenario(std::string_view name) {
+  if (auto scenario = MakeScenario(name)) return scenario;
+  std::string known;
+  for (const auto& entry : Table()) known += std::string(" ") + entry.name;
+  return Status::Invalid("unknown scenario '", name, "'; known:", known.empty() ? " (none)" : known);
+}
+
 std::vector<std::string> ScenarioNames() {
   std::vector<std::string> names;
   for (const auto& entry : Table()) names.emplace_back(entry.name);

@@ -41,6 +41,9 @@ class Scenario {
 // "auth:basic_proto"); null when there is none.
 std::unique_ptr<Scenario> MakeScenario(std::string_view name);
 
+// MakeScenario, or an error listing the known names.
+Result<std::unique_ptr<Scenario>> FindScenario(std::string_view name);
+
 // Every registered name, in table order.
 std::vector<std::string> ScenarioNames();
 

@@ -23,10 +23,7 @@ namespace {
 
 Result<std::unique_ptr<Scenario>> ChooseScenario(const std::string& name) {
   if (name.empty()) return std::unique_ptr<Scenario>(std::make_unique<DefaultScenario>());
-  if (auto scenario = MakeScenario(name)) return scenario;
-  std::string known;
-  for (const auto& n : ScenarioNames()) known += " " + n;
-  return Status::Invalid("unknown scenario '", name, "'; known:", known.empty() ? " (none)" : known);
+  return FindScenario(name);
 }
 
 Status Run(int argc, char** argv) {
@@ -63,10 +60,6 @@ Status Run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   alkaid::RegisterCanonicalExtensionTypes();
-  alkaid::Status st = alkaid::flight_integration::Run(argc, argv);
-  if (!st.ok()) {
-    std::cerr << "alkaid-flight-integration-server: " << st.ToString() << std::endl;
-    return 1;
-  }
-  return 0;
+  return alkaid::flight_integration::ExitCode("alkaid-flight-integration-server",
+                                              alkaid::flight_integration::Run(argc, argv));
 }
