@@ -227,10 +227,23 @@ Status DefaultScenario::RunClient(const std::string& host, int port) {
   if (json_paths_.empty()) return Status::Invalid("the default scenario needs -path FILE.json");
   ALKAID_ASSIGN_OR_RAISE(auto client,
                          flight::FlightClient::Connect(flight::Location::ForGrpcTcp(host, port)));
+  // Every file is run even when one fails, so one run reports them all.
+  Status first_failure;
+  int failures = 0;
   for (const auto& path : json_paths_) {
-    ALKAID_RETURN_NOT_OK(RunOne(*client, path));
+    Status st = RunOne(*client, path);
+    if (st.ok()) continue;
+    // No server to talk to: stop here (the caller may retry the whole run).
+    if (flight::FlightStatusCodeOf(st) == flight::FlightStatusCode::kUnavailable) return st;
+    std::cerr << "FAILED " << st.ToString() << std::endl;
+    if (failures++ == 0) first_failure = st;
   }
-  return client->Close();
+  ALKAID_RETURN_NOT_OK(client->Close());
+  if (failures == 0) return Status::OK();
+  if (json_paths_.size() == 1) return first_failure;
+  return first_failure.WithContext(std::to_string(failures) + " of " +
+                                   std::to_string(json_paths_.size()) +
+                                   " files failed; the first");
 }
 
 }  // namespace alkaid::flight_integration
