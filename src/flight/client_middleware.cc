@@ -148,6 +148,10 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 // The cookies of one client, shared by its calls.
 class CookieJar {
  public:
+  // A server cannot make the client hold (and send back) more than this many cookies; new
+  // names beyond it are ignored, as browsers cap cookies per site.
+  static constexpr size_t kMaxCookies = 64;
+
   // One "set-cookie" value: "name=value; Attr=...; ...". Malformed ones are ignored, as a
   // browser does.
   void Store(std::string_view line) {
@@ -182,7 +186,7 @@ class CookieJar {
     std::lock_guard<std::mutex> lock(mu_);
     if (expired) {
       cookies_.erase(std::string(name));
-    } else {
+    } else if (cookies_.size() < kMaxCookies || cookies_.count(std::string(name)) != 0) {
       cookies_[std::string(name)] = std::string(value);
     }
   }

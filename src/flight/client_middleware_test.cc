@@ -3,6 +3,7 @@
 // call; the cookie middleware; the "auth-token-bin" header of Arrow's older auth scheme.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "alkaid/flight/api.h"
@@ -176,6 +177,11 @@ TEST_F(ClientMiddlewareTest, CookiesAreKeptAndSentBack) {
   EXPECT_EQ(cookies_sent({{"x-set-cookie", "session=gone; Max-Age=0"}}), "other=1; session=def");
   EXPECT_EQ(cookies_sent({{"x-set-cookie", "malformed"}}), "other=1");
   EXPECT_EQ(cookies_sent({}), "other=1");
+  // A server cannot make the client keep more than 64 cookies.
+  for (int i = 0; i < 100; ++i) cookies_sent({{"x-set-cookie", "c" + std::to_string(i) + "=v"}});
+  std::string sent = cookies_sent({});
+  EXPECT_EQ(std::count(sent.begin(), sent.end(), '='), 64) << sent;
+  EXPECT_NE(sent.find("other=1"), std::string::npos);
 }
 
 // An auth handler of Arrow's older scheme: the token is the Handshake's payload only (no

@@ -156,7 +156,9 @@ class ALKAID_EXPORT ClientMiddlewareFactory {
 /// this for sessions (Flight SQL's session options: the
 /// "arrow_flight_session_id" cookie). Attributes other than Max-Age (Path,
 /// Domain, Expires, Secure, ...) are ignored: the client talks to one server.
-/// The factory is thread-safe; its cookies are shared by all calls.
+/// At most 64 cookies are kept (new names beyond are ignored). The factory is
+/// thread-safe; its cookies are shared by all calls of every client given
+/// this factory (give each client its own for separate sessions).
 ALKAID_EXPORT std::shared_ptr<ClientMiddlewareFactory> MakeCookieMiddleware();
 
 }  // namespace alkaid::flight
