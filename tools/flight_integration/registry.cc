@@ -4,14 +4,36 @@
 
 namespace alkaid::flight_integration {
 
-// Factories defined in scenarios/*.cc go here, e.g.
-//   std::unique_ptr<Scenario> MakeOrderedScenario();
+// Factories defined in scenarios/*.cc.
+std::unique_ptr<Scenario> MakeAuthBasicProtoScenario();
+std::unique_ptr<Scenario> MakeMiddlewareScenario();
+std::unique_ptr<Scenario> MakeOrderedScenario();
+std::unique_ptr<Scenario> MakeExpirationTimeDoGetScenario();
+std::unique_ptr<Scenario> MakeExpirationTimeListActionsScenario();
+std::unique_ptr<Scenario> MakeExpirationTimeCancelFlightInfoScenario();
+std::unique_ptr<Scenario> MakeExpirationTimeRenewFlightEndpointScenario();
+std::unique_ptr<Scenario> MakePollFlightInfoScenario();
+std::unique_ptr<Scenario> MakeAppMetadataFlightInfoEndpointScenario();
+std::unique_ptr<Scenario> MakeDoExchangeEchoScenario();
+std::unique_ptr<Scenario> MakeSessionOptionsScenario();
+std::unique_ptr<Scenario> MakeLocationReuseConnectionScenario();
 
 namespace {
 
 const std::vector<ScenarioEntry>& Table() {
   static const std::vector<ScenarioEntry> table = {
-      // {"ordered", MakeOrderedScenario},
+      {"auth:basic_proto", MakeAuthBasicProtoScenario},
+      {"middleware", MakeMiddlewareScenario},
+      {"ordered", MakeOrderedScenario},
+      {"expiration_time:do_get", MakeExpirationTimeDoGetScenario},
+      {"expiration_time:list_actions", MakeExpirationTimeListActionsScenario},
+      {"expiration_time:cancel_flight_info", MakeExpirationTimeCancelFlightInfoScenario},
+      {"expiration_time:renew_flight_endpoint", MakeExpirationTimeRenewFlightEndpointScenario},
+      {"poll_flight_info", MakePollFlightInfoScenario},
+      {"app_metadata_flight_info_endpoint", MakeAppMetadataFlightInfoEndpointScenario},
+      {"do_exchange:echo", MakeDoExchangeEchoScenario},
+      {"session_options", MakeSessionOptionsScenario},
+      {"location:reuse_connection", MakeLocationReuseConnectionScenario},
   };
   return table;
 }
