@@ -156,9 +156,10 @@ std::string Describe(const Options& options) {
           if constexpr (std::is_same_v<V, std::monostate>) {
             out += "(none)";
           } else if constexpr (std::is_same_v<V, std::string>) {
-            out += "'" + v + "'";
+            out.append(1, '\'').append(v).append(1, '\'');
           } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
-            out += "[" + std::to_string(v.size()) + " strings]";
+            // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "[" + to_string.
+            out.append(1, '[').append(std::to_string(v.size())).append(" strings]");
           } else {
             out += std::to_string(v);
           }
