@@ -17,6 +17,7 @@
 
 #include "alkaid/flight_proto/Flight.grpc.pb.h"
 #include "auth.h"
+#include "client_middleware.h"
 #include "data_stream.h"
 #include "grpc_util.h"
 #include "protobuf.h"
@@ -117,6 +118,10 @@ class FlightClient::Impl {
   StopWatcher watcher;
   std::mutex mu;
   std::string bearer;  // "Bearer <token>" after AuthenticateBasic
+  // The token again for peers of Arrow's older handshake scheme (Arrow C++ and Java servers with
+  // a ServerAuthHandler), which read it from "auth-token-bin"; set when the token came as the
+  // Handshake's payload rather than a header.
+  std::string token_bin;
   bool closed = false;
   grpc::internal::RpcMethod do_get_method;
   grpc::internal::RpcMethod do_put_method;
@@ -139,6 +144,7 @@ class FlightClient::Impl {
     for (const auto& [k, v] : call.headers) c->ctx.AddMetadata(k, v);
     for (const auto& [k, v] : options.headers) c->ctx.AddMetadata(k, v);
     if (!bearer.empty()) c->ctx.AddMetadata("authorization", bearer);
+    if (!token_bin.empty()) c->ctx.AddMetadata("auth-token-bin", token_bin);
     return c;
   }
 
@@ -436,7 +442,15 @@ Result<std::unique_ptr<FlightClient>> FlightClient::Connect(const Location& loca
     return Status::Invalid("Flight client: cannot connect to '", location.uri,
                            "' (expected grpc://, grpc+tcp://, grpc+tls:// or grpc+unix://)");
   }
-  auto channel = grpc::CreateCustomChannel(target, creds, args);
+  std::shared_ptr<grpc::Channel> channel;
+  if (auto interceptors = client_middleware::MakeInterceptorFactory(options, target)) {
+    std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> list;
+    list.push_back(std::move(interceptors));
+    channel = grpc::experimental::CreateCustomChannelWithInterceptors(target, creds, args,
+                                                                      std::move(list));
+  } else {
+    channel = grpc::CreateCustomChannel(target, creds, args);
+  }
   auto impl = std::make_unique<Impl>(channel);
   impl->options = options;
   return std::unique_ptr<FlightClient>(new FlightClient(std::move(impl)));
@@ -484,6 +498,7 @@ Status FlightClient::AuthenticateBasic(std::string_view user, std::string_view p
   while (stream->Read(&response)) answers.push_back(response.payload());
   ALKAID_RETURN_NOT_OK(impl_->Check(stream->Finish(), *c, "Handshake"));
   std::string token;
+  bool from_payload = false;
   const auto& initial = c->ctx.GetServerInitialMetadata();
   auto header = initial.find("authorization");
   constexpr std::string_view kBearer = "Bearer ";
@@ -494,12 +509,14 @@ Status FlightClient::AuthenticateBasic(std::string_view user, std::string_view p
                         header->second.size() - kBearer.size());
   } else if (!answers.empty()) {
     token = answers.front();
+    from_payload = true;
   } else {
     return FlightError(FlightStatusCode::kUnauthenticated,
                        "Handshake: the server answered no bearer token");
   }
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->bearer = "Bearer " + token;
+  impl_->token_bin = from_payload ? token : std::string();
   return Status::OK();
 }
 

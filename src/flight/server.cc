@@ -262,10 +262,18 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
     if (options_.auth_handler && method != FlightMethod::kHandshake) {
       auto value = headers.GetFirst("authorization");
       constexpr std::string_view kBearer = "Bearer ";
-      if (!value || value->substr(0, kBearer.size()) != kBearer) {
+      std::optional<std::string_view> token;
+      if (value && value->substr(0, kBearer.size()) == kBearer) {
+        token = value->substr(kBearer.size());
+      } else {
+        // Arrow's older scheme (Arrow C++ and Java clients with a ClientAuthHandler) carries
+        // the Handshake's token in this binary header instead.
+        token = headers.GetFirst("auth-token-bin");
+      }
+      if (!token) {
         return FlightError(FlightStatusCode::kUnauthenticated, "no bearer token in the call");
       }
-      auto identity = options_.auth_handler->IsValid(headers, value->substr(kBearer.size()));
+      auto identity = options_.auth_handler->IsValid(headers, *token);
       if (!identity.ok()) {
         return FlightError(FlightStatusCode::kUnauthenticated, identity.status().message());
       }

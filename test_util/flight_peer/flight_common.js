@@ -22,17 +22,42 @@ function loadService() {
   return grpc.loadPackageDefinition(def).arrow.flight.protocol.FlightService;
 }
 
-// bodyLength of a Message flatbuffer (field 3 of the root table), read by
-// hand: 0 when absent.
-function bodyLength(header) {
+// A scalar field of the Message flatbuffer's root table, read by hand:
+// `fallback` when absent. Slots: 1 header_type (ubyte), 3 bodyLength (long).
+function messageField(header, slot, read, fallback) {
   const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
   const table = view.getUint32(0, true);
   const vtable = table - view.getInt32(table, true);
   const vtableSize = view.getUint16(vtable, true);
-  const slot = 4 + 2 * 3;
-  if (slot >= vtableSize) return 0;
-  const at = view.getUint16(vtable + slot, true);
-  return at === 0 ? 0 : Number(view.getBigInt64(table + at, true));
+  const entry = 4 + 2 * slot;
+  if (entry >= vtableSize) return fallback;
+  const at = view.getUint16(vtable + entry, true);
+  return at === 0 ? fallback : read(view, table + at);
+}
+
+function bodyLength(header) {
+  return messageField(header, 3, (v, at) => Number(v.getBigInt64(at, true)), 0);
+}
+
+// MessageHeader union tag: 1 Schema, 2 DictionaryBatch, 3 RecordBatch.
+const RECORD_BATCH = 3;
+function headerType(header) {
+  return messageField(header, 1, (v, at) => v.getUint8(at), 0);
+}
+
+// The record batch messages of `messages` get app_metadata "0", "1", ...
+// (the default integration scenario's numbering); others get none.
+function numberBatches(messages) {
+  let index = 0;
+  return messages.map((m) => (headerType(m.data_header) === RECORD_BATCH
+    ? { ...m, app_metadata: Buffer.from(String(index++)) } : m));
+}
+
+// The app_metadata of the record batch messages, as text, in order.
+function batchMetadata(messages) {
+  return messages.filter((m) => m.data_header && m.data_header.length > 0 &&
+                                headerType(m.data_header) === RECORD_BATCH)
+    .map((m) => Buffer.from(m.app_metadata || []).toString());
 }
 
 // An encapsulated IPC stream (continuation, length, metadata, body; legacy
@@ -95,17 +120,19 @@ function descriptorKey(d) {
   return d.type === 'CMD' ? 'cmd:' + Buffer.from(d.cmd).toString('hex') : 'path:' + d.path.join('/');
 }
 
+// --key value pairs; a key given more than once collects its values in an array.
 function parseArgs(argv) {
   const args = {};
   for (let i = 2; i < argv.length; ++i) {
     if (!argv[i].startsWith('--')) throw new Error('unexpected argument ' + argv[i]);
     const key = argv[i].slice(2);
-    args[key] = i + 1 < argv.length && !argv[i + 1].startsWith('--') ? argv[++i] : true;
+    const value = i + 1 < argv.length && !argv[i + 1].startsWith('--') ? argv[++i] : true;
+    if (key in args) args[key] = [].concat(args[key], value); else args[key] = value;
   }
   return args;
 }
 
 module.exports = {
   grpc, CHANNEL_OPTIONS, loadService, splitStream, joinStream, encapsulatedSchema,
-  descriptorKey, parseArgs,
+  descriptorKey, parseArgs, numberBatches, batchMetadata,
 };

@@ -1,13 +1,19 @@
-// A Flight server in Node.js (grpc-js + apache-arrow), the peer alkaid's
-// Flight client is checked against. DoPut stores the uploaded stream as an
-// Arrow JS table under its descriptor (only after a clean half-close: a
-// cancelled or broken upload keeps nothing); GetFlightInfo describes it (one
-// endpoint whose ticket is the descriptor key); DoGet sends it back,
-// re-encoded by Arrow JS.
+// A Flight server in Node.js (grpc-js + apache-arrow) serving the default
+// scenario of Arrow's Flight integration tests, the peer alkaid's
+// integration client is checked against:
+//  - DoPut echoes each message's app_metadata as a PutResult as it arrives,
+//    and after a clean half-close decodes the upload with Arrow JS and keeps
+//    the table under its descriptor (a cancelled or broken upload keeps
+//    nothing);
+//  - GetFlightInfo describes it: one endpoint, no location (same server),
+//    ticket = the descriptor key;
+//  - DoGet sends it back re-encoded by Arrow JS, record batch i carrying
+//    app_metadata "i".
 //
 //   NODE_PATH=third_party/node-flight/node_modules node test_util/flight_peer/server.js --port 0
 //
-// Prints "Server listening on localhost:PORT" once it accepts calls.
+// Prints "Server listening on localhost:PORT" once it accepts calls; exits 0
+// on SIGTERM.
 'use strict';
 const arrow = require('apache-arrow');
 const common = require('./flight_common');
@@ -26,6 +32,7 @@ function doPut(call) {
   call.on('data', (m) => {
     if (!descriptor && m.flight_descriptor) descriptor = m.flight_descriptor;
     messages.push(m);
+    if (m.app_metadata && m.app_metadata.length > 0) call.write({ app_metadata: m.app_metadata });
   });
   call.on('cancelled', () => { broken = true; });
   call.on('error', () => { broken = true; });
@@ -39,11 +46,10 @@ function doPut(call) {
     try {
       table = arrow.tableFromIPC(common.joinStream(messages));
     } catch (e) {
-      fail(call, grpc.status.INVALID_ARGUMENT, 'DoPut: not an IPC stream: ' + e.message);
+      fail(call, grpc.status.INVALID_ARGUMENT, 'DoPut: Arrow JS cannot read the upload: ' + e.message);
       return;
     }
     tables.set(common.descriptorKey(descriptor), { descriptor, table });
-    call.write({ app_metadata: Buffer.from(String(table.numRows)) });
     call.end();
   });
 }
@@ -62,7 +68,6 @@ function getFlightInfo(call, callback) {
     endpoint: [{ ticket: { ticket: Buffer.from(key) }, location: [] }],
     total_records: String(entry.table.numRows),
     total_bytes: '-1',
-    ordered: true,
   });
 }
 
@@ -73,7 +78,8 @@ function doGet(call) {
     fail(call, grpc.status.NOT_FOUND, 'no flight for ticket ' + key);
     return;
   }
-  for (const m of common.splitStream(arrow.tableToIPC(entry.table, 'stream'))) call.write(m);
+  const messages = common.splitStream(arrow.tableToIPC(entry.table, 'stream'));
+  for (const m of common.numberBatches(messages)) call.write(m);
   call.end();
 }
 

@@ -1,11 +1,14 @@
 /// @file
-/// Hooks around server calls: middleware (see every call's headers, add
+/// Hooks around calls. Server side: middleware (see every call's headers, add
 /// headers to the answer, see how it ended) and authentication (the
-/// Handshake RPC, then a token checked on every call).
+/// Handshake RPC, then a token checked on every call). Client side:
+/// middleware that adds headers to every call and sees the server's answer
+/// headers and the call's outcome, and a cookie middleware built on it.
 ///
-/// Threads: a factory's StartCall runs on gRPC's threads, for many calls at
-/// once; it must be thread-safe. One ServerMiddleware object belongs to one
-/// call and is called from that call's thread only.
+/// Threads: a factory's StartCall runs for many calls at once, on the
+/// callers' and gRPC's threads; it must be thread-safe. One ServerMiddleware
+/// or ClientMiddleware object belongs to one call and is never called from
+/// two threads at once.
 #pragma once
 
 #include <cstdint>
@@ -61,7 +64,9 @@ class ALKAID_EXPORT OutgoingHeaders {
 struct ALKAID_EXPORT CallInfo {
   /// The RPC being called.
   FlightMethod method;
-  std::string peer;  ///< "ipv4:127.0.0.1:5000", "unix:/path", ...
+  /// Server side: the client ("ipv4:127.0.0.1:5000", "unix:/path", ...).
+  /// Client side: the gRPC target the client connected to ("127.0.0.1:5000", ...).
+  std::string peer;
 };
 
 /// The per-call object a ServerMiddlewareFactory makes.
@@ -118,5 +123,42 @@ class ALKAID_EXPORT ServerAuthHandler {
 /// live as long as the handler.
 ALKAID_EXPORT std::shared_ptr<ServerAuthHandler> MakeBasicAuthHandler(
     std::function<Result<std::string>(std::string_view user, std::string_view password)> check);
+
+/// The per-call object a ClientMiddlewareFactory makes: adds headers to the
+/// call, sees the headers the server answered and how the call ended.
+class ALKAID_EXPORT ClientMiddleware {
+ public:
+  virtual ~ClientMiddleware() = default;
+  /// Before the call goes out: add headers to it.
+  virtual void SendingHeaders(OutgoingHeaders& /*headers*/) {}
+  /// The server's answer headers (gRPC initial metadata), once per call. A
+  /// server that fails a call before answering anything may send its headers
+  /// as trailers only; they are then passed here when the call ends.
+  virtual void ReceivedHeaders(const CallHeaders& /*headers*/) {}
+  /// After the call ends, with the status the caller sees (the server's
+  /// status, a cancellation, a deadline).
+  virtual void CallCompleted(const Status& /*status*/) {}
+};
+
+/// Makes one ClientMiddleware per call of a client
+/// (ClientOptions::middleware). Returning nullptr takes no part in the call.
+class ALKAID_EXPORT ClientMiddlewareFactory {
+ public:
+  virtual ~ClientMiddlewareFactory() = default;
+  /// Called when a call starts.
+  virtual std::unique_ptr<ClientMiddleware> StartCall(const CallInfo& info) = 0;
+};
+
+/// Client middleware that keeps HTTP cookies the way a browser would for one
+/// site: every "set-cookie" header a server answers stores (or, with
+/// Max-Age <= 0 or an empty value, removes) a cookie by name, and every later
+/// call of the client sends the stored ones in a "cookie" header. Servers use
+/// this for sessions (Flight SQL's session options: the
+/// "arrow_flight_session_id" cookie). Attributes other than Max-Age (Path,
+/// Domain, Expires, Secure, ...) are ignored: the client talks to one server.
+/// At most 64 cookies are kept (new names beyond are ignored). The factory is
+/// thread-safe; its cookies are shared by all calls of every client given
+/// this factory (give each client its own for separate sessions).
+ALKAID_EXPORT std::shared_ptr<ClientMiddlewareFactory> MakeCookieMiddleware();
 
 }  // namespace alkaid::flight

@@ -99,6 +99,9 @@ struct ALKAID_EXPORT ClientOptions {
   /// Extra gRPC channel arguments, integer-valued (name, value); for tuning
   /// that has no option of its own.
   std::vector<std::pair<std::string, int64_t>> channel_int_args;
+  /// Middleware of every call, called in this order when a call starts (and
+  /// in reverse when it ends); e.g. MakeCookieMiddleware() for sessions.
+  std::vector<std::shared_ptr<ClientMiddlewareFactory>> middleware;
 };
 
 /// Settings of a FlightServerBase, given to Init.
