@@ -22,6 +22,8 @@
 #include <benchmark/benchmark.h>
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -133,20 +135,61 @@ ClientOptions BenchClientOptions() {
 // Runs `body(client)` on `streams` threads at once, one client (connection) each.
 template <typename Body>
 void Concurrently(const std::vector<std::unique_ptr<FlightClient>>& clients, Body body) {
+  // One stream runs on the benchmark's own thread, as an application's reader would.
+  if (clients.size() == 1) return body(*clients[0]);
   std::vector<std::thread> threads;
   for (const auto& c : clients) threads.emplace_back([&body, &c] { body(*c); });
   for (auto& t : threads) t.join();
 }
 
+// ALKAID_BENCH_SERVER_PROCESS=1: the server runs in a child process, forked (with the data set
+// already made) before this process starts gRPC, and serves every Flight benchmark of the run;
+// client and server then have their own allocators and gRPC threads, as on two machines.
+class ChildServer {
+ public:
+  static ChildServer* Get() {
+    static ChildServer* child = std::getenv("ALKAID_BENCH_SERVER_PROCESS") ? new ChildServer() : nullptr;
+    return child;
+  }
+  Location location() const { return Location::ForGrpcTcp("127.0.0.1", port_); }
+  ~ChildServer() = delete;
+
+ private:
+  ChildServer() {
+    const auto& batches = BigDataSet();
+    int fds[2];
+    if (::pipe(fds) != 0) std::abort();
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      ::close(fds[0]);
+      alkaid::bench::BatchServer server(BenchSchema(), batches);
+      Must(server.Init(Loopback()));
+      int port = server.port();
+      if (::write(fds[1], &port, sizeof port) != sizeof port) std::_Exit(2);
+      Must(server.Serve());
+      std::_Exit(0);
+    }
+    ::close(fds[1]);
+    if (::read(fds[0], &port_, sizeof port_) != sizeof port_) std::abort();
+    ::close(fds[0]);
+    std::atexit([] { ::kill(Get()->pid_, SIGKILL); });
+  }
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
 void RunFlight(benchmark::State& state, bool get) {
   const int streams = static_cast<int>(state.range(0));
   const auto& batches = BigDataSet();
   IpcStream();
-  alkaid::bench::BatchServer server(BenchSchema(), batches);
-  Must(server.Init(Loopback()));
+  ChildServer* child = ChildServer::Get();
+  alkaid::bench::BatchServer server(BenchSchema(), child ? std::vector<RecordBatchPtr>{} : batches);
+  if (!child) Must(server.Init(Loopback()));
   std::vector<std::unique_ptr<FlightClient>> clients;
   for (int i = 0; i < streams; ++i) {
-    clients.push_back(FlightClient::Connect(server.location(), BenchClientOptions()).ValueOrDie());
+    Location where = child ? child->location() : server.location();
+    clients.push_back(FlightClient::Connect(where, BenchClientOptions()).ValueOrDie());
   }
   auto before = wire::GetCopyCounters();
   for (auto _ : state) {
@@ -165,7 +208,7 @@ void RunFlight(benchmark::State& state, bool get) {
   }
   ReportCopies(state, before);
   state.SetBytesProcessed(state.iterations() * streams * IpcStream()->size());
-  Must(server.Shutdown());
+  if (!child) Must(server.Shutdown());
 }
 
 void BM_DoGet(benchmark::State& state) { RunFlight(state, true); }

@@ -70,11 +70,6 @@ class StopWatcher {
   std::thread thread_;
 };
 
-int ClampSize(int64_t bytes) {
-  if (bytes < 0 || bytes > INT_MAX) return -1;
-  return static_cast<int>(bytes);
-}
-
 }  // namespace
 
 // One call's gRPC context, registered with the stop watcher while it lives.
@@ -393,12 +388,10 @@ Result<std::unique_ptr<FlightClient>> FlightClient::Connect(const Location& loca
   std::string rest = parsed.uri.substr(parsed.uri.find("://") + 3);
   std::string target = rest.substr(0, rest.find('/'));
   grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(ClampSize(options.max_receive_message_bytes));
-  args.SetMaxSendMessageSize(ClampSize(options.max_send_message_bytes));
-  // FlightData is inflated under the receive limit by alkaid (wire::ReceiveFlightData).
-  args.SetInt(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
-  for (const auto& [name, value] : options.channel_int_args) {
-    args.SetInt(name, static_cast<int>(value));
+  for (const auto& [name, value] : grpc_util::ChannelIntArgs(
+           options.max_receive_message_bytes, options.max_send_message_bytes,
+           options.flow_control_window_bytes, options.channel_int_args)) {
+    args.SetInt(name, value);
   }
   std::shared_ptr<grpc::ChannelCredentials> creds;
   if (scheme == "grpc" || scheme == "grpc+tcp") {

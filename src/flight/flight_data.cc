@@ -1,6 +1,8 @@
 // FlightData serialization by hand (see flight_data.h for why).
 #include "flight_data.h"
 
+#include "receive_buffer.h"
+
 #include <grpc/byte_buffer.h>
 #include <grpcpp/support/slice.h>
 #include <zlib.h>
@@ -96,10 +98,10 @@ class SliceCursor {
       ALKAID_RETURN_NOT_OK(Skip(n));
       return buffer;
     }
-    // Every byte is written below: no zero fill first (it doubled the cost of this copy).
-    ALKAID_ASSIGN_OR_RAISE(auto buffer, AllocateBuffer(0));
-    ALKAID_RETURN_NOT_OK(buffer->ResizeForOverwrite(n));
-    uint8_t* dst = buffer->mutable_data();
+    // Every byte is written below: no zero fill first (it doubled the cost of this copy), and
+    // large blocks are reused rather than faulted in afresh (see receive_buffer.h).
+    uint8_t* dst = nullptr;
+    ALKAID_ASSIGN_OR_RAISE(BufferPtr buffer, AllocateReceiveBuffer(n, &dst));
     int64_t left = n;
     while (left > 0) {
       const grpc::Slice& s = slices_[index_];
@@ -110,7 +112,7 @@ class SliceCursor {
       ALKAID_RETURN_NOT_OK(Skip(here));
     }
     if (is_body) g_copied_on_receive.fetch_add(n, std::memory_order_relaxed);
-    return BufferPtr(std::move(buffer));
+    return buffer;
   }
 
  private:

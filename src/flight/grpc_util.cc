@@ -1,6 +1,7 @@
 #include "grpc_util.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "alkaid/flight/types.h"
 
@@ -30,6 +31,37 @@ std::string CapText(std::string_view text, int64_t max_bytes) {
   std::string out(text.substr(0, limit));
   out += "...(" + std::to_string(text.size() - limit) + " more bytes cut)";
   return out;
+}
+
+std::vector<std::pair<std::string, int>> ChannelIntArgs(
+    int64_t max_receive_bytes, int64_t max_send_bytes, int64_t window_bytes,
+    const std::vector<std::pair<std::string, int64_t>>& extra) {
+  auto size = [](int64_t bytes) { return bytes < 0 || bytes > INT_MAX ? -1 : int(bytes); };
+  std::vector<std::pair<std::string, int>> args = {
+      {GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, size(max_receive_bytes)},
+      {GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, size(max_send_bytes)}};
+  if (window_bytes > 0) {
+    // gRPC 1.51 sizes the window from bandwidth-delay probes when these are on, and the probes'
+    // round trips then pace the sender. A fixed window is the receiver's own lookahead.
+    args.emplace_back(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+    args.emplace_back(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES,
+                      static_cast<int>(std::min<int64_t>(window_bytes, INT_MAX)));
+  }
+  // gRPC keeps the first of two arguments of one name: a user's value replaces ours in place.
+  auto set = [&args](const std::string& name, int value) {
+    for (auto& arg : args) {
+      if (arg.first == name) {
+        arg.second = value;
+        return;
+      }
+    }
+    args.emplace_back(name, value);
+  };
+  for (const auto& [name, value] : extra) {
+    set(name, static_cast<int>(std::clamp<int64_t>(value, INT_MIN, INT_MAX)));
+  }
+  set(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
+  return args;
 }
 
 grpc::Status ToGrpc(const Status& status, int64_t max_text_bytes) {

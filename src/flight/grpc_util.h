@@ -32,6 +32,15 @@ grpc::Status ToGrpc(const Status& status, int64_t max_text_bytes);
 /// A received gRPC status as an alkaid Status, naming the RPC; the peer's text is capped.
 Status FromGrpc(const grpc::Status& status, const char* rpc, int64_t max_text_bytes);
 
+/// The integer gRPC channel arguments of a client or server, each name once: the message size
+/// limits (negative or over INT_MAX: gRPC's own 2 GiB ceiling), HTTP/2 flow control from
+/// `window_bytes` (a fixed window with gRPC's bandwidth probing off; 0 leaves gRPC's defaults),
+/// then `extra`, whose values replace those above. gRPC's own inflation of compressed messages
+/// is always off (wire::ReceiveFlightData inflates under the limit instead).
+std::vector<std::pair<std::string, int>> ChannelIntArgs(
+    int64_t max_receive_bytes, int64_t max_send_bytes, int64_t window_bytes,
+    const std::vector<std::pair<std::string, int64_t>>& extra);
+
 /// Incoming headers of a server call.
 class ServerHeaders final : public CallHeaders {
  public:

@@ -26,11 +26,6 @@ using grpc_util::ToGrpc;
 // Set while a thread runs a handler, so that Shutdown from a handler does not wait for itself.
 thread_local bool t_in_handler = false;
 
-int ClampSize(int64_t bytes) {
-  if (bytes < 0 || bytes > INT_MAX) return -1;  // gRPC: unlimited (its own 2 GiB ceiling)
-  return static_cast<int>(bytes);
-}
-
 class Context final : public ServerCallContext {
  public:
   Context(grpc::ServerContext* grpc_context, const ServerHeaders* headers)
@@ -207,10 +202,12 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
     // reader (see wire::SetReceiveLimitOfThisThread), and gRPC still bounds the size of the
     // other messages. gRPC does not inflate compressed messages: alkaid does, under the limit
     // (wire::ReceiveFlightData).
-    builder.AddChannelArgument(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
     int64_t limit = options.max_receive_message_bytes;
-    builder.SetMaxReceiveMessageSize(ClampSize(limit < 0 || limit > INT_MAX / 2 ? -1 : 2 * limit));
-    builder.SetMaxSendMessageSize(ClampSize(options.max_send_message_bytes));
+    for (const auto& [name, value] : grpc_util::ChannelIntArgs(
+             limit < 0 || limit > INT_MAX / 2 ? -1 : 2 * limit, options.max_send_message_bytes,
+             options.flow_control_window_bytes, options.channel_int_args)) {
+      builder.AddChannelArgument(name, value);
+    }
     if (options.num_threads > 0) {
       grpc::ResourceQuota quota("alkaid-flight-server");
       quota.SetMaxThreads(options.num_threads);
