@@ -3,10 +3,12 @@
 // and quarantine (or TSan's), so such tests skip there and say why.
 #pragma once
 
+#include "src/util/sanitizers.h"
+
 namespace alkaid::testing {
 
 inline constexpr bool kSanitizedBuild =
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if ALKAID_ADDRESS_SANITIZER || ALKAID_THREAD_SANITIZER
     true;
 #else
     false;

@@ -6,6 +6,7 @@
 // Buffers are exact-size heap allocations (no padding), so a sanitizer build
 // sees any read past the end.
 
+#include "src/util/sanitizers.h"
 #include "src/array/validate_test_helpers.h"
 
 #include <chrono>
@@ -277,7 +278,7 @@ TEST(ValidateTest, StringViewGarbageOutsideViews) {
 
 // Sanitizers slow every byte access by an order of magnitude or more; the
 // time bounds below are about the algorithm (linear vs a terabyte of work).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if ALKAID_ADDRESS_SANITIZER || ALKAID_THREAD_SANITIZER
 constexpr double kTimeScale = 30;
 #else
 constexpr double kTimeScale = 1;

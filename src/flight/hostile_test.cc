@@ -1,6 +1,7 @@
 // Hostile clients: raw bytes sent straight into the data methods (no alkaid client in the
 // way). Each gets a clear error, and the server keeps serving everyone else.
-#if defined(__SANITIZE_ADDRESS__)
+#include "src/util/sanitizers.h"
+#if ALKAID_ADDRESS_SANITIZER
 #include <sanitizer/lsan_interface.h>
 #endif
 #include <grpcpp/grpcpp.h>
@@ -261,7 +262,7 @@ TEST_F(FlightHostileTest, AGzipBombCostsTheServerNoMoreThanTheLimit) {
   ResetPeakRss();
   int64_t before = PeakRssKiB();
   RawPut put(channel_, /*gzip=*/true);
-#if defined(__SANITIZE_ADDRESS__)
+#if ALKAID_ADDRESS_SANITIZER
   // gRPC 1.51 keeps this message's slice when the server ends the call while the client is
   // still writing it (seen under LeakSanitizer: one allocation of the compressed input's size,
   // made here, never freed by gRPC). It is the test's own input, not memory of the server
@@ -269,7 +270,7 @@ TEST_F(FlightHostileTest, AGzipBombCostsTheServerNoMoreThanTheLimit) {
   __lsan_disable();
 #endif
   grpc::Slice slice(compressed);
-#if defined(__SANITIZE_ADDRESS__)
+#if ALKAID_ADDRESS_SANITIZER
   __lsan_enable();
 #endif
   grpc_slice raw = slice.c_slice();

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 
+#include "src/util/sanitizers.h"
 #include "alkaid/ipc/reader.h"
 #include "alkaid/jsonl/api.h"
 #include "src/text/text_test_helpers.h"
@@ -123,7 +124,7 @@ TEST(JsonlReader, EmptyAndBlankInput) {
 TEST(JsonlReader, SmallBlocksAndThreadsSameTable) {
   // Fewer lines under sanitizers: with 1-byte blocks each line is a block of
   // its own, handed between threads, which ThreadSanitizer makes slow.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if ALKAID_ADDRESS_SANITIZER || ALKAID_THREAD_SANITIZER
   const int lines = 1000;
 #else
   const int lines = 3000;

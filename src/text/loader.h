@@ -19,8 +19,9 @@
 #include "alkaid/memory.h"
 #include "alkaid/status.h"
 #include "record_ends.h"
+#include "../util/sanitizers.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if ALKAID_ADDRESS_SANITIZER
 #include <sanitizer/asan_interface.h>
 #define ALKAID_TEXT_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
 #define ALKAID_TEXT_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
