@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "alkaid/integration_json/integration.h"
+#include "test_util/temp_path.h"
 
 namespace alkaid::integration_json {
 namespace {
@@ -163,7 +164,7 @@ TEST(IntegrationJsonLimits, GzipInputInflatesOnlySoFar) {
   auto compressed = GzipCompress(text);
   ASSERT_TRUE(compressed.ok());
   ASSERT_LT(compressed->size(), size_t{64} << 10);
-  const std::string path = ::testing::TempDir() + "alkaid_gunzip_ratio.json.gz";
+  const std::string path = alkaid::testing::ProcessTempPath("gunzip_ratio.json.gz");
   std::ofstream(path, std::ios::binary) << *compressed;
 
   // The default floor (16 MiB) lets it through.

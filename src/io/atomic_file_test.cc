@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "test_util/temp_path.h"
 
 namespace alkaid::io {
 namespace {
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 
 // A fresh, empty directory for one test.
 fs::path Scratch(const std::string& name) {
-  fs::path dir = fs::path(::testing::TempDir()) / ("alkaid_atomic_" + name);
+  fs::path dir = fs::path(alkaid::testing::ProcessTempPath("atomic_" + name));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

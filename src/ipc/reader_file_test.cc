@@ -14,6 +14,7 @@
 #include "src/ipc/reader_test_util.h"
 #include "src/ipc/reader_test_helpers.h"
 #include "test_util/array_from_json.h"
+#include "test_util/temp_path.h"
 
 namespace alkaid::ipc {
 namespace {
@@ -167,7 +168,7 @@ TEST(FileReader, TruncationsAndFlipsNeverCrash) {
 TEST(FileReader, MappedFileBuffersPointIntoMapping) {
   auto batches = SampleBatches();
   BufferPtr bytes = SerializeFile(IntStringSchema(), batches).ValueOrDie();
-  std::string path = ::testing::TempDir() + "/alkaid_reader_test_mapped.arrow";
+  std::string path = alkaid::testing::ProcessTempPath("reader_test_mapped.arrow");
   {
     FILE* f = std::fopen(path.c_str(), "wb");
     ASSERT_NE(f, nullptr);

@@ -26,6 +26,7 @@
 #include "alkaid/parquet/writer.h"
 #include "src/parquet/reader_test_util.h"
 #include "src/parquet/writer/writer_test_util.h"
+#include "test_util/temp_path.h"
 
 namespace alkaid::parquet {
 namespace {
@@ -65,7 +66,7 @@ std::string ReadText(const std::string& path) {
 }
 
 std::string TempPath(const std::string& name) {
-  return (fs::path(::testing::TempDir()) / ("alkaid_polars_" + name)).string();
+  return alkaid::testing::ProcessTempPath("polars_" + name);
 }
 
 // Runs the driver script with `args`; its stdout (Polars' dtypes) or an error with its

@@ -8,6 +8,7 @@
 
 #include "src/parquet/reader_test_util.h"
 #include "test_util/duckdb.h"
+#include "test_util/temp_path.h"
 
 namespace alkaid::parquet {
 namespace {
@@ -23,7 +24,7 @@ const char* kExcluded = "geometry";
 class DuckDBFiles : public ::testing::TestWithParam<std::string> {};
 
 std::string TempPath(const std::string& name) {
-  return (fs::path(::testing::TempDir()) / ("alkaid_pq_" + name)).string();
+  return alkaid::testing::ProcessTempPath("pq_" + name);
 }
 
 Status Compare(c_data::Database* db, const std::string& path, int* rows_out) {

@@ -14,6 +14,7 @@
 #include "src/parquet/reader_test_util.h"
 #include "test_util/duckdb.h"
 #include "src/parquet/writer/writer_test_util.h"
+#include "test_util/temp_path.h"
 
 namespace alkaid::parquet {
 namespace {
@@ -61,7 +62,7 @@ RecordBatchPtr DayTimeAsMonthDayNano(const RecordBatchPtr& column) {
 }
 
 std::string TempPath(const std::string& name) {
-  return (std::filesystem::path(::testing::TempDir()) / ("alkaid_pqw_" + name)).string();
+  return alkaid::testing::ProcessTempPath("pqw_" + name);
 }
 
 // The first row where column `c` of two result sets differs, or "" when equal.

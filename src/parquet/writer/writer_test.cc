@@ -21,6 +21,7 @@
 #include "alkaid/version.h"
 #include "src/parquet/parquet_test_util.h"
 #include "src/parquet/writer/writer_test_util.h"
+#include "test_util/temp_path.h"
 
 namespace alkaid::parquet {
 namespace {
@@ -333,7 +334,7 @@ TEST(ParquetWriter, Errors) {
 }
 
 TEST(ParquetWriter, WriteTableReplacesTheFileOnlyOnSuccess) {
-  fs::path dir = fs::path(::testing::TempDir()) / "alkaid_pqw_atomic";
+  fs::path dir = fs::path(alkaid::testing::ProcessTempPath("pqw_atomic"));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = (dir / "t.parquet").string();
