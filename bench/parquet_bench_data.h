@@ -1,12 +1,15 @@
 // The mixed data set of the Parquet benchmarks (parquet_write_bench, parquet_read_bench):
 // ALKAID_BENCH_ROWS rows (default 10M) of an int64 id, a random int32, a double, a nullable
 // int64 (10% null), a low-cardinality string (100 values), a unique string, a microsecond
-// timestamp and a list<int32> column, in batches of 1M rows.
+// timestamp and a list<int32> column, in batches of 1M rows; and a 20-column set made of
+// three seeds of those columns (WideTable).
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -131,6 +134,44 @@ inline const std::vector<RecordBatchPtr>& MixedBatches() {
 inline const std::shared_ptr<Table>& MixedTable() {
   static std::shared_ptr<Table> table = Table::FromRecordBatches(MixedBatches()).ValueOrDie();
   return table;
+}
+
+// The 20-column data set of the projection benchmark: the mixed columns of three generator
+// seeds side by side (all eight of the first two, the first four of the third), the copies
+// named with a suffix: id .. list, id_1 .. list_1, id_2, small_2, real_2, maybe_2.
+inline RecordBatchPtr WideBatch(int64_t first, int64_t n) {
+  FieldVector fields;
+  ArrayDataVector columns;
+  for (int copy = 0; copy < 3; ++copy) {
+    const auto batch = MixedBatch(first, n, static_cast<uint64_t>(first + copy * 7919));
+    for (int c = 0; c < (copy < 2 ? 8 : 4); ++c) {
+      const FieldPtr& f = batch->schema()->field(c);
+      const char* suffix = copy == 0 ? "" : copy == 1 ? "_1" : "_2";
+      fields.push_back(field(f->name() + suffix, f->type(), f->nullable()));
+      columns.push_back(batch->column_data(c));
+    }
+  }
+  return RecordBatch::Make(schema(std::move(fields)), n, std::move(columns));
+}
+
+inline const std::shared_ptr<Table>& WideTable() {
+  static std::shared_ptr<Table> table = [] {
+    std::vector<RecordBatchPtr> batches;
+    for (int64_t at = 0, rows = Rows(); at < rows; at += 1'000'000) {
+      batches.push_back(WideBatch(at, std::min<int64_t>(1'000'000, rows - at)));
+    }
+    return Table::FromRecordBatches(batches).ValueOrDie();
+  }();
+  return table;
+}
+
+// CPU time of the whole process (every thread, user + system), in seconds: the benchmark's
+// own CPU time counts the calling thread only, which misses the pool threads of a 2-thread
+// read (alkaid's and DuckDB's alike).
+inline double ProcessCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 /// DuckDB's API from $ALKAID_DUCKDB_LIB (or the build's default path), or null after

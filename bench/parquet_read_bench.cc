@@ -6,6 +6,9 @@
 // the reader asks of the file (`read_MB`, footer included) against the bytes of that column's
 // chunks (`chunk_MB`). The counter `peak_MB` of the streaming case is the reader pool's peak
 // while batches are consumed one by one, and `row_group_MB` one row group decoded.
+// `proc_cpu_s` is the CPU time of the whole process per read (pool threads included).
+// AlkaidReadWide reads a 20-column file (bench::WideTable) whole, or its median-sized or
+// largest column alone.
 //
 //   ALKAID_BENCH_ROWS=1000000 build/release/bench/parquet_read_bench
 //
@@ -15,6 +18,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <map>
@@ -33,26 +37,47 @@ namespace {
 using bench::MixedTable;
 using bench::Must;
 
-// The file of each codec (0 Snappy, 1 ZSTD), written once and removed at exit.
-const std::string& FileOf(int64_t zstd) {
-  static std::map<int64_t, std::string> paths;
-  auto it = paths.find(zstd);
+// The file of each codec (0 Snappy, 1 ZSTD) and data set (the 8 mixed columns, or the 20 of
+// WideTable), written once and removed at exit.
+const std::string& FileOf(int64_t zstd, bool wide = false) {
+  static std::map<std::pair<int64_t, bool>, std::string> paths;
+  auto it = paths.find({zstd, wide});
   if (it != paths.end()) return it->second;
   const std::string path =
       (std::filesystem::temp_directory_path() /
-       ("alkaid_read_bench_" + std::to_string(zstd) + "_" + std::to_string(::getpid()) +
-        ".parquet"))
+       ("alkaid_read_bench_" + std::string(wide ? "wide_" : "") + std::to_string(zstd) + "_" +
+        std::to_string(::getpid()) + ".parquet"))
           .string();
   parquet::WriterProperties props;
   props.compression = zstd != 0 ? parquet::Compression::kZstd : parquet::Compression::kSnappy;
   props.max_row_group_rows = 1'000'000;
-  Must(parquet::WriteTable(*MixedTable(), path, props));
+  Must(parquet::WriteTable(wide ? *bench::WideTable() : *MixedTable(), path, props));
   static struct Cleanup {
     ~Cleanup() {
-      for (const auto& [codec, p] : paths) std::filesystem::remove(p);
+      for (const auto& [key, p] : paths) std::filesystem::remove(p);
     }
   } cleanup;
-  return paths.emplace(zstd, path).first->second;
+  return paths.emplace(std::make_pair(zstd, wide), path).first->second;
+}
+
+// Runs `read` once per iteration and reports the CPU time of the whole process per read
+// (`proc_cpu_s`: every thread, the pool's included).
+template <typename Read>
+void TimedReads(benchmark::State& state, Read read) {
+  const double cpu_before = bench::ProcessCpuSeconds();
+  for (auto _ : state) read();
+  state.counters["proc_cpu_s"] =
+      (bench::ProcessCpuSeconds() - cpu_before) / static_cast<double>(state.iterations());
+}
+
+// alkaid's read of the file into a Table, timed by TimedReads.
+void ReadTables(benchmark::State& state, const std::string& path,
+                const parquet::ReaderOptions& options) {
+  TimedReads(state, [&] {
+    auto table = parquet::ReadTable(path, options);
+    Must(table.status());
+    benchmark::DoNotOptimize(table->get());
+  });
 }
 
 // zstd 0/1, threads 1/2, one_column 0 (all eight) or 1 ("unique", the largest).
@@ -67,7 +92,7 @@ void Args(benchmark::internal::Benchmark* b) {
 }
 
 void Report(benchmark::State& state, const std::string& path) {
-  const auto rows = static_cast<double>(MixedTable()->num_rows());
+  const auto rows = static_cast<double>(bench::Rows());
   state.counters["rows"] = rows;
   state.counters["file_MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(rows));
@@ -103,6 +128,19 @@ class CountingFile final : public io::RandomAccessFile {
   std::atomic<int64_t> bytes_{0};
 };
 
+// The compressed bytes of each top-level column's chunks, over all row groups.
+std::map<std::string, int64_t> ChunkBytesByColumn(const parquet::FileMetaData& metadata) {
+  std::map<std::string, int64_t> bytes;
+  for (int g = 0; g < metadata.num_row_groups(); ++g) {
+    const auto row_group = metadata.row_group(g);
+    for (int c = 0; c < row_group.num_columns(); ++c) {
+      const std::string& leaf = row_group.column(c).path();
+      bytes[leaf.substr(0, leaf.find('.'))] += row_group.column(c).total_compressed_size();
+    }
+  }
+  return bytes;
+}
+
 // Bytes a projected read asks of the file against the bytes of the projected column's chunks.
 void CountProjectedBytes(benchmark::State& state, const std::string& path,
                          const parquet::ReaderOptions& options) {
@@ -112,16 +150,7 @@ void CountProjectedBytes(benchmark::State& state, const std::string& path,
   auto reader = parquet::FileReader::Open(counting, options);
   Must(reader.status());
   Must((*reader)->ReadTable().status());
-  const parquet::FileMetaData& metadata = (*reader)->metadata();
-  int64_t chunk_bytes = 0;
-  for (int g = 0; g < metadata.num_row_groups(); ++g) {
-    const auto row_group = metadata.row_group(g);
-    for (int c = 0; c < row_group.num_columns(); ++c) {
-      if (row_group.column(c).path() == options.columns[0]) {
-        chunk_bytes += row_group.column(c).total_compressed_size();
-      }
-    }
-  }
+  const int64_t chunk_bytes = ChunkBytesByColumn((*reader)->metadata())[options.columns[0]];
   state.counters["read_MB"] = static_cast<double>(counting->bytes()) / 1e6;
   state.counters["chunk_MB"] = static_cast<double>(chunk_bytes) / 1e6;
 }
@@ -131,15 +160,45 @@ void AlkaidRead(benchmark::State& state) {
   parquet::ReaderOptions options;
   options.num_threads = static_cast<int>(state.range(1));
   if (state.range(2) != 0) options.columns = {"unique"};
-  for (auto _ : state) {
-    auto table = parquet::ReadTable(path, options);
-    Must(table.status());
-    benchmark::DoNotOptimize(table->get());
-  }
+  ReadTables(state, path, options);
   Report(state, path);
   if (state.range(2) != 0) CountProjectedBytes(state, path, options);
 }
 BENCHMARK(AlkaidRead)->Apply(Args);
+
+// Top-level column names of a file by the compressed bytes of their chunks, smallest first.
+std::vector<std::pair<int64_t, std::string>> ColumnsBySize(const std::string& path) {
+  auto reader = parquet::FileReader::Open(path);
+  Must(reader.status());
+  std::vector<std::pair<int64_t, std::string>> sorted;
+  for (const auto& [name, size] : ChunkBytesByColumn((*reader)->metadata())) {
+    sorted.emplace_back(size, name);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
+// The projection target on a 20-column file (bench::WideTable): all 20 columns
+// (column 0), the median-sized column (1: the 10th of 20 by compressed bytes) or the largest
+// (2), on one thread; the label names the column.
+void AlkaidReadWide(benchmark::State& state) {
+  const std::string& path = FileOf(state.range(0), /*wide=*/true);
+  parquet::ReaderOptions options;
+  if (state.range(1) != 0) {
+    const auto sizes = ColumnsBySize(path);
+    options.columns = {state.range(1) == 1 ? sizes[(sizes.size() - 1) / 2].second
+                                           : sizes.back().second};
+    state.SetLabel(options.columns[0]);
+  }
+  ReadTables(state, path, options);
+  Report(state, path);
+  if (state.range(1) != 0) CountProjectedBytes(state, path, options);
+}
+BENCHMARK(AlkaidReadWide)
+    ->ArgNames({"zstd", "column"})
+    ->ArgsProduct({{0, 1}, {0, 1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Batches consumed one at a time: the pool's peak against one row group's worth.
 void AlkaidStream(benchmark::State& state) {
@@ -189,7 +248,7 @@ void DuckDBRead(benchmark::State& state) {
   const std::string sql = std::string("CREATE OR REPLACE TABLE t AS SELECT ") +
                           (state.range(2) != 0 ? "\"unique\"" : "*") + " FROM read_parquet('" +
                           path + "')";
-  for (auto _ : state) Must(db->Execute(sql));
+  TimedReads(state, [&] { Must(db->Execute(sql)); });
   Must(db->Execute("DROP TABLE t"));
   Report(state, path);
 }
