@@ -13,7 +13,9 @@
 // slices over the batches' memory: all of them, no copy), body_MB_copied_on_send (0: the send
 // path has no copying branch), body_MB_copied_on_receive / body_MB_referenced_on_receive
 // (bodies copied into aligned memory because gRPC handed them over in several slices, or used
-// in place).
+// in place). cpu_ms, faults and ctx_switches: the benchmark process's CPU time (all threads),
+// minor page faults and context switches per iteration (the client's alone with
+// ALKAID_BENCH_SERVER_PROCESS=1); on a shared machine they move far less than MB/s.
 //
 // `flight_throughput_bench --rss` instead runs server and client as separate processes (both
 // forked before either touches gRPC), streaming batches made on the fly (neither side holds the
