@@ -13,7 +13,9 @@
 // slices over the batches' memory: all of them, no copy), body_MB_copied_on_send (0: the send
 // path has no copying branch), body_MB_copied_on_receive / body_MB_referenced_on_receive
 // (bodies copied into aligned memory because gRPC handed them over in several slices, or used
-// in place).
+// in place). cpu_ms, faults and ctx_switches: the benchmark process's CPU time (all threads),
+// minor page faults and context switches per iteration (the client's alone with
+// ALKAID_BENCH_SERVER_PROCESS=1); on a shared machine they move far less than MB/s.
 //
 // `flight_throughput_bench --rss` instead runs server and client as separate processes (both
 // forked before either touches gRPC), streaming batches made on the fly (neither side holds the
@@ -24,6 +26,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +35,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "../src/flight/flight_data.h"
@@ -58,11 +62,51 @@ const BufferPtr& IpcStream() {
 
 constexpr double kMB = 1e6;
 
+// "name=value ..." from the environment variable `var`: integer gRPC channel arguments, for
+// experiments with gRPC's tuning (ALKAID_BENCH_GRPC_ARGS for the clients,
+// ALKAID_BENCH_SERVER_GRPC_ARGS for the server).
+std::vector<std::pair<std::string, int64_t>> GrpcArgsFromEnv(const char* var) {
+  std::vector<std::pair<std::string, int64_t>> args;
+  const char* env = std::getenv(var);
+  std::istringstream in(env ? env : "");
+  for (std::string arg; in >> arg;) {
+    auto eq = arg.find('=');
+    args.emplace_back(arg.substr(0, eq), std::atoll(arg.c_str() + eq + 1));
+  }
+  return args;
+}
+
 ServerOptions Loopback() {
   ServerOptions options;
   options.location = "grpc://127.0.0.1:0";
+  options.channel_int_args = GrpcArgsFromEnv("ALKAID_BENCH_SERVER_GRPC_ARGS");
   return options;
 }
+
+// The whole process's CPU time and minor page faults, to report per iteration: unlike
+// throughput, these hardly move with the load of a shared machine.
+class ProcessCost {
+ public:
+  ProcessCost() : start_(Now()) {}
+  void Report(benchmark::State& state) const {
+    rusage end = Now();
+    auto ms = [](const timeval& t) { return t.tv_sec * 1e3 + t.tv_usec / 1e3; };
+    double cpu = ms(end.ru_utime) + ms(end.ru_stime) - ms(start_.ru_utime) - ms(start_.ru_stime);
+    auto n = static_cast<double>(state.iterations());
+    state.counters["cpu_ms"] = cpu / n;
+    state.counters["faults"] = static_cast<double>(end.ru_minflt - start_.ru_minflt) / n;
+    state.counters["ctx_switches"] =
+        static_cast<double>(end.ru_nvcsw + end.ru_nivcsw - start_.ru_nvcsw - start_.ru_nivcsw) / n;
+  }
+
+ private:
+  static rusage Now() {
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return usage;
+  }
+  rusage start_;
+};
 
 // ---- memcpy and pipe baselines ---------------------------------------------------------------
 
@@ -81,6 +125,8 @@ BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Pipe(benchmark::State& state) {
   const auto& batches = BigDataSet();
+  IpcStream();
+  ProcessCost cost;
   for (auto _ : state) {
     int fds[2];
     if (::pipe(fds) != 0) state.SkipWithError("pipe() failed");
@@ -99,6 +145,7 @@ void BM_Pipe(benchmark::State& state) {
     writer.join();
     if (rows != TotalRows()) state.SkipWithError("the pipe lost rows");
   }
+  cost.Report(state);
   state.SetBytesProcessed(state.iterations() * IpcStream()->size());
 }
 BENCHMARK(BM_Pipe)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -119,16 +166,9 @@ void ReportCopies(benchmark::State& state, const wire::CopyCounters& before) {
       after.body_bytes_referenced_on_receive, before.body_bytes_referenced_on_receive);
 }
 
-// ALKAID_BENCH_GRPC_ARGS="name=value ..." adds integer gRPC channel arguments to the clients
-// (for experiments with gRPC's tuning).
 ClientOptions BenchClientOptions() {
   ClientOptions options;
-  const char* env = std::getenv("ALKAID_BENCH_GRPC_ARGS");
-  std::istringstream in(env ? env : "");
-  for (std::string arg; in >> arg;) {
-    auto eq = arg.find('=');
-    options.channel_int_args.emplace_back(arg.substr(0, eq), std::atoll(arg.c_str() + eq + 1));
-  }
+  options.channel_int_args = GrpcArgsFromEnv("ALKAID_BENCH_GRPC_ARGS");
   return options;
 }
 
@@ -192,6 +232,7 @@ void RunFlight(benchmark::State& state, bool get) {
     clients.push_back(FlightClient::Connect(where, BenchClientOptions()).ValueOrDie());
   }
   auto before = wire::GetCopyCounters();
+  ProcessCost cost;
   for (auto _ : state) {
     Concurrently(clients, [&](FlightClient& client) {
       if (get) {
@@ -207,6 +248,7 @@ void RunFlight(benchmark::State& state, bool get) {
     });
   }
   ReportCopies(state, before);
+  cost.Report(state);
   state.SetBytesProcessed(state.iterations() * streams * IpcStream()->size());
   if (!child) Must(server.Shutdown());
 }
