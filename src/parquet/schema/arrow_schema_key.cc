@@ -90,15 +90,6 @@ bool IsFixedSizeBinary(const DataType& type, int width) {
   return type.id() == TypeId::kFixedSizeBinary &&
          checked_cast<FixedSizeBinaryType>(type).byte_width() == width;
 }
-bool IsIntegerType(TypeId id) {
-  switch (id) {
-    case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
-    case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64:
-      return true;
-    default:
-      return false;
-  }
-}
 
 DataTypePtr ListOf(TypeId id, FieldPtr child) {
   switch (id) {
@@ -133,7 +124,7 @@ DataTypePtr RestoredType(const DataTypePtr& decoded, const DataTypePtr& origin) 
                             ? checked_cast<DictionaryType>(*decoded).value_type()
                             : decoded;
     DataTypePtr values = RestoredType(plain, dict.value_type());
-    if (!values->Equals(*dict.value_type()) || !IsIntegerType(dict.index_type()->id())) {
+    if (!values->Equals(*dict.value_type()) || !dict.index_type()->is_integer()) {
       return decoded;
     }
     // Nested values cannot be dictionary-encoded by the reader.
