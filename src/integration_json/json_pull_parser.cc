@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "alkaid/utf8.h"
-#include "src/array/utf8_internal.h"
+#include "../array/utf8_internal.h"
 
 namespace alkaid::integration_json::internal {
 

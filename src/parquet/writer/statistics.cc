@@ -7,7 +7,7 @@
 
 #include "alkaid/bitmap.h"
 #include "alkaid/float16.h"
-#include "src/array/utf8_internal.h"
+#include "../../array/utf8_internal.h"
 
 namespace alkaid::parquet::internal {
 
