@@ -5,60 +5,9 @@
 #include <unordered_map>
 
 #include "protobuf.h"
+#include "../util/base64.h"
 
 namespace alkaid::flight {
-
-namespace auth {
-
-namespace {
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-int Sextet(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-}  // namespace
-
-std::string Base64(std::string_view bytes) {
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (unsigned char c : bytes) {
-    acc = (acc << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += kAlphabet[(acc >> bits) & 63];
-    }
-  }
-  if (bits > 0) out += kAlphabet[(acc << (6 - bits)) & 63];
-  while (out.size() % 4 != 0) out += '=';
-  return out;
-}
-
-Result<std::string> FromBase64(std::string_view text) {
-  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    int v = Sextet(text[i]);
-    if (v < 0) return Status::Invalid("base64: unexpected character at offset ", i);
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
-
-}  // namespace auth
 
 namespace {
 
@@ -72,7 +21,8 @@ class BasicAuthHandler final : public ServerAuthHandler {
     auto header = headers.GetFirst("authorization");
     constexpr std::string_view kBasic = "Basic ";
     if (header && header->substr(0, kBasic.size()) == kBasic) {
-      ALKAID_ASSIGN_OR_RAISE(auto decoded, auth::FromBase64(header->substr(kBasic.size())));
+      ALKAID_ASSIGN_OR_RAISE(auto decoded,
+                             alkaid::internal::Base64Decode(header->substr(kBasic.size())));
       auto colon = decoded.find(':');
       if (colon == std::string::npos) {
         return FlightError(FlightStatusCode::kUnauthenticated, "malformed Basic credentials");

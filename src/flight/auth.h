@@ -13,9 +13,6 @@
 
 namespace alkaid::flight::auth {
 
-ALKAID_EXPORT std::string Base64(std::string_view bytes);
-ALKAID_EXPORT Result<std::string> FromBase64(std::string_view text);
-
 /// True for handlers made by MakeBasicAuthHandler: the server then also sends the token as a
 /// header when the Handshake answers.
 bool SendsBearerHeader(const ServerAuthHandler& handler);

@@ -21,6 +21,7 @@
 #include "data_stream.h"
 #include "grpc_util.h"
 #include "protobuf.h"
+#include "../util/base64.h"
 
 namespace alkaid::flight {
 
@@ -105,6 +106,8 @@ class CallContext {
   bool registered_ = false;
 };
 
+using Stub = pb::FlightService::Stub;
+
 class FlightClient::Impl {
  public:
   std::shared_ptr<grpc::Channel> channel;
@@ -148,21 +151,26 @@ class FlightClient::Impl {
     return FromGrpc(status, rpc, options.max_error_text_bytes);
   }
 
-  template <typename Req, typename Resp, typename T, typename Call>
-  Result<T> Unary(const char* rpc, const Req& request, const CallOptions& options, Call call) {
+  // Unary and Stream take the call's input as alkaid's type (converted to the request
+  // message) or as the message itself, and convert each response to T.
+  template <typename T, typename In, typename Req, typename Resp>
+  Result<T> Unary(const char* rpc, const In& in, const CallOptions& options,
+                  grpc::Status (Stub::*call)(grpc::ClientContext*, const Req&, Resp*)) {
     ALKAID_ASSIGN_OR_RAISE(auto c, Start(options));
     Resp response;
-    ALKAID_RETURN_NOT_OK(Check((stub.get()->*call)(&c->ctx, request, &response), *c, rpc));
+    ALKAID_RETURN_NOT_OK(
+        Check((stub.get()->*call)(&c->ctx, proto::AsMessage<Req>(in), &response), *c, rpc));
     T out;
     ALKAID_RETURN_NOT_OK(proto::FromProto(response, &out));
     return out;
   }
 
-  template <typename Resp, typename T, typename Req, typename Call>
-  Result<std::vector<T>> Stream(const char* rpc, const Req& request, const CallOptions& options,
-                                Call call) {
+  template <typename T, typename In, typename Req, typename Resp>
+  Result<std::vector<T>> Stream(const char* rpc, const In& in, const CallOptions& options,
+                                std::unique_ptr<grpc::ClientReader<Resp>> (Stub::*call)(
+                                    grpc::ClientContext*, const Req&)) {
     ALKAID_ASSIGN_OR_RAISE(auto c, Start(options));
-    auto reader = (stub.get()->*call)(&c->ctx, request);
+    auto reader = (stub.get()->*call)(&c->ctx, proto::AsMessage<Req>(in));
     std::vector<T> out;
     Resp response;
     Status conversion;
@@ -184,11 +192,8 @@ class FlightClient::Impl {
   template <typename P, typename T>
   Result<T> WellKnown(const ActionType& type, std::string body, const CallOptions& options) {
     Action action{type.type, std::move(body)};
-    pb::Action request;
-    proto::ToProto(action, &request);
-    ALKAID_ASSIGN_OR_RAISE(auto results, (Stream<pb::Result, ActionResult>(
-                                             "DoAction", request, options,
-                                             &pb::FlightService::Stub::DoAction)));
+    ALKAID_ASSIGN_OR_RAISE(auto results,
+                           Stream<ActionResult>("DoAction", action, options, &Stub::DoAction));
     if (results.size() != 1) {
       return Status::Invalid("Flight: the ", type.type, " action answered ", results.size(),
                              " results, expected 1");
@@ -221,6 +226,20 @@ struct StreamCall {
   Status final_status;
   int64_t max_error_text_bytes = kDefaultMaxErrorTextBytes;
   const char* rpc = "";
+
+  // Opens the call `rpc` (`method` on `channel`) in the context `c`.
+  static std::shared_ptr<StreamCall> Open(const char* rpc, std::unique_ptr<CallContext> c,
+                                          grpc::Channel* channel,
+                                          const grpc::internal::RpcMethod& method,
+                                          int64_t max_error_text_bytes) {
+    auto out = std::make_shared<StreamCall>();
+    out->rpc = rpc;
+    out->max_error_text_bytes = max_error_text_bytes;
+    out->call = std::move(c);
+    out->stream.reset(grpc::internal::ClientReaderWriterFactory<wire::FlightData, In>::Create(
+        channel, method, &out->call->ctx));
+    return out;
+  }
 
   Status WritesDone() {
     std::lock_guard<std::mutex> lock(mu);
@@ -476,7 +495,8 @@ Status FlightClient::AuthenticateBasic(std::string_view user, std::string_view p
                                        const CallOptions& options) {
   CallOptions with_basic = options;
   with_basic.headers.emplace_back(
-      "authorization", "Basic " + auth::Base64(std::string(user) + ":" + std::string(password)));
+      "authorization",
+      "Basic " + alkaid::internal::Base64Encode(std::string(user) + ":" + std::string(password)));
   ALKAID_ASSIGN_OR_RAISE(auto c, impl_->Start(with_basic));
   auto stream = impl_->stub->Handshake(&c->ctx);
   pb::BasicAuth basic;
@@ -515,34 +535,22 @@ Status FlightClient::AuthenticateBasic(std::string_view user, std::string_view p
 
 Result<std::vector<FlightInfo>> FlightClient::ListFlights(const Criteria& criteria,
                                                           const CallOptions& options) {
-  pb::Criteria request;
-  proto::ToProto(criteria, &request);
-  return impl_->Stream<pb::FlightInfo, FlightInfo>("ListFlights", request, options,
-                                                   &pb::FlightService::Stub::ListFlights);
+  return impl_->Stream<FlightInfo>("ListFlights", criteria, options, &Stub::ListFlights);
 }
 
 Result<FlightInfo> FlightClient::GetFlightInfo(const FlightDescriptor& descriptor,
                                                const CallOptions& options) {
-  pb::FlightDescriptor request;
-  proto::ToProto(descriptor, &request);
-  return impl_->Unary<pb::FlightDescriptor, pb::FlightInfo, FlightInfo>(
-      "GetFlightInfo", request, options, &pb::FlightService::Stub::GetFlightInfo);
+  return impl_->Unary<FlightInfo>("GetFlightInfo", descriptor, options, &Stub::GetFlightInfo);
 }
 
 Result<PollInfo> FlightClient::PollFlightInfo(const FlightDescriptor& descriptor,
                                               const CallOptions& options) {
-  pb::FlightDescriptor request;
-  proto::ToProto(descriptor, &request);
-  return impl_->Unary<pb::FlightDescriptor, pb::PollInfo, PollInfo>(
-      "PollFlightInfo", request, options, &pb::FlightService::Stub::PollFlightInfo);
+  return impl_->Unary<PollInfo>("PollFlightInfo", descriptor, options, &Stub::PollFlightInfo);
 }
 
 Result<SchemaResult> FlightClient::GetSchema(const FlightDescriptor& descriptor,
                                              const CallOptions& options) {
-  pb::FlightDescriptor request;
-  proto::ToProto(descriptor, &request);
-  return impl_->Unary<pb::FlightDescriptor, pb::SchemaResult, SchemaResult>(
-      "GetSchema", request, options, &pb::FlightService::Stub::GetSchema);
+  return impl_->Unary<SchemaResult>("GetSchema", descriptor, options, &Stub::GetSchema);
 }
 
 Result<std::unique_ptr<FlightStreamReader>> FlightClient::DoGet(const Ticket& ticket,
@@ -560,12 +568,9 @@ Result<std::unique_ptr<FlightStreamReader>> FlightClient::DoGet(const Ticket& ti
 Result<DoPutCall> FlightClient::DoPut(const FlightDescriptor& descriptor, const SchemaPtr& schema,
                                       const CallOptions& options) {
   ALKAID_ASSIGN_OR_RAISE(auto c, impl_->Start(options));
-  auto call = std::make_shared<StreamCall<pb::PutResult>>();
-  call->rpc = "DoPut";
-  call->max_error_text_bytes = impl_->options.max_error_text_bytes;
-  call->call = std::move(c);
-  call->stream.reset(grpc::internal::ClientReaderWriterFactory<wire::FlightData, pb::PutResult>::Create(
-      impl_->channel.get(), impl_->do_put_method, &call->call->ctx));
+  auto call = StreamCall<pb::PutResult>::Open("DoPut", std::move(c), impl_->channel.get(),
+                                               impl_->do_put_method,
+                                               impl_->options.max_error_text_bytes);
   auto writer = std::make_unique<UploadWriter<pb::PutResult>>(
       call, options.write_options, proto::SerializeAs<pb::FlightDescriptor>(descriptor));
   auto reader = std::make_unique<PutResultReader>(call, writer->unread_);
@@ -579,13 +584,9 @@ Result<DoPutCall> FlightClient::DoPut(const FlightDescriptor& descriptor, const 
 Result<DoExchangeCall> FlightClient::DoExchange(const FlightDescriptor& descriptor,
                                                 const CallOptions& options) {
   ALKAID_ASSIGN_OR_RAISE(auto c, impl_->Start(options));
-  auto call = std::make_shared<StreamCall<wire::FlightData>>();
-  call->rpc = "DoExchange";
-  call->max_error_text_bytes = impl_->options.max_error_text_bytes;
-  call->call = std::move(c);
-  call->stream.reset(
-      grpc::internal::ClientReaderWriterFactory<wire::FlightData, wire::FlightData>::Create(
-          impl_->channel.get(), impl_->do_exchange_method, &call->call->ctx));
+  auto call = StreamCall<wire::FlightData>::Open("DoExchange", std::move(c),
+                                                  impl_->channel.get(), impl_->do_exchange_method,
+                                                  impl_->options.max_error_text_bytes);
   auto writer = std::make_unique<UploadWriter<wire::FlightData>>(
       call, options.write_options, proto::SerializeAs<pb::FlightDescriptor>(descriptor));
   // The descriptor goes out at once: the server's handler starts on the first message.
@@ -604,15 +605,11 @@ Result<DoExchangeCall> FlightClient::DoExchange(const FlightDescriptor& descript
 
 Result<std::vector<ActionResult>> FlightClient::DoAction(const Action& action,
                                                          const CallOptions& options) {
-  pb::Action request;
-  proto::ToProto(action, &request);
-  return impl_->Stream<pb::Result, ActionResult>("DoAction", request, options,
-                                                 &pb::FlightService::Stub::DoAction);
+  return impl_->Stream<ActionResult>("DoAction", action, options, &Stub::DoAction);
 }
 
 Result<std::vector<ActionType>> FlightClient::ListActions(const CallOptions& options) {
-  return impl_->Stream<pb::ActionType, ActionType>("ListActions", pb::Empty(), options,
-                                                   &pb::FlightService::Stub::ListActions);
+  return impl_->Stream<ActionType>("ListActions", pb::Empty(), options, &Stub::ListActions);
 }
 
 Result<CancelFlightInfoResult> FlightClient::CancelFlightInfo(

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <deque>
 
+#include "../array/table_slices.h"
+
 namespace alkaid::flight::data {
 
 namespace {
@@ -221,34 +223,9 @@ Status FlightMessageWriter::WriteTable(const Table& table, int64_t max_chunk_row
   // Begin unless the caller already did (Begin on a begun stream says so).
   Status begun = Begin(table.schema());
   if (!begun.ok() && begun.message().find("already begun") == std::string::npos) return begun;
-  int ncols = table.num_columns();
-  std::vector<size_t> chunk(static_cast<size_t>(ncols), 0);
-  std::vector<int64_t> pos(static_cast<size_t>(ncols), 0);
-  int64_t offset = 0;
-  while (offset < table.num_rows()) {
-    int64_t len = table.num_rows() - offset;
-    if (max_chunk_rows > 0) len = std::min(len, max_chunk_rows);
-    // Batches never straddle a chunk boundary of any column, so every column is a slice.
-    for (int c = 0; c < ncols; ++c) {
-      const auto& chunks = table.column(c)->chunks();
-      auto i = static_cast<size_t>(c);
-      while (chunk[i] < chunks.size() && pos[i] >= chunks[chunk[i]]->length) {
-        ++chunk[i];
-        pos[i] = 0;
-      }
-      if (chunk[i] >= chunks.size()) return Status::Invalid("Flight: table column ", c, " is short");
-      len = std::min(len, chunks[chunk[i]]->length - pos[i]);
-    }
-    ArrayDataVector columns;
-    for (int c = 0; c < ncols; ++c) {
-      auto i = static_cast<size_t>(c);
-      columns.push_back(table.column(c)->chunks()[chunk[i]]->Slice(pos[i], len));
-      pos[i] += len;
-    }
-    ALKAID_RETURN_NOT_OK(WriteRecordBatch(*RecordBatch::Make(table.schema(), len, columns)));
-    offset += len;
-  }
-  return Status::OK();
+  // Batches never straddle a chunk boundary of any column, so every column is a slice.
+  return alkaid::internal::ForEachChunkAlignedBatch(
+      table, max_chunk_rows, [&](const RecordBatch& batch) { return WriteRecordBatch(batch); });
 }
 
 }  // namespace alkaid::flight

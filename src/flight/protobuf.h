@@ -3,6 +3,8 @@
 // generated types never appear in a public header.
 #pragma once
 
+#include <type_traits>
+
 #include "alkaid/flight/types.h"
 #include "alkaid/flight_proto/Flight.pb.h"
 #include "alkaid/status.h"
@@ -61,6 +63,18 @@ Result<T> ParseAs(std::string_view bytes, const char* what) {
   T value;
   ALKAID_RETURN_NOT_OK(FromProto(message, &value));
   return value;
+}
+
+// `value` as the message M: itself when it is one, else converted by ToProto.
+template <typename M, typename T>
+decltype(auto) AsMessage(const T& value) {
+  if constexpr (std::is_same_v<T, M>) {
+    return (value);  // a reference, no copy
+  } else {
+    M message;
+    ToProto(value, &message);
+    return message;
+  }
 }
 
 template <typename P, typename T>

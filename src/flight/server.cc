@@ -26,6 +26,11 @@ using grpc_util::ToGrpc;
 // Set while a thread runs a handler, so that Shutdown from a handler does not wait for itself.
 thread_local bool t_in_handler = false;
 
+// A write to the client failed: it cancelled or went away.
+Status ClientGone(const char* rpc) {
+  return FlightError(FlightStatusCode::kCancelled, std::string(rpc) + ": the client went away");
+}
+
 class Context final : public ServerCallContext {
  public:
   Context(grpc::ServerContext* grpc_context, const ServerHeaders* headers)
@@ -77,10 +82,7 @@ class HandshakeChannel final : public ServerAuthHandler::Channel {
     }
     pb::HandshakeResponse response;
     response.set_payload(std::string(payload));
-    if (!stream_->Write(response)) {
-      return FlightError(FlightStatusCode::kCancelled, "Handshake: the client went away");
-    }
-    return Status::OK();
+    return stream_->Write(response) ? Status::OK() : ClientGone("Handshake");
   }
 
  private:
@@ -129,27 +131,12 @@ class PutResultWriter final : public FlightMetadataWriter {
   Status WriteMetadata(std::string_view app_metadata) override {
     pb::PutResult result;
     result.set_app_metadata(std::string(app_metadata));
-    if (!stream_->Write(result)) {
-      return FlightError(FlightStatusCode::kCancelled, "DoPut: the client went away");
-    }
-    return Status::OK();
+    return stream_->Write(result) ? Status::OK() : ClientGone("DoPut");
   }
 
  private:
   grpc::ServerReaderWriter<pb::PutResult, wire::FlightData>* stream_;
 };
-
-Status ClientGone(const char* rpc) {
-  return FlightError(FlightStatusCode::kCancelled, std::string(rpc) + ": the client went away");
-}
-
-template <typename T, typename P>
-Status ActionBody(const std::string& body, T* out) {
-  auto parsed = proto::ParseAs<T, P>(body, P::descriptor()->name().c_str());
-  ALKAID_RETURN_NOT_OK(parsed.status());
-  *out = std::move(*parsed);
-  return Status::OK();
-}
 
 }  // namespace
 
@@ -255,6 +242,34 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
     return ToGrpc(st, options_.max_error_text_bytes);
   }
 
+  // GetFlightInfo, PollFlightInfo and GetSchema: a descriptor in, one answer out.
+  template <typename T, typename Response>
+  grpc::Status DescriptorCall(grpc::ServerContext* ctx, FlightMethod method,
+                              const pb::FlightDescriptor& request, Response* response,
+                              Result<T> (FlightServerBase::*answer)(const ServerCallContext&,
+                                                                    const FlightDescriptor&)) {
+    return Run(ctx, method, [&](Context& c) -> Status {
+      FlightDescriptor descriptor;
+      ALKAID_RETURN_NOT_OK(proto::FromProto(request, &descriptor));
+      ALKAID_ASSIGN_OR_RAISE(T result, (base_->*answer)(c, descriptor));
+      proto::ToProto(result, response);
+      return Status::OK();
+    });
+  }
+
+  // A well-known action: its body parsed as the message P of the request, `handler`'s answer
+  // sent by `emit` as the message A.
+  template <typename P, typename A, typename Request, typename Answer, typename Emit>
+  Status AnswerAction(Context& c, const std::string& body,
+                      Result<Answer> (FlightServerBase::*handler)(const ServerCallContext&,
+                                                                  const Request&),
+                      Emit&& emit) {
+    ALKAID_ASSIGN_OR_RAISE(Request request,
+                           (proto::ParseAs<Request, P>(body, P::descriptor()->name().c_str())));
+    ALKAID_ASSIGN_OR_RAISE(Answer answer, (base_->*handler)(c, request));
+    return emit(proto::SerializeAs<A>(answer));
+  }
+
   Status StartCall(FlightMethod method, const ServerHeaders& headers, Context* context) {
     if (options_.auth_handler && method != FlightMethod::kHandshake) {
       auto value = headers.GetFirst("authorization");
@@ -322,35 +337,20 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
 
   grpc::Status GetFlightInfo(grpc::ServerContext* ctx, const pb::FlightDescriptor* request,
                              pb::FlightInfo* response) override {
-    return Run(ctx, FlightMethod::kGetFlightInfo, [&](Context& c) -> Status {
-      FlightDescriptor descriptor;
-      ALKAID_RETURN_NOT_OK(proto::FromProto(*request, &descriptor));
-      ALKAID_ASSIGN_OR_RAISE(auto info, base_->GetFlightInfo(c, descriptor));
-      proto::ToProto(info, response);
-      return Status::OK();
-    });
+    return DescriptorCall(ctx, FlightMethod::kGetFlightInfo, *request, response,
+                          &FlightServerBase::GetFlightInfo);
   }
 
   grpc::Status PollFlightInfo(grpc::ServerContext* ctx, const pb::FlightDescriptor* request,
                               pb::PollInfo* response) override {
-    return Run(ctx, FlightMethod::kPollFlightInfo, [&](Context& c) -> Status {
-      FlightDescriptor descriptor;
-      ALKAID_RETURN_NOT_OK(proto::FromProto(*request, &descriptor));
-      ALKAID_ASSIGN_OR_RAISE(auto info, base_->PollFlightInfo(c, descriptor));
-      proto::ToProto(info, response);
-      return Status::OK();
-    });
+    return DescriptorCall(ctx, FlightMethod::kPollFlightInfo, *request, response,
+                          &FlightServerBase::PollFlightInfo);
   }
 
   grpc::Status GetSchema(grpc::ServerContext* ctx, const pb::FlightDescriptor* request,
                          pb::SchemaResult* response) override {
-    return Run(ctx, FlightMethod::kGetSchema, [&](Context& c) -> Status {
-      FlightDescriptor descriptor;
-      ALKAID_RETURN_NOT_OK(proto::FromProto(*request, &descriptor));
-      ALKAID_ASSIGN_OR_RAISE(auto result, base_->GetSchema(c, descriptor));
-      proto::ToProto(result, response);
-      return Status::OK();
-    });
+    return DescriptorCall(ctx, FlightMethod::kGetSchema, *request, response,
+                          &FlightServerBase::GetSchema);
   }
 
   grpc::Status DoGet(grpc::ServerContext* ctx, const pb::Ticket* request,
@@ -419,26 +419,16 @@ class FlightServerBase::Impl final : public FlightServiceHandlers {
       };
       auto emit_bytes = [&](std::string body) { return emit(ActionResult{std::move(body)}); };
       if (action.type == ActionType::kCancelFlightInfo.type) {
-        CancelFlightInfoRequest req;
-        ALKAID_RETURN_NOT_OK((ActionBody<CancelFlightInfoRequest, pb::CancelFlightInfoRequest>(
-            action.body, &req)));
-        ALKAID_ASSIGN_OR_RAISE(auto result, base_->CancelFlightInfo(c, req));
-        return emit_bytes(proto::SerializeAs<pb::CancelFlightInfoResult>(result));
+        return AnswerAction<pb::CancelFlightInfoRequest, pb::CancelFlightInfoResult>(
+            c, action.body, &FlightServerBase::CancelFlightInfo, emit_bytes);
       }
       if (action.type == ActionType::kRenewFlightEndpoint.type) {
-        RenewFlightEndpointRequest req;
-        ALKAID_RETURN_NOT_OK(
-            (ActionBody<RenewFlightEndpointRequest, pb::RenewFlightEndpointRequest>(action.body,
-                                                                                    &req)));
-        ALKAID_ASSIGN_OR_RAISE(auto result, base_->RenewFlightEndpoint(c, req));
-        return emit_bytes(proto::SerializeAs<pb::FlightEndpoint>(result));
+        return AnswerAction<pb::RenewFlightEndpointRequest, pb::FlightEndpoint>(
+            c, action.body, &FlightServerBase::RenewFlightEndpoint, emit_bytes);
       }
       if (action.type == ActionType::kSetSessionOptions.type) {
-        SetSessionOptionsRequest req;
-        ALKAID_RETURN_NOT_OK((ActionBody<SetSessionOptionsRequest, pb::SetSessionOptionsRequest>(
-            action.body, &req)));
-        ALKAID_ASSIGN_OR_RAISE(auto result, base_->SetSessionOptions(c, req));
-        return emit_bytes(proto::SerializeAs<pb::SetSessionOptionsResult>(result));
+        return AnswerAction<pb::SetSessionOptionsRequest, pb::SetSessionOptionsResult>(
+            c, action.body, &FlightServerBase::SetSessionOptions, emit_bytes);
       }
       if (action.type == ActionType::kGetSessionOptions.type) {
         ALKAID_ASSIGN_OR_RAISE(auto result, base_->GetSessionOptions(c));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "alkaid/utf8.h"
+#include "../array/utf8_internal.h"
 
 namespace alkaid::integration_json::internal {
 
@@ -18,24 +19,6 @@ int HexDigit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-void AppendUtf8(std::string* out, uint32_t cp) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out->push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  }
 }
 
 // The JSON number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
@@ -370,7 +353,7 @@ Status JsonPullParser::ScanEscape() {
       return Fail("a high surrogate \\u escape must be followed by a low one", Here());
     unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
   }
-  AppendUtf8(&scratch_, unit);
+  alkaid::internal::AppendUtf8(unit, &scratch_);
   return Status::OK();
 }
 

@@ -175,21 +175,14 @@ Status ConvertFixed(Conversion conversion, const uint8_t* in, int in_width, int6
 
 Result<ArrayDataPtr> BinaryToViews(const ArrayData& binary, const DataTypePtr& type,
                                    MemoryPool* pool) {
-  const bool large = binary.type->id() == TypeId::kLargeBinary ||
-                     binary.type->id() == TypeId::kLargeString;
+  const bool large = HasLargeOffsets(*binary.type);
   const int64_t n = binary.length;
   ALKAID_ASSIGN_OR_RAISE(auto views, AllocateBuffer(n * 16, pool));
   auto* out = reinterpret_cast<BinaryViewValue*>(views->mutable_data());
   const uint8_t* data = binary.buffers[2] ? binary.buffers[2]->data() : nullptr;
   for (int64_t i = 0; i < n; ++i) {
     int64_t begin, end;
-    if (large) {
-      begin = binary.GetValues<int64_t>(1)[i];
-      end = binary.GetValues<int64_t>(1)[i + 1];
-    } else {
-      begin = binary.GetValues<int32_t>(1)[i];
-      end = binary.GetValues<int32_t>(1)[i + 1];
-    }
+    BinaryValueBounds(binary, large, i, &begin, &end);
     int64_t size = end - begin;
     BinaryViewValue& v = out[i];
     if (size <= BinaryViewValue::kInlineSize) {

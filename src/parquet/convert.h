@@ -45,6 +45,26 @@ Status BigEndianToDecimal(const uint8_t* in, int64_t size, uint8_t* out, int out
 /// Timestamp of one INT96 value (nanoseconds of the day, then the Julian day) in `unit`.
 int64_t Int96ToTimestamp(const uint8_t* in, TimeUnit unit);
 
+/// Whether a binary or string type has 64-bit offsets (large_binary, large_string).
+inline bool HasLargeOffsets(const DataType& type) {
+  return type.id() == TypeId::kLargeBinary || type.id() == TypeId::kLargeString;
+}
+
+/// Where value `i` of a binary or string array lies in its data buffer: [*begin, *end).
+/// `large` is HasLargeOffsets(type), computed once by the caller's loop.
+inline void BinaryValueBounds(const ArrayData& binary, bool large, int64_t i, int64_t* begin,
+                              int64_t* end) {
+  if (large) {
+    const int64_t* offsets = binary.GetValues<int64_t>(1);
+    *begin = offsets[i];
+    *end = offsets[i + 1];
+  } else {
+    const int32_t* offsets = binary.GetValues<int32_t>(1);
+    *begin = offsets[i];
+    *end = offsets[i + 1];
+  }
+}
+
 /// Binary or string array (32- or 64-bit offsets) -> the same values as views of `type`
 /// (binary_view / utf8_view); the data buffer is shared, not copied. CapacityError when a
 /// value lies past 2 GiB of data (views address 32-bit offsets).

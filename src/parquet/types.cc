@@ -1,65 +1,68 @@
 // Names and wire-number checks of the Parquet enumerations (alkaid/parquet/types.h).
 #include "alkaid/parquet/types.h"
 
+#include <iterator>
+
+#include "src/parquet/enum_names.h"
+
 namespace alkaid::parquet {
 
+using internal::EnumFromWire;
+using internal::EnumName;
+
+namespace {
+
+// Each enumeration's names indexed by wire number; nullptr where the format assigns none.
+constexpr const char* kPhysicalTypeNames[] = {
+    "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY",
+};
+constexpr const char* kEncodingNames[] = {
+    "PLAIN",
+    nullptr,  // 1 was GROUP_VAR_INT, never used
+    "PLAIN_DICTIONARY",
+    "RLE",
+    "BIT_PACKED",
+    "DELTA_BINARY_PACKED",
+    "DELTA_LENGTH_BYTE_ARRAY",
+    "DELTA_BYTE_ARRAY",
+    "RLE_DICTIONARY",
+    "BYTE_STREAM_SPLIT",
+    "ALP",
+};
+constexpr const char* kCompressionNames[] = {
+    "UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW",
+};
+
+// Each table ends at the enumeration's last value.
+static_assert(std::size(kPhysicalTypeNames) ==
+              static_cast<size_t>(PhysicalType::kFixedLenByteArray) + 1);
+static_assert(std::size(kEncodingNames) == static_cast<size_t>(Encoding::kAlp) + 1);
+static_assert(std::size(kCompressionNames) == static_cast<size_t>(Compression::kLz4Raw) + 1);
+
+}  // namespace
+
 const char* PhysicalTypeName(PhysicalType type) {
-  switch (type) {
-    case PhysicalType::kBoolean: return "BOOLEAN";
-    case PhysicalType::kInt32: return "INT32";
-    case PhysicalType::kInt64: return "INT64";
-    case PhysicalType::kInt96: return "INT96";
-    case PhysicalType::kFloat: return "FLOAT";
-    case PhysicalType::kDouble: return "DOUBLE";
-    case PhysicalType::kByteArray: return "BYTE_ARRAY";
-    case PhysicalType::kFixedLenByteArray: return "FIXED_LEN_BYTE_ARRAY";
-  }
-  return "UNKNOWN_TYPE";
+  return EnumName(kPhysicalTypeNames, type, "UNKNOWN_TYPE");
 }
 
 const char* EncodingName(Encoding encoding) {
-  switch (encoding) {
-    case Encoding::kPlain: return "PLAIN";
-    case Encoding::kPlainDictionary: return "PLAIN_DICTIONARY";
-    case Encoding::kRle: return "RLE";
-    case Encoding::kBitPacked: return "BIT_PACKED";
-    case Encoding::kDeltaBinaryPacked: return "DELTA_BINARY_PACKED";
-    case Encoding::kDeltaLengthByteArray: return "DELTA_LENGTH_BYTE_ARRAY";
-    case Encoding::kDeltaByteArray: return "DELTA_BYTE_ARRAY";
-    case Encoding::kRleDictionary: return "RLE_DICTIONARY";
-    case Encoding::kByteStreamSplit: return "BYTE_STREAM_SPLIT";
-    case Encoding::kAlp: return "ALP";
-  }
-  return "UNKNOWN_ENCODING";
+  return EnumName(kEncodingNames, encoding, "UNKNOWN_ENCODING");
 }
 
 const char* CompressionName(Compression codec) {
-  switch (codec) {
-    case Compression::kUncompressed: return "UNCOMPRESSED";
-    case Compression::kSnappy: return "SNAPPY";
-    case Compression::kGzip: return "GZIP";
-    case Compression::kLzo: return "LZO";
-    case Compression::kBrotli: return "BROTLI";
-    case Compression::kLz4: return "LZ4";
-    case Compression::kZstd: return "ZSTD";
-    case Compression::kLz4Raw: return "LZ4_RAW";
-  }
-  return "UNKNOWN_CODEC";
+  return EnumName(kCompressionNames, codec, "UNKNOWN_CODEC");
 }
 
 std::optional<PhysicalType> PhysicalTypeFromWire(int32_t value) {
-  if (value < 0 || value > 7) return std::nullopt;
-  return static_cast<PhysicalType>(value);
+  return EnumFromWire<PhysicalType>(kPhysicalTypeNames, value);
 }
 
 std::optional<Encoding> EncodingFromWire(int32_t value) {
-  if (value < 0 || value > 10 || value == 1) return std::nullopt;
-  return static_cast<Encoding>(value);
+  return EnumFromWire<Encoding>(kEncodingNames, value);
 }
 
 std::optional<Compression> CompressionFromWire(int32_t value) {
-  if (value < 0 || value > 7) return std::nullopt;
-  return static_cast<Compression>(value);
+  return EnumFromWire<Compression>(kCompressionNames, value);
 }
 
 }  // namespace alkaid::parquet

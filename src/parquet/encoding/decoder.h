@@ -33,6 +33,7 @@
 #include "alkaid/parquet/types.h"
 #include "alkaid/status.h"
 #include "alkaid/visibility.h"
+#include "value_coding.h"
 
 namespace alkaid::parquet::internal {
 
@@ -59,7 +60,7 @@ struct DecodedDictionary {
 };
 
 /// Decodes the value section of data pages of one column chunk.
-class ALKAID_EXPORT ValueDecoder {
+class ALKAID_EXPORT ValueDecoder : public ValueCoding {
  public:
   virtual ~ValueDecoder() = default;
 
@@ -104,22 +105,15 @@ class ALKAID_EXPORT ValueDecoder {
 
   /// Values not yet decoded in the current page.
   int64_t values_left() const { return values_left_; }
-  /// Bytes of one value for fixed-width types (0 for BOOLEAN and BYTE_ARRAY).
-  int value_width() const { return value_width_; }
-  PhysicalType physical_type() const { return type_; }
-  Encoding encoding() const { return encoding_; }
 
  protected:
   ValueDecoder(PhysicalType type, Encoding encoding, int value_width)
-      : type_(type), encoding_(encoding), value_width_(value_width) {}
+      : ValueCoding(type, encoding, value_width) {}
   // The error of a call the type or encoding does not support.
   Status Unsupported(const char* what) const;
   // Invalid unless 0 <= n <= values_left().
   Status CheckCount(int64_t n) const;
 
-  PhysicalType type_;
-  Encoding encoding_;
-  int value_width_;
   int64_t values_left_ = 0;
 };
 

@@ -59,6 +59,31 @@ class LengthReader {
   int count_ = 0;
 };
 
+// The batch loop of both decoders' DecodeBinary. Each round: `peek()` says how many values
+// the length streams have read ahead, `length(i)` the size of the i-th; as many as the
+// offsets can still address (at most n in all) get their bytes (and `slack` more) reserved at
+// once, and `write(fit)` appends and consumes them. Stops after n values or at the first that
+// does not fit; returns how many were decoded, also taken off *values_left.
+template <typename Offset, typename Peek, typename Length, typename Write>
+Result<int64_t> DecodeBatches(BinaryAppender<Offset>* appender, int64_t n, int64_t slack,
+                              int64_t* values_left, Peek&& peek, Length&& length, Write&& write) {
+  int64_t done = 0;
+  while (done < n) {
+    ALKAID_ASSIGN_OR_RAISE(const int available, peek());
+    const int k = static_cast<int>(std::min<int64_t>(available, n - done));
+    int64_t total = 0;
+    int fit = 0;
+    const int64_t room = appender->room();
+    for (; fit < k && total + length(fit) <= room; ++fit) total += length(fit);
+    ALKAID_RETURN_NOT_OK(appender->Reserve(fit, total + slack));
+    ALKAID_RETURN_NOT_OK(write(fit));
+    done += fit;
+    *values_left -= fit;
+    if (fit < k) break;
+  }
+  return done;
+}
+
 class DeltaLengthDecoder final : public ValueDecoder {
  public:
   DeltaLengthDecoder() : ValueDecoder(PhysicalType::kByteArray, Encoding::kDeltaLengthByteArray, 0) {}
@@ -103,28 +128,24 @@ class DeltaLengthDecoder final : public ValueDecoder {
     ALKAID_RETURN_NOT_OK(CheckCount(n));
     return WithOffsetType(*out, [&]<typename Offset>() -> Result<int64_t> {
       BinaryAppender<Offset> appender(out);
-      int64_t done = 0;
-      while (done < n) {
-        // The lengths read ahead, reserved at once.
-        int available = 0;
-        ALKAID_ASSIGN_OR_RAISE(const int32_t* lens, lengths_.Peek(&available));
-        const int k = static_cast<int>(std::min<int64_t>(available, n - done));
-        int64_t total = 0;
-        int fit = 0;
-        const int64_t room = appender.room();
-        for (; fit < k && total + lens[fit] <= room; ++fit) total += lens[fit];
-        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total + appender.kSlack));
-        for (int i = 0; i < fit; ++i) {
-          appender.UnsafeAppendShort(bytes_, lens[i], end_ - bytes_ >= appender.kSlack);
-          bytes_ += lens[i];
-        }
-        appender.ZeroSlack();
-        lengths_.Consume(fit);
-        done += fit;
-        values_left_ -= fit;
-        if (fit < k) break;
-      }
-      return done;
+      const int32_t* lens = nullptr;
+      return DecodeBatches(
+          &appender, n, appender.kSlack, &values_left_,
+          [&]() -> Result<int> {  // the lengths read ahead
+            int available = 0;
+            ALKAID_ASSIGN_OR_RAISE(lens, lengths_.Peek(&available));
+            return available;
+          },
+          [&](int i) -> int64_t { return lens[i]; },
+          [&](int fit) {
+            for (int i = 0; i < fit; ++i) {
+              appender.UnsafeAppendShort(bytes_, lens[i], end_ - bytes_ >= appender.kSlack);
+              bytes_ += lens[i];
+            }
+            appender.ZeroSlack();
+            lengths_.Consume(fit);
+            return Status::OK();
+          });
     });
   }
 
@@ -247,45 +268,41 @@ class DeltaByteArrayDecoder final : public ValueDecoder {
     ALKAID_RETURN_NOT_OK(CheckCount(n));
     return WithOffsetType(*out, [&]<typename Offset>() -> Result<int64_t> {
       BinaryAppender<Offset> appender(out);
-      int64_t done = 0;
-      while (done < n) {
-        // As many values as both length streams have read ahead, reserved at once.
-        int have_prefixes = 0, have_suffixes = 0;
-        ALKAID_ASSIGN_OR_RAISE(const int32_t* prefixes, prefixes_.Peek(&have_prefixes));
-        ALKAID_ASSIGN_OR_RAISE(const int32_t* suffixes, suffixes_.Peek(&have_suffixes));
-        const int k = static_cast<int>(
-            std::min<int64_t>(std::min(have_prefixes, have_suffixes), n - done));
-        int64_t total = 0;
-        int fit = 0;
-        const int64_t room = appender.room();
-        for (; fit < k && total + prefixes[fit] + suffixes[fit] <= room; ++fit) {
-          total += prefixes[fit] + suffixes[fit];
-        }
-        ALKAID_RETURN_NOT_OK(appender.Reserve(fit, total));
-        // Each value is the previous one's prefix (read from where it was just
-        // written; the first from last_) followed by its suffix.
-        const uint8_t* previous = last_.data();
-        for (int i = 0; i < fit; ++i) {
-          uint8_t* dst = appender.data_tail();
-          // (Empty values may have null pointers on both sides: no call for them.)
-          if (prefixes[i] > 0) std::memmove(dst, previous, static_cast<size_t>(prefixes[i]));
-          if (suffixes[i] > 0) std::memcpy(dst + prefixes[i], bytes_, static_cast<size_t>(suffixes[i]));
-          bytes_ += suffixes[i];
-          appender.UnsafeCommit(prefixes[i] + suffixes[i]);
-          previous = dst;
-        }
-        if (fit > 0) {
-          const int64_t length = prefixes[fit - 1] + suffixes[fit - 1];
-          last_.Reset();
-          ALKAID_RETURN_NOT_OK(last_.Append(previous, length));
-        }
-        prefixes_.Consume(fit);
-        suffixes_.Consume(fit);
-        done += fit;
-        values_left_ -= fit;
-        if (fit < k) break;
-      }
-      return done;
+      const int32_t* prefixes = nullptr;
+      const int32_t* suffixes = nullptr;
+      return DecodeBatches(
+          &appender, n, /*slack=*/0, &values_left_,
+          [&]() -> Result<int> {  // as many values as both length streams have read ahead
+            int have_prefixes = 0, have_suffixes = 0;
+            ALKAID_ASSIGN_OR_RAISE(prefixes, prefixes_.Peek(&have_prefixes));
+            ALKAID_ASSIGN_OR_RAISE(suffixes, suffixes_.Peek(&have_suffixes));
+            return std::min(have_prefixes, have_suffixes);
+          },
+          [&](int i) { return int64_t{prefixes[i]} + suffixes[i]; },
+          [&](int fit) -> Status {
+            // Each value is the previous one's prefix (read from where it was just
+            // written; the first from last_) followed by its suffix.
+            const uint8_t* previous = last_.data();
+            for (int i = 0; i < fit; ++i) {
+              uint8_t* dst = appender.data_tail();
+              // (Empty values may have null pointers on both sides: no call for them.)
+              if (prefixes[i] > 0) std::memmove(dst, previous, static_cast<size_t>(prefixes[i]));
+              if (suffixes[i] > 0) {
+                std::memcpy(dst + prefixes[i], bytes_, static_cast<size_t>(suffixes[i]));
+              }
+              bytes_ += suffixes[i];
+              appender.UnsafeCommit(prefixes[i] + suffixes[i]);
+              previous = dst;
+            }
+            if (fit > 0) {
+              const int64_t length = prefixes[fit - 1] + suffixes[fit - 1];
+              last_.Reset();
+              ALKAID_RETURN_NOT_OK(last_.Append(previous, length));
+            }
+            prefixes_.Consume(fit);
+            suffixes_.Consume(fit);
+            return Status::OK();
+          });
     });
   }
 

@@ -20,11 +20,12 @@
 #include "alkaid/parquet/types.h"
 #include "alkaid/status.h"
 #include "alkaid/visibility.h"
+#include "value_coding.h"
 
 namespace alkaid::parquet::internal {
 
 /// Accumulates the values of one page in one encoding.
-class ValueEncoder {
+class ValueEncoder : public ValueCoding {
  public:
   virtual ~ValueEncoder() = default;
 
@@ -60,13 +61,9 @@ class ValueEncoder {
     return page;
   }
 
-  PhysicalType physical_type() const { return type_; }
-  Encoding encoding() const { return encoding_; }
-  int value_width() const { return value_width_; }
-
  protected:
   ValueEncoder(PhysicalType type, Encoding encoding, int value_width)
-      : type_(type), encoding_(encoding), value_width_(value_width) {}
+      : ValueCoding(type, encoding, value_width) {}
   Status Unsupported(const char* what) const;
   // The encoded values of the page, the encoder's own buffers reset for the
   // next page (FlushValues restarts the count).
@@ -82,9 +79,6 @@ class ValueEncoder {
   virtual Status PutBinaryValues(const BinaryValues& values, int64_t n, const uint8_t* valid_bits,
                                  int64_t valid_offset);
 
-  PhysicalType type_;
-  Encoding encoding_;
-  int value_width_;
   int64_t num_values_ = 0;
 };
 

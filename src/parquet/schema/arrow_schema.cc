@@ -192,18 +192,26 @@ class Mapper {
     return Status::OK();
   }
 
+  // What LIST and MAP annotations both require: the group has exactly one child, repeated
+  // (for a map, a repeated group). Returns the child's index; errors start with `where`.
+  Result<int> OnlyRepeatedChild(const SchemaNode& group, const std::string& where,
+                                bool of_groups) {
+    if (group.children.size() != 1) {
+      return Status::Invalid(where, " must have exactly one child, has ", group.children.size());
+    }
+    const SchemaNode& child = schema_.node(group.children[0]);
+    if (child.repetition != Repetition::kRepeated || (of_groups && child.is_leaf)) {
+      return Status::Invalid(where, ": its child '", child.name,
+                             of_groups ? "' is not a repeated group" : "' is not repeated");
+    }
+    return group.children[0];
+  }
+
   Status List(int index, int16_t present, int16_t rep, bool nullable, FieldNode* out) {
     const SchemaNode& group = schema_.node(index);
     auto where = [&] { return "LIST-annotated group '" + group.name + "'"; };
-    if (group.children.size() != 1) {
-      return Status::Invalid(where(), " must have exactly one child, has ",
-                             group.children.size());
-    }
-    int repeated = group.children[0];
+    ALKAID_ASSIGN_OR_RAISE(int repeated, OnlyRepeatedChild(group, where(), /*of_groups=*/false));
     const SchemaNode& middle = schema_.node(repeated);
-    if (middle.repetition != Repetition::kRepeated) {
-      return Status::Invalid(where(), ": its child '", middle.name, "' is not repeated");
-    }
     out->kind = FieldNode::Kind::kList;
     out->elem_def = static_cast<int16_t>(present + 1);
     int16_t elem_rep = static_cast<int16_t>(rep + 1);
@@ -239,14 +247,8 @@ class Mapper {
   Status Map(int index, int16_t present, int16_t rep, bool nullable, FieldNode* out) {
     const SchemaNode& group = schema_.node(index);
     auto where = [&] { return "MAP-annotated group '" + group.name + "'"; };
-    if (group.children.size() != 1) {
-      return Status::Invalid(where(), " must have exactly one child, has ",
-                             group.children.size());
-    }
-    const SchemaNode& kv = schema_.node(group.children[0]);
-    if (kv.repetition != Repetition::kRepeated || kv.is_leaf) {
-      return Status::Invalid(where(), ": its child '", kv.name, "' is not a repeated group");
-    }
+    ALKAID_ASSIGN_OR_RAISE(int key_value, OnlyRepeatedChild(group, where(), /*of_groups=*/true));
+    const SchemaNode& kv = schema_.node(key_value);
     if (kv.children.size() != 1 && kv.children.size() != 2) {
       return Status::Invalid(where(), ": key-value group '", kv.name, "' has ",
                              kv.children.size(), " fields (1 or 2 expected)");
@@ -263,7 +265,7 @@ class Mapper {
     int16_t elem_rep = static_cast<int16_t>(rep + 1);
     out->children.resize(1);
     FieldNode* entries = &out->children[0];
-    ALKAID_RETURN_NOT_OK(Element(group.children[0], out->elem_def, elem_rep, entries));
+    ALKAID_RETURN_NOT_OK(Element(key_value, out->elem_def, elem_rep, entries));
     const FieldPtr& key = entries->children[0].field;
     const FieldPtr& value = entries->children[1].field;
     auto entries_field =

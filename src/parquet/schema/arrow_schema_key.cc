@@ -1,70 +1,14 @@
 // ARROW:schema: base64, the IPC schema message, and the type restorations it allows.
 #include "src/parquet/schema/arrow_schema_key.h"
 
-#include <array>
-
 #include "alkaid/ipc/reader.h"
 #include "alkaid/ipc/writer.h"
+#include "src/util/base64.h"
 
 namespace alkaid::parquet::internal {
 
-namespace {
-
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-constexpr std::array<int8_t, 256> MakeDecodeTable() {
-  std::array<int8_t, 256> table{};
-  for (auto& t : table) t = -1;
-  for (int i = 0; i < 64; ++i) table[static_cast<uint8_t>(kAlphabet[i])] = static_cast<int8_t>(i);
-  return table;
-}
-constexpr auto kDecode = MakeDecodeTable();
-
-}  // namespace
-
-std::string Base64Encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16 | static_cast<uint8_t>(bytes[i + 1]) << 8 |
-                 static_cast<uint8_t>(bytes[i + 2]);
-    out += kAlphabet[v >> 18];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
-    if (rest == 2) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    out += kAlphabet[v >> 18];
-    out += kAlphabet[(v >> 12) & 63];
-    out += rest == 2 ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
-Result<std::string> Base64Decode(std::string_view text) {
-  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
-  if (text.size() % 4 == 1) return Status::Invalid("base64 text of impossible length");
-  std::string out;
-  out.reserve(text.size() / 4 * 3 + 2);
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    int8_t v = kDecode[static_cast<uint8_t>(text[i])];
-    if (v < 0) return Status::Invalid("invalid base64 character at position ", i);
-    acc = acc << 6 | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
+using alkaid::internal::Base64Decode;
+using alkaid::internal::Base64Encode;
 
 Result<std::string> EncodeArrowSchemaKey(const Schema& schema) {
   ALKAID_ASSIGN_OR_RAISE(auto message, ipc::SerializeSchema(schema));
@@ -89,15 +33,6 @@ bool IsBinaryLike(TypeId id) {
 bool IsFixedSizeBinary(const DataType& type, int width) {
   return type.id() == TypeId::kFixedSizeBinary &&
          checked_cast<FixedSizeBinaryType>(type).byte_width() == width;
-}
-bool IsIntegerType(TypeId id) {
-  switch (id) {
-    case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
-    case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64:
-      return true;
-    default:
-      return false;
-  }
 }
 
 DataTypePtr ListOf(TypeId id, FieldPtr child) {
@@ -133,7 +68,7 @@ DataTypePtr RestoredType(const DataTypePtr& decoded, const DataTypePtr& origin) 
                             ? checked_cast<DictionaryType>(*decoded).value_type()
                             : decoded;
     DataTypePtr values = RestoredType(plain, dict.value_type());
-    if (!values->Equals(*dict.value_type()) || !IsIntegerType(dict.index_type()->id())) {
+    if (!values->Equals(*dict.value_type()) || !dict.index_type()->is_integer()) {
       return decoded;
     }
     // Nested values cannot be dictionary-encoded by the reader.

@@ -13,11 +13,6 @@
 
 namespace alkaid::parquet::internal {
 
-/// Standard base64 with padding (RFC 4648).
-std::string Base64Encode(std::string_view bytes);
-/// Decodes standard base64; padding may be omitted. Invalid on any other character.
-Result<std::string> Base64Decode(std::string_view text);
-
 /// The value of an ARROW:schema key for `schema` (the writer's side).
 ALKAID_EXPORT Result<std::string> EncodeArrowSchemaKey(const Schema& schema);
 /// The schema an ARROW:schema value holds.

@@ -4,17 +4,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <sstream>
+
+#include "src/parquet/enum_names.h"
 
 namespace alkaid::parquet {
 
 const char* RepetitionName(Repetition repetition) {
-  switch (repetition) {
-    case Repetition::kRequired: return "REQUIRED";
-    case Repetition::kOptional: return "OPTIONAL";
-    case Repetition::kRepeated: return "REPEATED";
-  }
-  return "UNKNOWN_REPETITION";
+  static constexpr const char* kNames[] = {"REQUIRED", "OPTIONAL", "REPEATED"};
+  static_assert(std::size(kNames) == static_cast<size_t>(Repetition::kRepeated) + 1);
+  return internal::EnumName(kNames, repetition, "UNKNOWN_REPETITION");
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "alkaid/thread_pool.h"
+#include "src/array/table_slices.h"
 #include "src/parquet/schema/arrow_schema.h"
 #include "src/parquet/schema/arrow_schema_key.h"
 #include "src/parquet/schema/schema_tree.h"
@@ -78,32 +79,8 @@ class FileWriter::Impl {
   Status WriteTable(const Table& table) {
     ALKAID_RETURN_NOT_OK(CheckOpen());
     ALKAID_RETURN_NOT_OK(CheckSchema(*table.schema()));
-    // Walk the chunks of all columns together, cutting batches where any column's chunk ends.
-    const int num_columns = table.num_columns();
-    std::vector<size_t> chunk(static_cast<size_t>(num_columns), 0);
-    std::vector<int64_t> used(static_cast<size_t>(num_columns), 0);
-    for (int64_t row = 0; row < table.num_rows();) {
-      int64_t n = table.num_rows() - row;
-      for (int c = 0; c < num_columns; ++c) {
-        const auto& chunks = table.column(c)->chunks();
-        auto k = static_cast<size_t>(c);
-        while (chunk[k] < chunks.size() && used[k] == chunks[chunk[k]]->length) {
-          ++chunk[k];
-          used[k] = 0;
-        }
-        if (chunk[k] == chunks.size()) return Status::Invalid("table column ", c, " is shorter than the table");
-        n = std::min(n, chunks[chunk[k]]->length - used[k]);
-      }
-      ArrayDataVector columns;
-      for (int c = 0; c < num_columns; ++c) {
-        auto k = static_cast<size_t>(c);
-        columns.push_back(table.column(c)->chunks()[chunk[k]]->Slice(used[k], n));
-        used[k] += n;
-      }
-      ALKAID_RETURN_NOT_OK(WriteRecordBatch(RecordBatch(table.schema(), n, std::move(columns))));
-      row += n;
-    }
-    return Status::OK();
+    return alkaid::internal::ForEachChunkAlignedBatch(
+        table, /*max_rows=*/0, [&](const RecordBatch& batch) { return WriteRecordBatch(batch); });
   }
 
   Status NewRowGroup() {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "alkaid/bitmap.h"
+#include "src/parquet/convert.h"
 
 namespace alkaid::parquet::internal {
 
@@ -272,7 +273,7 @@ Status LeafValueWriter::Gather(const ArrayData& leaf, int64_t begin, int64_t end
     }
     gather_values_.UnsafeAdvance(bit_util::BytesForBits(n));
   } else if (value_type.is_binary_like()) {
-    const bool large = value_type.id() == TypeId::kLargeBinary || value_type.id() == TypeId::kLargeString;
+    const bool large = HasLargeOffsets(value_type);
     const uint8_t* data = dict.buffers[2] ? dict.buffers[2]->data() : nullptr;
     ALKAID_RETURN_NOT_OK(gather_values_.Reserve((n + 1) * 8));
     int64_t total = 0;
@@ -281,13 +282,7 @@ Status LeafValueWriter::Gather(const ArrayData& leaf, int64_t begin, int64_t end
       int64_t k = indices[static_cast<size_t>(i)];
       if (k >= 0) {
         int64_t start, stop;
-        if (large) {
-          start = dict.GetValues<int64_t>(1)[k];
-          stop = dict.GetValues<int64_t>(1)[k + 1];
-        } else {
-          start = dict.GetValues<int32_t>(1)[k];
-          stop = dict.GetValues<int32_t>(1)[k + 1];
-        }
+        BinaryValueBounds(dict, large, k, &start, &stop);
         ALKAID_RETURN_NOT_OK(gather_data_.Append(data + start, stop - start));
         total += stop - start;
       }

@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <type_traits>
 
 #include "alkaid/bitmap.h"
 #include "alkaid/float16.h"
+#include "../../array/utf8_internal.h"
 
 namespace alkaid::parquet::internal {
 
@@ -69,24 +72,6 @@ size_t Utf8Prefix(std::string_view s, size_t limit) {
   return end;
 }
 
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 // A string of at most about `limit` bytes that is >= every string starting with
 // prefix(value): the prefix with its last character incremented (UTF-8: the next code
 // point, so the result stays valid text; bytes: the last byte below 0xFF). Empty when no
@@ -118,7 +103,7 @@ std::string IncrementedPrefix(std::string_view value, size_t limit, bool utf8) {
       if (next == 0xD800) next = 0xE000;  // surrogates are not characters
       if (next <= 0x10FFFF) {
         std::string out(prefix.substr(0, start));
-        AppendUtf8(next, &out);
+        alkaid::internal::AppendUtf8(next, &out);
         return out;
       }
     }
@@ -196,27 +181,23 @@ void ColumnStatistics::UpdateFixed(const uint8_t* values, int64_t n, const uint8
     num_values_ += valid_bits == nullptr ? n : bit_util::CountSetBits(valid_bits, valid_offset, n);
     return;
   }
+  // The values as T, compared by T's own order.
+  auto numbers = [&]<typename T>() {
+    return UpdateNumbers(reinterpret_cast<const T*>(values), n, valid_bits, valid_offset,
+                         std::less<T>());
+  };
+  // INT32 and INT64 compare as unsigned under an unsigned logical type.
+  auto integers = [&]<typename Signed>() {
+    if (order_ == SortOrder::kUnsigned) {
+      return numbers.template operator()<std::make_unsigned_t<Signed>>();
+    }
+    return numbers.template operator()<Signed>();
+  };
   switch (type_) {
-    case PhysicalType::kInt32:
-      if (order_ == SortOrder::kUnsigned) {
-        return UpdateNumbers(reinterpret_cast<const uint32_t*>(values), n, valid_bits,
-                             valid_offset, std::less<uint32_t>());
-      }
-      return UpdateNumbers(reinterpret_cast<const int32_t*>(values), n, valid_bits, valid_offset,
-                           std::less<int32_t>());
-    case PhysicalType::kInt64:
-      if (order_ == SortOrder::kUnsigned) {
-        return UpdateNumbers(reinterpret_cast<const uint64_t*>(values), n, valid_bits,
-                             valid_offset, std::less<uint64_t>());
-      }
-      return UpdateNumbers(reinterpret_cast<const int64_t*>(values), n, valid_bits, valid_offset,
-                           std::less<int64_t>());
-    case PhysicalType::kFloat:
-      return UpdateNumbers(reinterpret_cast<const float*>(values), n, valid_bits, valid_offset,
-                           std::less<float>());
-    case PhysicalType::kDouble:
-      return UpdateNumbers(reinterpret_cast<const double*>(values), n, valid_bits, valid_offset,
-                           std::less<double>());
+    case PhysicalType::kInt32: return integers.template operator()<int32_t>();
+    case PhysicalType::kInt64: return integers.template operator()<int64_t>();
+    case PhysicalType::kFloat: return numbers.template operator()<float>();
+    case PhysicalType::kDouble: return numbers.template operator()<double>();
     default:
       break;
   }
