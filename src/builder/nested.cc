@@ -4,6 +4,8 @@
 
 #include <limits>
 
+#include "child_lengths.h"
+
 namespace alkaid {
 
 FixedSizeListBuilder::FixedSizeListBuilder(DataTypePtr type, ArrayBuilderPtr value_builder,
@@ -79,13 +81,7 @@ Status StructBuilder::AppendEmptyValues(int64_t n) {
 }
 
 Status StructBuilder::FinishInto(ArrayData* out) {
-  for (int i = 0; i < num_children(); ++i) {
-    if (child(i)->length() != length_) {
-      return Status::Invalid(type_->ToString(), " builder: field ", i, " '",
-                             type_->field(i)->name(), "' has ", child(i)->length(),
-                             " values but the struct has ", length_, " slots");
-    }
-  }
+  ALKAID_RETURN_NOT_OK(builder_internal::CheckOneValuePerSlot(*this, "field", "the struct"));
   ALKAID_ASSIGN_OR_RAISE(BufferPtr validity, FinishValidity());
   out->buffers = {std::move(validity)};
   for (auto& c : children_) {

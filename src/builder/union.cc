@@ -3,6 +3,8 @@
 
 #include <limits>
 
+#include "child_lengths.h"
+
 namespace alkaid {
 
 UnionBuilderBase::UnionBuilderBase(DataTypePtr type, std::vector<ArrayBuilderPtr> children,
@@ -62,13 +64,8 @@ Status SparseUnionBuilder::AppendEmptyValues(int64_t n) {
 }
 
 Status SparseUnionBuilder::FinishInto(ArrayData* out) {
-  for (int i = 0; i < num_children(); ++i) {
-    if (child(i)->length() != length_) {
-      return Status::Invalid(type_->ToString(), " builder: child ", i, " '",
-                             type_->field(i)->name(), "' has ", child(i)->length(),
-                             " values but a sparse union needs one per slot (", length_, ")");
-    }
-  }
+  ALKAID_RETURN_NOT_OK(
+      builder_internal::CheckOneValuePerSlot(*this, "child", "the sparse union"));
   ALKAID_ASSIGN_OR_RAISE(BufferPtr types, types_.FinishWithSize(length_));
   out->buffers = {std::move(types)};
   out->null_count = 0;

@@ -458,18 +458,12 @@ class ColumnConverter {
   template <typename B, typename Parse>
   Status Each(Parse&& parse) {
     auto* b = static_cast<B*>(builder_.get());
-    int64_t rows = tokens_.num_rows;
-    ALKAID_RETURN_NOT_OK(b->Reserve(rows));
-    for (int64_t r = 0; r < rows; ++r) {
-      FieldRef f = *Field(r);
-      if (IsNull(f)) {
-        ALKAID_RETURN_NOT_OK(b->AppendNull());
-        continue;
-      }
-      std::string_view s = Text(f);
-      if (!parse(b, s)) return Fail(r, s, "is not a valid");
-    }
-    return Status::OK();
+    ALKAID_RETURN_NOT_OK(b->Reserve(tokens_.num_rows));
+    return Rows(b, [&](int64_t r, std::string_view s) {
+      if (parse(b, s)) return true;
+      (void)Fail(r, s, "is not a valid");
+      return false;
+    });
   }
 
   template <typename B>
@@ -483,19 +477,33 @@ class ColumnConverter {
       ALKAID_RETURN_NOT_OK(b->ReserveData(bytes));
     }
     bool check = utf8 && !utf8_ok_;
+    Status appended;  // a view builder's append can fail (its data buffers grow)
+    ALKAID_RETURN_NOT_OK(Rows(b, [&](int64_t r, std::string_view s) {
+      if (check && !CheckUtf8(r, s.data(), static_cast<uint32_t>(s.size()))) return false;
+      if constexpr (std::is_same_v<B, BinaryViewBuilder>) {
+        appended = b->Append(s);
+        return appended.ok();
+      } else {
+        b->UnsafeAppend(s);
+        return true;
+      }
+    }));
+    return appended;
+  }
+
+  // The loop of Each and Strings: a null for every null row, value(row, text)
+  // for the others; value returns false to stop, having recorded why (the
+  // block's error, or a failed append).
+  template <typename B, typename Value>
+  Status Rows(B* b, Value&& value) {
+    const int64_t rows = tokens_.num_rows;
     for (int64_t r = 0; r < rows; ++r) {
       FieldRef f = *Field(r);
       if (IsNull(f)) {
         ALKAID_RETURN_NOT_OK(b->AppendNull());
         continue;
       }
-      std::string_view s = Text(f);
-      if (check && !CheckUtf8(r, s.data(), static_cast<uint32_t>(s.size()))) return Status::OK();
-      if constexpr (std::is_same_v<B, BinaryViewBuilder>) {
-        ALKAID_RETURN_NOT_OK(b->Append(s));
-      } else {
-        b->UnsafeAppend(s);
-      }
+      if (!value(r, Text(f))) break;
     }
     return Status::OK();
   }

@@ -39,16 +39,6 @@ Result<std::optional<std::vector<std::string>>> GetStringArray(std::string_view 
 // Empty metadata is required by parameterless types.
 Status ExpectEmptyMetadata(std::string_view ext, const std::string& serialized);
 
-// Deserialize of a parameterless type: the metadata must be empty, then `make()` builds the
-// type (a Result of a shared pointer to it) from the storage it captured.
-template <typename Make>
-Result<DataTypePtr> DeserializeParameterless(std::string_view ext, const std::string& serialized,
-                                             Make&& make) {
-  ALKAID_RETURN_NOT_OK(ExpectEmptyMetadata(ext, serialized));
-  ALKAID_ASSIGN_OR_RAISE(auto type, make());
-  return DataTypePtr(std::move(type));
-}
-
 // The type of an array handed to the array view of extension type T: the array must be present,
 // of type T, with `children` (1 or 2) storage children, none null.
 template <typename T>

@@ -97,17 +97,6 @@ Result<std::shared_ptr<TimestampWithOffsetType>> TimestampWithOffsetType::MakeFr
       new TimestampWithOffsetType(std::move(storage_type), unit));
 }
 
-Result<DataTypePtr> TimestampWithOffsetType::Deserialize(DataTypePtr storage_type,
-                                                         const std::string& serialized) const {
-  return ei::DeserializeParameterless(kExt, serialized,
-                                     [&] { return MakeFromStorage(std::move(storage_type)); });
-}
-
-bool TimestampWithOffsetType::ExtensionEquals(const ExtensionType& other) const {
-  // The unit is part of the storage, which is compared separately.
-  return other.extension_name() == kTimestampWithOffsetName;
-}
-
 // ---------------------------------------------------------------------------
 // Array access
 

@@ -43,16 +43,6 @@ Result<std::shared_ptr<UuidType>> UuidType::MakeFromStorage(DataTypePtr storage_
   return std::shared_ptr<UuidType>(new UuidType(std::move(storage_type)));
 }
 
-Result<DataTypePtr> UuidType::Deserialize(DataTypePtr storage_type,
-                                          const std::string& serialized) const {
-  return ei::DeserializeParameterless(kExt, serialized,
-                                     [&] { return MakeFromStorage(std::move(storage_type)); });
-}
-
-bool UuidType::ExtensionEquals(const ExtensionType& other) const {
-  return other.extension_name() == kUuidName;
-}
-
 std::string UuidToString(const uint8_t* bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out(36, '-');

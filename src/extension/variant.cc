@@ -166,14 +166,4 @@ std::shared_ptr<VariantType> VariantType::MakeUnshredded() {
   return instance;
 }
 
-Result<DataTypePtr> VariantType::Deserialize(DataTypePtr storage_type,
-                                             const std::string& serialized) const {
-  return ei::DeserializeParameterless(kExt, serialized,
-                                     [&] { return Make(std::move(storage_type)); });
-}
-
-bool VariantType::ExtensionEquals(const ExtensionType& other) const {
-  return other.extension_name() == kVariantName;
-}
-
 }  // namespace alkaid

@@ -116,21 +116,25 @@ struct ScalarBytesVisitor {
     return Status::OK();
   }
   Status Visit(const DayTimeIntervalType& type) {
-    handled = true;
-    if (!v.is_array() || v.size() != 2) return Expected("[days, milliseconds]", type, v);
-    DayTimeInterval value{};
-    ALKAID_RETURN_NOT_OK(IntegerFromJson(type, v[0], &value.days));
-    ALKAID_RETURN_NOT_OK(IntegerFromJson(type, v[1], &value.milliseconds));
-    *out = BytesOf(value);
-    return Status::OK();
+    return IntervalFields(type, "[days, milliseconds]", &DayTimeInterval::days,
+                          &DayTimeInterval::milliseconds);
   }
   Status Visit(const MonthDayNanoIntervalType& type) {
+    return IntervalFields(type, "[months, days, nanoseconds]", &MonthDayNanoInterval::months,
+                          &MonthDayNanoInterval::days, &MonthDayNanoInterval::nanoseconds);
+  }
+  // An interval value: a JSON array of the interval's integer fields, in the
+  // order given (`form` shows it in the error).
+  template <typename Interval, typename... F>
+  Status IntervalFields(const DataType& type, const char* form, F Interval::*... fields) {
     handled = true;
-    if (!v.is_array() || v.size() != 3) return Expected("[months, days, nanoseconds]", type, v);
-    MonthDayNanoInterval value{};
-    ALKAID_RETURN_NOT_OK(IntegerFromJson(type, v[0], &value.months));
-    ALKAID_RETURN_NOT_OK(IntegerFromJson(type, v[1], &value.days));
-    ALKAID_RETURN_NOT_OK(IntegerFromJson(type, v[2], &value.nanoseconds));
+    if (!v.is_array() || v.size() != sizeof...(fields)) return Expected(form, type, v);
+    Interval value{};
+    size_t k = 0;
+    Status st;
+    // Stops at the first element that is not an integer of its field's width.
+    (void)((st = IntegerFromJson(type, v[k++], &(value.*fields))).ok() && ...);
+    ALKAID_RETURN_NOT_OK(st);
     *out = BytesOf(value);
     return Status::OK();
   }

@@ -182,38 +182,38 @@ class ColumnReader {
 
   template <typename T>
   std::enable_if_t<is_decimal_v<T>, Status> Visit(const T& type) {
-    if (!finishing_) {
-      if (member_ != "DATA") return Status::OK();
-      const int width = type.byte_width();
-      GrowingBuffer values;
-      ALKAID_RETURN_NOT_OK(ForEach("DATA", &data_, [&](JsonToken t, int64_t i) -> Status {
-        if (t != JsonToken::kString) return BadValue(p_, t, At("DATA", i), "a decimal integer string");
-        ALKAID_ASSIGN_OR_RAISE(uint8_t * out, values.Extend(width));
-        Status st = ParseDecimalInteger(p_->text(), width, out);
-        if (!st.ok()) return st.WithContext(At("DATA", i));
-        return Status::OK();
-      }));
-      ALKAID_ASSIGN_OR_RAISE(data_.buffer, values.Finish());
-      return Status::OK();
-    }
-    return EmitValues();
+    if (finishing_) return EmitValues();
+    const int width = type.byte_width();
+    return ReadFixedCells(width, [&](JsonToken t, int64_t i, uint8_t* out) -> Status {
+      if (t != JsonToken::kString) return BadValue(p_, t, At("DATA", i), "a decimal integer string");
+      Status st = ParseDecimalInteger(p_->text(), width, out);
+      return st.ok() ? st : st.WithContext(At("DATA", i));
+    });
   }
 
   Status Visit(const FixedSizeBinaryType& type) {
-    if (!finishing_) {
-      if (member_ != "DATA") return Status::OK();
-      const int64_t width = type.byte_width();
-      GrowingBuffer values;
-      ALKAID_RETURN_NOT_OK(ForEach("DATA", &data_, [&](JsonToken t, int64_t i) -> Status {
-        if (t != JsonToken::kString || p_->text().size() != static_cast<size_t>(2 * width))
-          return BadValue(p_, t, At("DATA", i), "a hex string of " + std::to_string(width) + " bytes");
-        ALKAID_ASSIGN_OR_RAISE(uint8_t * out, values.Extend(width));
-        return DecodeHex(At("DATA", i), out);
-      }));
-      ALKAID_ASSIGN_OR_RAISE(data_.buffer, values.Finish());
-      return Status::OK();
-    }
-    return EmitValues();
+    if (finishing_) return EmitValues();
+    const int64_t width = type.byte_width();
+    return ReadFixedCells(width, [&](JsonToken t, int64_t i, uint8_t* out) -> Status {
+      if (t != JsonToken::kString || p_->text().size() != static_cast<size_t>(2 * width))
+        return BadValue(p_, t, At("DATA", i), "a hex string of " + std::to_string(width) + " bytes");
+      return DecodeHex(At("DATA", i), out);
+    });
+  }
+
+  // A DATA member of one `width`-byte value per element: fill(t, i, out)
+  // checks element i (its token t) and writes its bytes at `out`. Other
+  // members are skipped.
+  template <typename Fill>
+  Status ReadFixedCells(int64_t width, Fill&& fill) {
+    if (member_ != "DATA") return Status::OK();
+    GrowingBuffer values;
+    ALKAID_RETURN_NOT_OK(ForEach("DATA", &data_, [&](JsonToken t, int64_t i) -> Status {
+      ALKAID_ASSIGN_OR_RAISE(uint8_t * out, values.Extend(width));
+      return fill(t, i, out);
+    }));
+    ALKAID_ASSIGN_OR_RAISE(data_.buffer, values.Finish());
+    return Status::OK();
   }
 
   template <typename T>

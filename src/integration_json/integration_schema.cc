@@ -1,9 +1,11 @@
 // Schema <-> integration JSON: types by their JSON "name" plus parameters,
 // fields with children, dictionary encodings, metadata and extensions.
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <unordered_map>
+#include <utility>
 
 #include "alkaid/extension.h"
 #include "alkaid/extension_registry.h"
@@ -109,13 +111,27 @@ Result<DataTypePtr> ParseInt(const TypeContext& c) {
   }
 }
 
+// The type that the string member `key` names, from `table` (name, factory);
+// any other string is Invalid, naming `what` and listing the known names.
+Result<DataTypePtr> NamedType(
+    const TypeContext& c, const char* key, const char* what,
+    std::initializer_list<std::pair<std::string_view, DataTypePtr (*)()>> table) {
+  ALKAID_ASSIGN_OR_RAISE(std::string name, StringMember(c.type, key, c.path));
+  std::string expected;
+  size_t k = 0;
+  for (const auto& [known, make] : table) {
+    if (known == name) return make();
+    expected += k == 0 ? "" : (k + 1 == table.size() ? " or " : ", ");
+    expected += known;
+    ++k;
+  }
+  return Status::Invalid(c.path, ".", key, ": unknown ", what, " \"", name, "\" (expected ",
+                         expected, ")");
+}
+
 Result<DataTypePtr> ParseFloatingPoint(const TypeContext& c) {
-  ALKAID_ASSIGN_OR_RAISE(std::string precision, StringMember(c.type, "precision", c.path));
-  if (precision == "HALF") return float16();
-  if (precision == "SINGLE") return float32();
-  if (precision == "DOUBLE") return float64();
-  return Status::Invalid(c.path, ".precision: unknown precision \"", precision,
-                         "\" (expected HALF, SINGLE or DOUBLE)");
+  return NamedType(c, "precision", "precision",
+                   {{"HALF", float16}, {"SINGLE", float32}, {"DOUBLE", float64}});
 }
 
 Result<DataTypePtr> ParseDecimal(const TypeContext& c) {
@@ -132,10 +148,7 @@ Result<DataTypePtr> ParseDecimal(const TypeContext& c) {
 }
 
 Result<DataTypePtr> ParseDate(const TypeContext& c) {
-  ALKAID_ASSIGN_OR_RAISE(std::string unit, StringMember(c.type, "unit", c.path));
-  if (unit == "DAY") return date32();
-  if (unit == "MILLISECOND") return date64();
-  return Status::Invalid(c.path, ".unit: a date unit is DAY or MILLISECOND, not \"", unit, "\"");
+  return NamedType(c, "unit", "date unit", {{"DAY", date32}, {"MILLISECOND", date64}});
 }
 
 Result<DataTypePtr> ParseTime(const TypeContext& c) {
@@ -165,12 +178,10 @@ Result<DataTypePtr> ParseDuration(const TypeContext& c) {
 }
 
 Result<DataTypePtr> ParseInterval(const TypeContext& c) {
-  ALKAID_ASSIGN_OR_RAISE(std::string unit, StringMember(c.type, "unit", c.path));
-  if (unit == "YEAR_MONTH") return month_interval();
-  if (unit == "DAY_TIME") return day_time_interval();
-  if (unit == "MONTH_DAY_NANO") return month_day_nano_interval();
-  return Status::Invalid(c.path, ".unit: unknown interval unit \"", unit,
-                         "\" (expected YEAR_MONTH, DAY_TIME or MONTH_DAY_NANO)");
+  return NamedType(c, "unit", "interval unit",
+                   {{"YEAR_MONTH", month_interval},
+                    {"DAY_TIME", day_time_interval},
+                    {"MONTH_DAY_NANO", month_day_nano_interval}});
 }
 
 Result<DataTypePtr> ParseFixedSizeBinary(const TypeContext& c) {
@@ -394,10 +405,12 @@ class SchemaParser {
 struct TypeToJson {
   OrderedJson* out;
 
-  Status Name(const char* name) {
-    (*out)["name"] = name;
+  // Fills the type object with `members`, in order ("name" first).
+  Status Set(std::initializer_list<std::pair<const char*, OrderedJson>> members) {
+    for (const auto& [key, value] : members) (*out)[key] = value;
     return Status::OK();
   }
+  Status Name(const char* name) { return Set({{"name", name}}); }
   Status Visit(const NullType&) { return Name("null"); }
   Status Visit(const BooleanType&) { return Name("bool"); }
   Status Visit(const BinaryType&) { return Name("binary"); }
@@ -414,10 +427,7 @@ struct TypeToJson {
   Status Visit(const RunEndEncodedType&) { return Name("runendencoded"); }
 
   Status Int(const DataType& t) {
-    (*out)["name"] = "int";
-    (*out)["isSigned"] = t.is_signed_integer();
-    (*out)["bitWidth"] = t.bit_width();
-    return Status::OK();
+    return Set({{"name", "int"}, {"isSigned", t.is_signed_integer()}, {"bitWidth", t.bit_width()}});
   }
   Status Visit(const Int8Type& t) { return Int(t); }
   Status Visit(const Int16Type& t) { return Int(t); }
@@ -429,35 +439,27 @@ struct TypeToJson {
   Status Visit(const UInt64Type& t) { return Int(t); }
 
   Status Float(const char* precision) {
-    (*out)["name"] = "floatingpoint";
-    (*out)["precision"] = precision;
-    return Status::OK();
+    return Set({{"name", "floatingpoint"}, {"precision", precision}});
   }
   Status Visit(const HalfFloatType&) { return Float("HALF"); }
   Status Visit(const FloatType&) { return Float("SINGLE"); }
   Status Visit(const DoubleType&) { return Float("DOUBLE"); }
 
-  Status Decimal(const DecimalType& t) {
-    (*out)["name"] = "decimal";
-    (*out)["precision"] = t.precision();
-    (*out)["scale"] = t.scale();
-    (*out)["bitWidth"] = t.bit_width();
-    return Status::OK();
+  template <typename T>
+    requires is_decimal_v<T>
+  Status Visit(const T& t) {
+    return Set({{"name", "decimal"},
+                {"precision", t.precision()},
+                {"scale", t.scale()},
+                {"bitWidth", t.bit_width()}});
   }
-  Status Visit(const Decimal32Type& t) { return Decimal(t); }
-  Status Visit(const Decimal64Type& t) { return Decimal(t); }
-  Status Visit(const Decimal128Type& t) { return Decimal(t); }
-  Status Visit(const Decimal256Type& t) { return Decimal(t); }
 
   Status Visit(const Date32Type&) { return Unit("date", "DAY"); }
   Status Visit(const Date64Type&) { return Unit("date", "MILLISECOND"); }
   Status Visit(const Time32Type& t) { return Time(t); }
   Status Visit(const Time64Type& t) { return Time(t); }
   Status Time(const TemporalUnitType& t) {
-    (*out)["name"] = "time";
-    (*out)["unit"] = TimeUnitJsonName(t.unit());
-    (*out)["bitWidth"] = t.bit_width();
-    return Status::OK();
+    return Set({{"name", "time"}, {"unit", TimeUnitJsonName(t.unit())}, {"bitWidth", t.bit_width()}});
   }
   Status Visit(const TimestampType& t) {
     (*out)["name"] = "timestamp";
@@ -469,27 +471,15 @@ struct TypeToJson {
   Status Visit(const MonthIntervalType&) { return Unit("interval", "YEAR_MONTH"); }
   Status Visit(const DayTimeIntervalType&) { return Unit("interval", "DAY_TIME"); }
   Status Visit(const MonthDayNanoIntervalType&) { return Unit("interval", "MONTH_DAY_NANO"); }
-  Status Unit(const char* name, const char* unit) {
-    (*out)["name"] = name;
-    (*out)["unit"] = unit;
-    return Status::OK();
-  }
+  Status Unit(const char* name, const char* unit) { return Set({{"name", name}, {"unit", unit}}); }
 
   Status Visit(const FixedSizeBinaryType& t) {
-    (*out)["name"] = "fixedsizebinary";
-    (*out)["byteWidth"] = t.byte_width();
-    return Status::OK();
+    return Set({{"name", "fixedsizebinary"}, {"byteWidth", t.byte_width()}});
   }
   Status Visit(const FixedSizeListType& t) {
-    (*out)["name"] = "fixedsizelist";
-    (*out)["listSize"] = t.list_size();
-    return Status::OK();
+    return Set({{"name", "fixedsizelist"}, {"listSize", t.list_size()}});
   }
-  Status Visit(const MapType& t) {
-    (*out)["name"] = "map";
-    (*out)["keysSorted"] = t.keys_sorted();
-    return Status::OK();
-  }
+  Status Visit(const MapType& t) { return Set({{"name", "map"}, {"keysSorted", t.keys_sorted()}}); }
   Status Union(const UnionType& t) {
     (*out)["name"] = "union";
     (*out)["mode"] = t.mode() == UnionMode::kSparse ? "SPARSE" : "DENSE";

@@ -125,30 +125,35 @@ struct BoolCodec {
   static std::string Expectation() { return "true, false, 0 or 1"; }
 };
 
-// Interval objects are small: read as a DOM and checked member by member.
+// Interval objects are small: read as a DOM and checked member by member by
+// members(v), which decodes them. Not an object: false.
+template <typename Members>
+Result<bool> DecodeSmallObject(JsonPullParser* p, JsonToken t, const std::string& expectation,
+                               Members&& members) {
+  if (t != JsonToken::kBeginObject) return false;
+  Json v;
+  ALKAID_RETURN_NOT_OK(p->ReadDom(t, &v));
+  if (members(v)) return true;
+  return Status::Invalid("expected ", expectation, ", got ", v.dump().substr(0, 60));
+}
+
 struct DayTimeCodec {
   static Result<bool> Decode(JsonPullParser* p, JsonToken t, DayTimeInterval* out) {
-    if (t != JsonToken::kBeginObject) return false;
-    Json v;
-    ALKAID_RETURN_NOT_OK(p->ReadDom(t, &v));
-    if (v.size() == 2 && DecodeIntegerMember(v, "days", &out->days) &&
-        DecodeIntegerMember(v, "milliseconds", &out->milliseconds))
-      return true;
-    return Status::Invalid("expected ", Expectation(), ", got ", v.dump().substr(0, 60));
+    return DecodeSmallObject(p, t, Expectation(), [&](const Json& v) {
+      return v.size() == 2 && DecodeIntegerMember(v, "days", &out->days) &&
+             DecodeIntegerMember(v, "milliseconds", &out->milliseconds);
+    });
   }
   static std::string Expectation() { return "an object {days, milliseconds} of 32-bit integers"; }
 };
 
 struct MonthDayNanoCodec {
   static Result<bool> Decode(JsonPullParser* p, JsonToken t, MonthDayNanoInterval* out) {
-    if (t != JsonToken::kBeginObject) return false;
-    Json v;
-    ALKAID_RETURN_NOT_OK(p->ReadDom(t, &v));
-    if (v.size() == 3 && DecodeIntegerMember(v, "months", &out->months) &&
-        DecodeIntegerMember(v, "days", &out->days) &&
-        DecodeIntegerMember(v, "nanoseconds", &out->nanoseconds))
-      return true;
-    return Status::Invalid("expected ", Expectation(), ", got ", v.dump().substr(0, 60));
+    return DecodeSmallObject(p, t, Expectation(), [&](const Json& v) {
+      return v.size() == 3 && DecodeIntegerMember(v, "months", &out->months) &&
+             DecodeIntegerMember(v, "days", &out->days) &&
+             DecodeIntegerMember(v, "nanoseconds", &out->nanoseconds);
+    });
   }
   static std::string Expectation() {
     return "an object {months, days, nanoseconds} (32, 32 and 64-bit integers)";

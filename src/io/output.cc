@@ -96,6 +96,15 @@ Status CheckWritable(bool closed, int64_t nbytes) {
   return Status::OK();
 }
 
+// Write(data, nbytes) of the in-memory streams: one piece through their
+// WriteV, which skips negative sizes as empty pieces, so those are refused here.
+template <typename Stream>
+Status WriteOne(Stream* stream, bool closed, const void* data, int64_t nbytes) {
+  ALKAID_RETURN_NOT_OK(CheckWritable(closed, nbytes));
+  const IoSlice piece{data, nbytes};
+  return stream->WriteV({&piece, 1});
+}
+
 Status ErrnoStatus(const char* what, const std::string& path) {
   return Status::IOError(what, " '", path, "' failed: ", std::strerror(errno));
 }
@@ -186,14 +195,7 @@ Status BufferOutputStream::Reserve(int64_t additional) {
 }
 
 Status BufferOutputStream::Write(const void* data, int64_t nbytes) {
-  ALKAID_RETURN_NOT_OK(CheckWritable(closed_, nbytes));
-  if (nbytes == 0) return Status::OK();
-  if (position_ + nbytes > capacity_) ALKAID_RETURN_NOT_OK(Grow(position_ + nbytes));
-  if (position_ + nbytes > populated_) PopulateAhead(position_ + nbytes);
-  const IoSlice piece{data, nbytes};
-  CopySlices(data_ + position_, {&piece, 1});
-  position_ += nbytes;
-  return Status::OK();
+  return WriteOne(this, closed_, data, nbytes);
 }
 
 Status BufferOutputStream::WriteV(std::span<const IoSlice> slices) {
@@ -250,15 +252,7 @@ FixedSizeBufferWriter::FixedSizeBufferWriter(BufferPtr buffer)
       size_(buffer_ && buffer_->is_mutable() ? buffer_->size() : 0) {}
 
 Status FixedSizeBufferWriter::Write(const void* data, int64_t nbytes) {
-  ALKAID_RETURN_NOT_OK(CheckWritable(closed_, nbytes));
-  if (nbytes > size_ - position_) {
-    return Status::IOError("write of ", nbytes, " bytes at position ", position_,
-                           " overflows the fixed buffer of ", size_, " bytes");
-  }
-  const IoSlice piece{data, nbytes};
-  CopySlices(data_ + position_, {&piece, 1});
-  position_ += nbytes;
-  return Status::OK();
+  return WriteOne(this, closed_, data, nbytes);
 }
 
 Status FixedSizeBufferWriter::WriteV(std::span<const IoSlice> slices) {

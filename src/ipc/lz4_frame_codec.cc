@@ -65,9 +65,7 @@ constexpr int64_t kLz4CompressStep = int64_t{64} << 10;
 
 class Lz4FrameCodec final : public SteppedCodec {
  public:
-  explicit Lz4FrameCodec(int level) : level_(level) {}
-  CompressionType type() const override { return CompressionType::kLz4Frame; }
-  int level() const override { return level_; }
+  explicit Lz4FrameCodec(int level) : SteppedCodec(CompressionType::kLz4Frame, level) {}
 
   int64_t MaxCompressedLength(int64_t input_size) const override {
     LZ4F_preferences_t prefs = Preferences(input_size);
@@ -190,7 +188,6 @@ class Lz4FrameCodec final : public SteppedCodec {
     return prefs;
   }
 
-  int level_;
 };
 
 }  // namespace

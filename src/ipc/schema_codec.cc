@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
+#include <utility>
 
 #include "alkaid/extension.h"
 #include "alkaid/extension_registry.h"
@@ -292,6 +294,18 @@ Result<DataTypePtr> ReadIntType(const fb::Int* int_type) {
   return Status::Invalid("integer bit width must be 8, 16, 32 or 64, got ", int_type->bitWidth());
 }
 
+// The type a parameter enum of the schema stands for, from `table` (value,
+// factory); a value the table lacks (a newer or corrupt file) is Invalid,
+// naming `what`.
+template <typename Enum>
+Result<DataTypePtr> TypeFromEnum(Enum value, const char* what,
+                                 std::initializer_list<std::pair<Enum, DataTypePtr (*)()>> table) {
+  for (const auto& [known, make] : table) {
+    if (known == value) return make();
+  }
+  return Status::Invalid("unknown ", what, " ", static_cast<int>(value));
+}
+
 class FieldReader {
  public:
   FieldReader(int max_depth, DictionaryIds* ids) : max_depth_(max_depth), ids_(ids) {}
@@ -425,24 +439,17 @@ class FieldReader {
       case fb::Type::Bool: return boolean();
       case fb::Type::Int: return ReadIntType(field->type_as_Int());
       case fb::Type::FloatingPoint:
-        switch (field->type_as_FloatingPoint()->precision()) {
-          case fb::Precision::HALF: return float16();
-          case fb::Precision::SINGLE: return float32();
-          case fb::Precision::DOUBLE: return float64();
-        }
-        return Status::Invalid("unknown floating point precision ",
-                               static_cast<int>(field->type_as_FloatingPoint()->precision()));
+        return TypeFromEnum(field->type_as_FloatingPoint()->precision(), "floating point precision",
+                            {{fb::Precision::HALF, float16},
+                             {fb::Precision::SINGLE, float32},
+                             {fb::Precision::DOUBLE, float64}});
       case fb::Type::Decimal: {
         const fb::Decimal* d = field->type_as_Decimal();
         return MakeDecimal(d->bitWidth(), d->precision(), d->scale());
       }
       case fb::Type::Date:
-        switch (field->type_as_Date()->unit()) {
-          case fb::DateUnit::DAY: return date32();
-          case fb::DateUnit::MILLISECOND: return date64();
-        }
-        return Status::Invalid("unknown date unit ",
-                               static_cast<int>(field->type_as_Date()->unit()));
+        return TypeFromEnum(field->type_as_Date()->unit(), "date unit",
+                            {{fb::DateUnit::DAY, date32}, {fb::DateUnit::MILLISECOND, date64}});
       case fb::Type::Time: return ReadTime(field->type_as_Time());
       case fb::Type::Timestamp: {
         const fb::Timestamp* ts = field->type_as_Timestamp();
@@ -454,13 +461,10 @@ class FieldReader {
         return duration(unit);
       }
       case fb::Type::Interval:
-        switch (field->type_as_Interval()->unit()) {
-          case fb::IntervalUnit::YEAR_MONTH: return month_interval();
-          case fb::IntervalUnit::DAY_TIME: return day_time_interval();
-          case fb::IntervalUnit::MONTH_DAY_NANO: return month_day_nano_interval();
-        }
-        return Status::Invalid("unknown interval unit ",
-                               static_cast<int>(field->type_as_Interval()->unit()));
+        return TypeFromEnum(field->type_as_Interval()->unit(), "interval unit",
+                            {{fb::IntervalUnit::YEAR_MONTH, month_interval},
+                             {fb::IntervalUnit::DAY_TIME, day_time_interval},
+                             {fb::IntervalUnit::MONTH_DAY_NANO, month_day_nano_interval}});
       case fb::Type::FixedSizeBinary:
         return FixedSizeBinaryType::Make(field->type_as_FixedSizeBinary()->byteWidth());
       case fb::Type::Binary: return binary();

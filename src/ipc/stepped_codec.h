@@ -18,6 +18,10 @@ namespace alkaid::ipc::internal {
 // soon as stop() is true between two steps.
 class SteppedCodec : public Codec {
  public:
+  SteppedCodec(CompressionType type, int level) : type_(type), level_(level) {}
+  CompressionType type() const final { return type_; }
+  int level() const final { return level_; }
+
   virtual Result<int64_t> CompressSteps(const uint8_t* input, int64_t input_size,
                                         uint8_t* output, int64_t output_capacity,
                                         const std::function<bool()>& stop) const = 0;
@@ -25,6 +29,10 @@ class SteppedCodec : public Codec {
   virtual Result<int64_t> DecompressSteps(const uint8_t* input, int64_t input_size,
                                           uint8_t* output, int64_t output_size,
                                           const std::function<bool()>* stop) const = 0;
+
+ protected:
+  const CompressionType type_;
+  const int level_;  // already checked against the codec's range
 };
 
 // `codec` as a SteppedCodec, or null when it is not one of alkaid's (a

@@ -12,64 +12,51 @@ namespace alkaid::ipc::internal {
 
 namespace {
 
-// Contexts are reused per thread: creating one per call would cost more than
-// compressing a small buffer.
-struct ZstdCctxDeleter {
+// The calls that differ between the two kinds of zstd context, compression
+// (ZSTD_CCtx) and decompression (ZSTD_DCtx), by overload.
+ZSTD_CCtx* CreateContext(ZSTD_CCtx*) { return ZSTD_createCCtx(); }
+ZSTD_DCtx* CreateContext(ZSTD_DCtx*) { return ZSTD_createDCtx(); }
+void ResetSession(ZSTD_CCtx* ctx) { ZSTD_CCtx_reset(ctx, ZSTD_reset_session_only); }
+void ResetSession(ZSTD_DCtx* ctx) { ZSTD_DCtx_reset(ctx, ZSTD_reset_session_only); }
+const char* Work(ZSTD_CCtx*) { return "compress"; }
+const char* Work(ZSTD_DCtx*) { return "decompress"; }
+const char* Noun(ZSTD_CCtx*) { return "compression"; }
+const char* Noun(ZSTD_DCtx*) { return "decompression"; }
+// Compression in steps reads the input and writes the output in place (both
+// are flat buffers of the whole frame).
+bool SetStepParameters(ZSTD_CCtx* ctx) {
+  return !ZSTD_isError(ZSTD_CCtx_setParameter(ctx, ZSTD_c_stableInBuffer, 1)) &&
+         !ZSTD_isError(ZSTD_CCtx_setParameter(ctx, ZSTD_c_stableOutBuffer, 1));
+}
+// Decompression in steps decodes straight into the output, one flat buffer of
+// the whole frame, and accepts any window (the buffer, not a window, bounds
+// memory).
+bool SetStepParameters(ZSTD_DCtx* ctx) {
+  return !ZSTD_isError(ZSTD_DCtx_setParameter(ctx, ZSTD_d_stableOutBuffer, 1)) &&
+         !ZSTD_isError(ZSTD_DCtx_setParameter(ctx, ZSTD_d_windowLogMax, ZSTD_WINDOWLOG_MAX));
+}
+struct ZstdContextDeleter {
   void operator()(ZSTD_CCtx* ctx) const { ZSTD_freeCCtx(ctx); }
-};
-struct ZstdDctxDeleter {
   void operator()(ZSTD_DCtx* ctx) const { ZSTD_freeDCtx(ctx); }
 };
 
-// Streaming context for decompression in steps (see DecompressSteps); kept
-// apart from the one-shot context so that its parameters never leak there.
-Result<ZSTD_DCtx*> ThreadZstdStepDctx() {
-  thread_local std::unique_ptr<ZSTD_DCtx, ZstdDctxDeleter> ctx;
+// The calling thread's context: contexts are reused per thread, as creating
+// one per call would cost more than compressing a small buffer. The contexts
+// for work in steps (kSteps) are streaming ones kept apart from the one-shot
+// ones, so that their parameters never leak there.
+template <typename Ctx, bool kSteps>
+Result<Ctx*> ThreadZstdContext() {
+  thread_local std::unique_ptr<Ctx, ZstdContextDeleter> ctx;
   if (!ctx) {
-    ctx.reset(ZSTD_createDCtx());
-    if (!ctx) return Status::OutOfMemory("cannot create a zstd decompression context");
-    // The output is one flat buffer of the whole frame: decode straight into
-    // it, and accept any window (the buffer, not a window, bounds memory).
-    if (ZSTD_isError(ZSTD_DCtx_setParameter(ctx.get(), ZSTD_d_stableOutBuffer, 1)) ||
-        ZSTD_isError(ZSTD_DCtx_setParameter(ctx.get(), ZSTD_d_windowLogMax, ZSTD_WINDOWLOG_MAX))) {
+    ctx.reset(CreateContext(static_cast<Ctx*>(nullptr)));
+    if (!ctx) return Status::OutOfMemory("cannot create a zstd ", Noun(ctx.get()), " context");
+    if (kSteps && !SetStepParameters(ctx.get())) {
       ctx.reset();
-      return Status::NotImplemented("this zstd library cannot decompress in steps");
+      return Status::NotImplemented("this zstd library cannot ", Work(ctx.get()), " in steps");
     }
-  } else {
-    ZSTD_DCtx_reset(ctx.get(), ZSTD_reset_session_only);
+  } else if (kSteps) {
+    ResetSession(ctx.get());
   }
-  return ctx.get();
-}
-
-// Streaming compression context for compression in steps, reading the input
-// and writing the output in place (both are flat buffers of the whole frame).
-Result<ZSTD_CCtx*> ThreadZstdStepCctx() {
-  thread_local std::unique_ptr<ZSTD_CCtx, ZstdCctxDeleter> ctx;
-  if (!ctx) {
-    ctx.reset(ZSTD_createCCtx());
-    if (!ctx) return Status::OutOfMemory("cannot create a zstd compression context");
-    if (ZSTD_isError(ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_stableInBuffer, 1)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_stableOutBuffer, 1))) {
-      ctx.reset();
-      return Status::NotImplemented("this zstd library cannot compress in steps");
-    }
-  } else {
-    ZSTD_CCtx_reset(ctx.get(), ZSTD_reset_session_only);
-  }
-  return ctx.get();
-}
-
-Result<ZSTD_CCtx*> ThreadZstdCctx() {
-  thread_local std::unique_ptr<ZSTD_CCtx, ZstdCctxDeleter> ctx;
-  if (!ctx) ctx.reset(ZSTD_createCCtx());
-  if (!ctx) return Status::OutOfMemory("cannot create a zstd compression context");
-  return ctx.get();
-}
-
-Result<ZSTD_DCtx*> ThreadZstdDctx() {
-  thread_local std::unique_ptr<ZSTD_DCtx, ZstdDctxDeleter> ctx;
-  if (!ctx) ctx.reset(ZSTD_createDCtx());
-  if (!ctx) return Status::OutOfMemory("cannot create a zstd decompression context");
   return ctx.get();
 }
 
@@ -80,9 +67,7 @@ constexpr int64_t kZstdCompressStep = int64_t{128} << 10;
 
 class ZstdCodec final : public SteppedCodec {
  public:
-  explicit ZstdCodec(int level) : level_(level) {}
-  CompressionType type() const override { return CompressionType::kZstd; }
-  int level() const override { return level_; }
+  explicit ZstdCodec(int level) : SteppedCodec(CompressionType::kZstd, level) {}
 
   int64_t MaxCompressedLength(int64_t input_size) const override {
     return static_cast<int64_t>(ZSTD_compressBound(static_cast<size_t>(input_size)));
@@ -90,7 +75,7 @@ class ZstdCodec final : public SteppedCodec {
 
   Result<int64_t> Compress(const uint8_t* input, int64_t input_size, uint8_t* output,
                            int64_t output_capacity) const override {
-    ALKAID_ASSIGN_OR_RAISE(ZSTD_CCtx * ctx, ThreadZstdCctx());
+    ALKAID_ASSIGN_OR_RAISE(ZSTD_CCtx * ctx, (ThreadZstdContext<ZSTD_CCtx, false>()));
     size_t n = ZSTD_compressCCtx(ctx, output, static_cast<size_t>(output_capacity), input,
                                  static_cast<size_t>(input_size), level_);
     if (ZSTD_isError(n)) {
@@ -105,7 +90,7 @@ class ZstdCodec final : public SteppedCodec {
   Result<int64_t> CompressSteps(const uint8_t* input, int64_t input_size, uint8_t* output,
                                 int64_t output_capacity,
                                 const std::function<bool()>& stop) const override {
-    ALKAID_ASSIGN_OR_RAISE(ZSTD_CCtx * ctx, ThreadZstdStepCctx());
+    ALKAID_ASSIGN_OR_RAISE(ZSTD_CCtx * ctx, (ThreadZstdContext<ZSTD_CCtx, true>()));
     auto failed = [&](size_t code) {
       return Status::CapacityError("zstd compression of ", input_size, " bytes failed: ",
                                    ZSTD_getErrorName(code));
@@ -149,7 +134,7 @@ class ZstdCodec final : public SteppedCodec {
   Result<int64_t> Decompress(const uint8_t* input, int64_t input_size, uint8_t* output,
                              int64_t output_size) const override {
     ALKAID_RETURN_NOT_OK(CheckZstdFrameSize(input, input_size, output_size));
-    ALKAID_ASSIGN_OR_RAISE(ZSTD_DCtx * ctx, ThreadZstdDctx());
+    ALKAID_ASSIGN_OR_RAISE(ZSTD_DCtx * ctx, (ThreadZstdContext<ZSTD_DCtx, false>()));
     size_t n = ZSTD_decompressDCtx(ctx, output, static_cast<size_t>(output_size), input,
                                    static_cast<size_t>(input_size));
     if (ZSTD_isError(n)) {
@@ -169,7 +154,7 @@ class ZstdCodec final : public SteppedCodec {
                                   const std::function<bool()>* stop) const override {
     if (stop == nullptr) return Decompress(input, input_size, output, output_size);
     ALKAID_RETURN_NOT_OK(CheckZstdFrameSize(input, input_size, output_size));
-    ALKAID_ASSIGN_OR_RAISE(ZSTD_DCtx * ctx, ThreadZstdStepDctx());
+    ALKAID_ASSIGN_OR_RAISE(ZSTD_DCtx * ctx, (ThreadZstdContext<ZSTD_DCtx, true>()));
     ZSTD_outBuffer out{output, static_cast<size_t>(output_size), 0};
     ZSTD_inBuffer in{input, 0, 0};
     while (true) {
@@ -202,8 +187,6 @@ class ZstdCodec final : public SteppedCodec {
     return output_size;
   }
 
- private:
-  int level_;
 };
 
 }  // namespace

@@ -6,7 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
+#include <utility>
 
 #include "alkaid/array.h"
 #include "alkaid/builder.h"
@@ -237,41 +239,42 @@ struct Formatter {
       return Status::OK();
     });
   }
+  // Intervals: text as AppendInterval writes it, JSON as an object of the
+  // interval's named integer fields.
   Status Visit(const DayTimeIntervalType&) {
     const auto* v = values<DayTimeInterval>();
-    if (!json()) {
-      return Each([&](int64_t i) {
-        AppendInterval(&out->bytes, 0, v[i].days, int64_t{v[i].milliseconds} * 1'000'000);
-        return Status::OK();
-      });
-    }
     return Each([&](int64_t i) {
-      out->bytes.append("{\"days\":");
-      AppendInt(&out->bytes, v[i].days);
-      out->bytes.append(",\"milliseconds\":");
-      AppendInt(&out->bytes, v[i].milliseconds);
-      out->bytes.push_back('}');
+      if (json()) {
+        AppendIntObject({{"days", v[i].days}, {"milliseconds", v[i].milliseconds}});
+      } else {
+        AppendInterval(&out->bytes, 0, v[i].days, int64_t{v[i].milliseconds} * 1'000'000);
+      }
       return Status::OK();
     });
   }
   Status Visit(const MonthDayNanoIntervalType&) {
     const auto* v = values<MonthDayNanoInterval>();
-    if (!json()) {
-      return Each([&](int64_t i) {
-        AppendInterval(&out->bytes, v[i].months, v[i].days, v[i].nanoseconds);
-        return Status::OK();
-      });
-    }
     return Each([&](int64_t i) {
-      out->bytes.append("{\"months\":");
-      AppendInt(&out->bytes, v[i].months);
-      out->bytes.append(",\"days\":");
-      AppendInt(&out->bytes, v[i].days);
-      out->bytes.append(",\"nanoseconds\":");
-      AppendInt(&out->bytes, v[i].nanoseconds);
-      out->bytes.push_back('}');
+      if (json()) {
+        AppendIntObject(
+            {{"months", v[i].months}, {"days", v[i].days}, {"nanoseconds", v[i].nanoseconds}});
+      } else {
+        AppendInterval(&out->bytes, v[i].months, v[i].days, v[i].nanoseconds);
+      }
       return Status::OK();
     });
+  }
+  void AppendIntObject(std::initializer_list<std::pair<const char*, int64_t>> fields) {
+    char separator = '{';
+    for (const auto& [name, value] : fields) {
+      out->bytes.push_back(separator);
+      out->bytes.push_back('"');
+      out->bytes.append(name);
+      out->bytes.append("\":");
+      AppendInt(&out->bytes, value);
+      separator = ',';
+    }
+    out->bytes.push_back('}');
   }
   Status Visit(const DecimalType& type) {
     const uint8_t* v = data.buffers[1]->data();

@@ -51,6 +51,30 @@ class TypeNameParser {
     return Error("expected '", token, "'");
   }
 
+  // The two types of "<{first}T, {second}U[, {flag}]>", the form of map,
+  // dictionary and run_end_encoded; `flag` null: none may follow.
+  struct TwoTypes {
+    DataTypePtr first;
+    DataTypePtr second;
+    bool flagged = false;
+  };
+  Result<TwoTypes> Pair(std::string_view first, std::string_view second, const char* flag,
+                        int depth) {
+    TwoTypes out;
+    ALKAID_RETURN_NOT_OK(Expect("<"));
+    ALKAID_RETURN_NOT_OK(Expect(first));
+    ALKAID_ASSIGN_OR_RAISE(out.first, Type(depth + 1));
+    ALKAID_RETURN_NOT_OK(Expect(","));
+    ALKAID_RETURN_NOT_OK(Expect(second));
+    ALKAID_ASSIGN_OR_RAISE(out.second, Type(depth + 1));
+    if (flag != nullptr && Accept(",")) {
+      ALKAID_RETURN_NOT_OK(Expect(flag));
+      out.flagged = true;
+    }
+    ALKAID_RETURN_NOT_OK(Expect(">"));
+    return out;
+  }
+
   // Letters, digits, '_' and '.' (extension names are dotted).
   std::string_view Word() {
     SkipSpaces();
@@ -183,42 +207,16 @@ class TypeNameParser {
                                      name == "sparse_union" ? UnionMode::kSparse : UnionMode::kDense));
     }
     if (name == "map") {
-      ALKAID_RETURN_NOT_OK(Expect("<"));
-      ALKAID_ASSIGN_OR_RAISE(DataTypePtr key, Type(depth + 1));
-      ALKAID_RETURN_NOT_OK(Expect(","));
-      ALKAID_ASSIGN_OR_RAISE(DataTypePtr item, Type(depth + 1));
-      bool sorted = false;
-      if (Accept(",")) {
-        ALKAID_RETURN_NOT_OK(Expect("keys_sorted"));
-        sorted = true;
-      }
-      ALKAID_RETURN_NOT_OK(Expect(">"));
-      return map(std::move(key), std::move(item), sorted);
+      ALKAID_ASSIGN_OR_RAISE(TwoTypes t, Pair("", "", "keys_sorted", depth));
+      return map(std::move(t.first), std::move(t.second), t.flagged);
     }
     if (name == "dictionary") {
-      ALKAID_RETURN_NOT_OK(Expect("<"));
-      ALKAID_RETURN_NOT_OK(Expect("values="));
-      ALKAID_ASSIGN_OR_RAISE(DataTypePtr values, Type(depth + 1));
-      ALKAID_RETURN_NOT_OK(Expect(","));
-      ALKAID_RETURN_NOT_OK(Expect("indices="));
-      ALKAID_ASSIGN_OR_RAISE(DataTypePtr indices, Type(depth + 1));
-      bool ordered = false;
-      if (Accept(",")) {
-        ALKAID_RETURN_NOT_OK(Expect("ordered"));
-        ordered = true;
-      }
-      ALKAID_RETURN_NOT_OK(Expect(">"));
-      return Checked(DictionaryType::Make(std::move(indices), std::move(values), ordered));
+      ALKAID_ASSIGN_OR_RAISE(TwoTypes t, Pair("values=", "indices=", "ordered", depth));
+      return Checked(DictionaryType::Make(std::move(t.second), std::move(t.first), t.flagged));
     }
     if (name == "run_end_encoded") {
-      ALKAID_RETURN_NOT_OK(Expect("<"));
-      ALKAID_RETURN_NOT_OK(Expect("run_ends:"));
-      ALKAID_ASSIGN_OR_RAISE(DataTypePtr run_ends, Type(depth + 1));
-      ALKAID_RETURN_NOT_OK(Expect(","));
-      ALKAID_RETURN_NOT_OK(Expect("values:"));
-      ALKAID_ASSIGN_OR_RAISE(DataTypePtr values, Type(depth + 1));
-      ALKAID_RETURN_NOT_OK(Expect(">"));
-      return Checked(RunEndEncodedType::Make(std::move(run_ends), std::move(values)));
+      ALKAID_ASSIGN_OR_RAISE(TwoTypes t, Pair("run_ends:", "values:", nullptr, depth));
+      return Checked(RunEndEncodedType::Make(std::move(t.first), std::move(t.second)));
     }
     if (name == "extension") {
       ALKAID_RETURN_NOT_OK(Expect("<"));

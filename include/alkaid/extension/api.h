@@ -13,6 +13,7 @@
 #include "alkaid/extension/fixed_shape_tensor.h"
 #include "alkaid/extension/json.h"
 #include "alkaid/extension/opaque.h"
+#include "alkaid/extension/parameterless.h"
 #include "alkaid/extension/registration.h"
 #include "alkaid/extension/timestamp_with_offset.h"
 #include "alkaid/extension/uuid.h"

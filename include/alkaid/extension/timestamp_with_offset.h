@@ -13,8 +13,9 @@
 #include <string>
 
 #include "alkaid/array_data.h"
-#include "alkaid/visibility.h"
+#include "alkaid/extension/parameterless.h"
 #include "alkaid/type.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid {
 
@@ -28,7 +29,7 @@ inline constexpr int16_t kMaxOffsetMinutes = 780;
 
 /// The arrow.timestamp_with_offset extension type. Its only parameter, the
 /// time unit, is taken from the storage's timestamp field.
-class ALKAID_EXPORT TimestampWithOffsetType final : public ExtensionType {
+class ALKAID_EXPORT TimestampWithOffsetType final : public ParameterlessExtensionType {
  public:
   /// struct<timestamp: timestamp[unit, UTC] not null, offset_minutes: int16 not null>.
   static std::shared_ptr<TimestampWithOffsetType> Make(TimeUnit unit);
@@ -39,21 +40,16 @@ class ALKAID_EXPORT TimestampWithOffsetType final : public ExtensionType {
 
   /// kTimestampWithOffsetName.
   std::string extension_name() const override { return kTimestampWithOffsetName; }
-  /// "": the type has no parameters beyond its storage.
-  std::string Serialize() const override { return ""; }
-  /// Checks the storage as MakeFromStorage does.
-  Result<DataTypePtr> Deserialize(DataTypePtr storage_type,
-                                  const std::string& serialized) const override;
-  /// True for any other arrow.timestamp_with_offset type (the unit is part
-  /// of the storage, which is compared separately).
-  bool ExtensionEquals(const ExtensionType& other) const override;
 
   /// Unit of the UTC timestamps (from the storage's timestamp field).
   TimeUnit unit() const { return unit_; }
 
  private:
+  Result<DataTypePtr> FromStorage(DataTypePtr storage_type) const override {
+    return AsDataType(MakeFromStorage(std::move(storage_type)));
+  }
   TimestampWithOffsetType(DataTypePtr storage, TimeUnit unit)
-      : ExtensionType(std::move(storage)), unit_(unit) {}
+      : ParameterlessExtensionType(std::move(storage)), unit_(unit) {}
   TimeUnit unit_;
 };
 

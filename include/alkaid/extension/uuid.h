@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "alkaid/array_data.h"
-#include "alkaid/visibility.h"
+#include "alkaid/extension/parameterless.h"
 #include "alkaid/type.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid {
 
@@ -25,7 +26,7 @@ using UuidBytes = std::array<uint8_t, 16>;
 
 /// The arrow.uuid extension type. Parameterless; every instance is equal to
 /// every other.
-class ALKAID_EXPORT UuidType final : public ExtensionType {
+class ALKAID_EXPORT UuidType final : public ParameterlessExtensionType {
  public:
   /// The arrow.uuid type over fixed_size_binary(16); one shared instance.
   static std::shared_ptr<UuidType> Make();
@@ -34,16 +35,12 @@ class ALKAID_EXPORT UuidType final : public ExtensionType {
 
   /// kUuidName.
   std::string extension_name() const override { return kUuidName; }
-  /// "": the type has no parameters.
-  std::string Serialize() const override { return ""; }
-  /// Metadata must be empty; storage as for MakeFromStorage.
-  Result<DataTypePtr> Deserialize(DataTypePtr storage_type,
-                                  const std::string& serialized) const override;
-  /// True for any other arrow.uuid type.
-  bool ExtensionEquals(const ExtensionType& other) const override;
 
  private:
-  explicit UuidType(DataTypePtr storage) : ExtensionType(std::move(storage)) {}
+  Result<DataTypePtr> FromStorage(DataTypePtr storage_type) const override {
+    return AsDataType(MakeFromStorage(std::move(storage_type)));
+  }
+  explicit UuidType(DataTypePtr storage) : ParameterlessExtensionType(std::move(storage)) {}
 };
 
 /// "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lower-case hex.

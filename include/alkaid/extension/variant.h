@@ -7,8 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "alkaid/visibility.h"
+#include "alkaid/extension/parameterless.h"
 #include "alkaid/type.h"
+#include "alkaid/visibility.h"
 
 namespace alkaid {
 
@@ -17,7 +18,7 @@ inline constexpr const char* kVariantName = "arrow.parquet.variant";
 
 /// The arrow.parquet.variant extension type: each slot is a Parquet Variant
 /// (binary metadata + value), optionally shredded into typed columns.
-class ALKAID_EXPORT VariantType final : public ExtensionType {
+class ALKAID_EXPORT VariantType final : public ParameterlessExtensionType {
  public:
   /// Checks the storage against the shredding rules (see CheckVariantStorage).
   static Result<std::shared_ptr<VariantType>> Make(DataTypePtr storage_type);
@@ -26,14 +27,6 @@ class ALKAID_EXPORT VariantType final : public ExtensionType {
 
   /// kVariantName.
   std::string extension_name() const override { return kVariantName; }
-  /// "": the type has no parameters.
-  std::string Serialize() const override { return ""; }
-  /// Metadata must be empty; storage is checked as by Make.
-  Result<DataTypePtr> Deserialize(DataTypePtr storage_type,
-                                  const std::string& serialized) const override;
-  /// True for any other arrow.parquet.variant type (the storage is compared
-  /// separately).
-  bool ExtensionEquals(const ExtensionType& other) const override;
 
   // Positions of the fields in the storage struct; -1 when absent.
 
@@ -45,8 +38,11 @@ class ALKAID_EXPORT VariantType final : public ExtensionType {
   int typed_value_index() const { return typed_value_index_; }
 
  private:
+  Result<DataTypePtr> FromStorage(DataTypePtr storage_type) const override {
+    return AsDataType(Make(std::move(storage_type)));
+  }
   VariantType(DataTypePtr storage, int metadata_index, int value_index, int typed_value_index)
-      : ExtensionType(std::move(storage)),
+      : ParameterlessExtensionType(std::move(storage)),
         metadata_index_(metadata_index),
         value_index_(value_index),
         typed_value_index_(typed_value_index) {}
