@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "CLI/CLI.hpp"
+#include "cli11_fwd.h"
 #include "options.h"
 
 namespace alkaid::cli {

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "CLI/CLI.hpp"
+
 namespace alkaid::cli {
 
 void AddFlightClientOptions(CLI::App* cmd, FlightSettings* settings) {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "CLI/CLI.hpp"
+#include "cli11_fwd.h"
 #include "alkaid/flight/client.h"
 #include "alkaid/status.h"
 

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "CLI/CLI.hpp"
 #include "sources/source.h"
 #include "table_printer.h"
 
@@ -91,6 +92,35 @@ Result<int64_t> ParseRowCount(const std::string& option, const std::string& text
   if (text.empty() || *end != '\0' || errno != 0 || v < 0)
     return Status::KeyError(option, " takes a number of rows (0 or more), got '", text, "'");
   return static_cast<int64_t>(v);
+}
+
+namespace {
+template <typename T>
+void AddTypedOption(CLI::App* cmd, const std::string& name, T* value, const std::string& help,
+                    unsigned traits) {
+  CLI::Option* option = cmd->add_option(name, *value, help);
+  if (traits & kRequired) option->required();
+  if (traits & kShowDefault) option->capture_default_str();
+}
+}  // namespace
+
+void AddOption(CLI::App* cmd, const std::string& name, std::string* value,
+               const std::string& help, unsigned traits) {
+  AddTypedOption(cmd, name, value, help, traits);
+}
+
+void AddOption(CLI::App* cmd, const std::string& name, int64_t* value, const std::string& help,
+               unsigned traits) {
+  AddTypedOption(cmd, name, value, help, traits);
+}
+
+void AddRangeOption(CLI::App* cmd, const std::string& name, int* value, int min, int max,
+                    const std::string& help) {
+  cmd->add_option(name, *value, help)->check(CLI::Range(min, max))->capture_default_str();
+}
+
+void AddFlag(CLI::App* cmd, const std::string& name, bool* value, const std::string& help) {
+  cmd->add_flag(name, *value, help);
 }
 
 }  // namespace alkaid::cli

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "CLI/CLI.hpp"
+#include "cli11_fwd.h"
 #include "alkaid/status.h"
 #include "flight_client.h"
 #include "text_options.h"
@@ -81,6 +81,23 @@ void AddInputOptions(CLI::App* cmd, Options* options);
 void AddColumnsOption(CLI::App* cmd, Options* options, const std::string& help);
 void AddDisplayOptions(CLI::App* cmd, Options* options);
 void AddWriteOptions(CLI::App* cmd, Options* options);
+
+// Single options and flags, for the commands' own AddOptions, which then need no CLI11 header
+// (including it costs a file seconds of compile time). NAME is "--flag", "-n" or, for a
+// positional argument, "NAME".
+enum OptionTraits : unsigned {
+  kOptional = 0,
+  kRequired = 1,     // the command fails to parse without it
+  kShowDefault = 2,  // --help prints the value it starts with
+};
+void AddOption(CLI::App* cmd, const std::string& name, std::string* value,
+               const std::string& help, unsigned traits = kOptional);
+void AddOption(CLI::App* cmd, const std::string& name, int64_t* value, const std::string& help,
+               unsigned traits = kOptional);
+// An int option limited to [min, max]; --help shows its default.
+void AddRangeOption(CLI::App* cmd, const std::string& name, int* value, int min, int max,
+                    const std::string& help);
+void AddFlag(CLI::App* cmd, const std::string& name, bool* value, const std::string& help);
 
 // "a,b" -> {"a", "b"}; an empty name is a KeyError.
 Result<std::vector<std::string>> SplitColumns(const std::string& list);

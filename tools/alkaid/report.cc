@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "command.h"
 
 namespace alkaid::cli {

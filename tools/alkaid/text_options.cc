@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "alkaid/type_name.h"
 #include "options.h"
 

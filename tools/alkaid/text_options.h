@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "CLI/CLI.hpp"
+#include "cli11_fwd.h"
 #include "alkaid/csv/api.h"
 #include "alkaid/jsonl/api.h"
 #include "alkaid/status.h"

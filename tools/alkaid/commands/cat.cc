@@ -10,8 +10,8 @@ void AddOptions(CLI::App* cmd, Options* options) {
   AddInputArgument(cmd, options, kInputHelp);
   AddInputOptions(cmd, options);
   AddColumnsOption(cmd, options, "Comma-separated column names to show");
-  cmd->add_option("--limit", options->limit,
-                  "Print at most N rows (reads only the batches needed)");
+  AddOption(cmd, "--limit", &options->limit,
+            "Print at most N rows (reads only the batches needed)");
   AddDisplayOptions(cmd, options);
 }
 

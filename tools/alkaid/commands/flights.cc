@@ -16,8 +16,8 @@ struct Row {
 };
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  cmd->add_option("URL", options->input, "grpc://HOST:PORT or grpc+tls://HOST:PORT")->required();
-  cmd->add_option("--prefix", options->columns, "Only flights whose path starts with this");
+  AddOption(cmd, "URL", &options->input, "grpc://HOST:PORT or grpc+tls://HOST:PORT", kRequired);
+  AddOption(cmd, "--prefix", &options->columns, "Only flights whose path starts with this");
   AddFlightClientOptions(cmd, &options->flight);
 }
 

@@ -11,8 +11,8 @@ namespace alkaid::cli {
 namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
-  cmd->add_option("URL", options->input, "grpc://HOST:PORT/PATH or grpc+tls://...")->required();
-  cmd->add_option("OUT", options->output, "Output path; standard output when absent");
+  AddOption(cmd, "URL", &options->input, "grpc://HOST:PORT/PATH or grpc+tls://...", kRequired);
+  AddOption(cmd, "OUT", &options->output, "Output path; standard output when absent");
   AddColumnsOption(cmd, options, "Comma-separated column names to keep");
   AddWriteOptions(cmd, options);
   AddFlightClientOptions(cmd, &options->flight);

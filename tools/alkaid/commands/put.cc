@@ -14,7 +14,7 @@ namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
   AddInputArgument(cmd, options, kInputHelp);
-  cmd->add_option("URL", options->output, "grpc://HOST:PORT/PATH or grpc+tls://...")->required();
+  AddOption(cmd, "URL", &options->output, "grpc://HOST:PORT/PATH or grpc+tls://...", kRequired);
   AddColumnsOption(cmd, options, "Comma-separated column names to send");
   AddInputOptions(cmd, options);
 }

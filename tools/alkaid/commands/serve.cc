@@ -20,17 +20,16 @@ namespace {
 
 void AddOptions(CLI::App* cmd, Options* options) {
   ServeSettings* serve = &options->serve;
-  cmd->add_option("DIR", options->input, "Directory whose data files are served")->required();
-  cmd->add_option("--host", serve->host, "Address to listen on")->capture_default_str();
-  cmd->add_option("--port", serve->port, "Port to listen on; 0 picks a free one")
-      ->check(CLI::Range(0, 65535))
-      ->capture_default_str();
-  cmd->add_option("--tls-cert", serve->tls_cert, "PEM certificate chain: serve grpc+tls");
-  cmd->add_option("--tls-key", serve->tls_key, "PEM private key of --tls-cert");
-  cmd->add_option("--auth", serve->auth,
-                  "USER:PASSWORD: clients must authenticate (basic auth, then a bearer token)");
-  cmd->add_flag("--allow-overwrite", serve->allow_overwrite,
-                "Let uploads (DoPut) replace existing files");
+  AddOption(cmd, "DIR", &options->input, "Directory whose data files are served", kRequired);
+  AddOption(cmd, "--host", &serve->host, "Address to listen on", kShowDefault);
+  AddRangeOption(cmd, "--port", &serve->port, 0, 65535,
+                 "Port to listen on; 0 picks a free one");
+  AddOption(cmd, "--tls-cert", &serve->tls_cert, "PEM certificate chain: serve grpc+tls");
+  AddOption(cmd, "--tls-key", &serve->tls_key, "PEM private key of --tls-cert");
+  AddOption(cmd, "--auth", &serve->auth,
+            "USER:PASSWORD: clients must authenticate (basic auth, then a bearer token)");
+  AddFlag(cmd, "--allow-overwrite", &serve->allow_overwrite,
+          "Let uploads (DoPut) replace existing files");
 }
 
 Result<flight::ServerOptions> MakeServerOptions(const ServeSettings& serve) {

@@ -15,9 +15,9 @@ void AddOptions(CLI::App* cmd, Options* options) {
   AddInputArgument(cmd, options, kInputHelp);
   AddInputOptions(cmd, options);
   AddColumnsOption(cmd, options, "Comma-separated column names");
-  cmd->add_flag("--exact", options->exact,
-                "Read every column's data, even where a Parquet footer's statistics give its "
-                "nulls, min and max");
+  AddFlag(cmd, "--exact", &options->exact,
+          "Read every column's data, even where a Parquet footer's statistics give its "
+          "nulls, min and max");
 }
 
 // Columns whose nulls, min and max the input's metadata states are taken from

@@ -16,7 +16,7 @@ namespace {
 void AddOptions(CLI::App* cmd, Options* options) {
   AddInputArgument(cmd, options, kInputHelp);
   AddInputOptions(cmd, options);
-  cmd->add_option("-n", options->rows, "Rows to print")->capture_default_str();
+  AddOption(cmd, "-n", &options->rows, "Rows to print", kShowDefault);
   AddDisplayOptions(cmd, options);
 }
 

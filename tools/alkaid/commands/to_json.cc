@@ -19,12 +19,10 @@ namespace {
 void AddOptions(CLI::App* cmd, Options* options) {
   AddInputArgument(cmd, options, kInputHelp);
   AddInputOptions(cmd, options);
-  cmd->add_option("--max-output-bytes", options->json_limits.max_output_bytes,
-                  "Refuse to write more JSON than this (-1: no limit)")
-      ->capture_default_str();
-  cmd->add_option("--max-column-bytes", options->json_limits.max_column_bytes,
-                  "Refuse a column whose JSON would exceed this (-1: no limit)")
-      ->capture_default_str();
+  AddOption(cmd, "--max-output-bytes", &options->json_limits.max_output_bytes,
+            "Refuse to write more JSON than this (-1: no limit)", kShowDefault);
+  AddOption(cmd, "--max-column-bytes", &options->json_limits.max_column_bytes,
+            "Refuse a column whose JSON would exceed this (-1: no limit)", kShowDefault);
 }
 
 bool HasDictionaries(const Schema& schema) {

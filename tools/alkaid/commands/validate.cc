@@ -17,8 +17,8 @@ namespace {
 void AddOptions(CLI::App* cmd, Options* options) {
   AddInputArgument(cmd, options, kInputHelp);
   AddInputOptions(cmd, options);
-  cmd->add_option("--json", options->json_path,
-                  "Expected content (integration JSON, .json or .json.gz)");
+  AddOption(cmd, "--json", &options->json_path,
+            "Expected content (integration JSON, .json or .json.gz)");
 }
 
 bool BatchEqualsJson(const std::string& path, const std::string& json_path, size_t b,

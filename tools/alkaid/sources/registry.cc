@@ -12,6 +12,7 @@
 #include <deque>
 #include <limits>
 
+#include "CLI/CLI.hpp"
 #include "source.h"
 #include "text_sniff.h"
 
