@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "alkaid/visit_type.h"
+#include "extension_json.h"
 
 namespace alkaid::extension_internal {
 

@@ -1,11 +1,10 @@
-// Helpers shared by the canonical extension types: metadata JSON parsing
-// without exceptions, and parameter checks common to both tensor types.
+// Helpers shared by the canonical extension types: metadata and storage checks, and parameter
+// checks common to both tensor types. The JSON helpers for metadata are in extension_json.h.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,24 +16,6 @@
 #include "alkaid/type.h"
 
 namespace alkaid::extension_internal {
-
-using Json = nlohmann::json;
-// Keeps keys in insertion order so serialized metadata is deterministic and
-// matches the order the spec shows.
-using OrderedJson = nlohmann::ordered_json;
-
-// Parses `text` as a JSON object; errors start with "<ext> metadata: ".
-Result<Json> ParseObject(std::string_view ext, const std::string& text);
-
-// Compact dump that never throws (invalid UTF-8 in strings is replaced).
-std::string Dump(const OrderedJson& value);
-
-// Reads obj[key] as an array of integers. A missing key gives nullopt.
-Result<std::optional<std::vector<int64_t>>> GetIntArray(std::string_view ext, const Json& obj,
-                                                        const char* key, bool non_negative);
-// Reads obj[key] as an array of strings. A missing key gives nullopt.
-Result<std::optional<std::vector<std::string>>> GetStringArray(std::string_view ext,
-                                                               const Json& obj, const char* key);
 
 // Empty metadata is required by parameterless types.
 Status ExpectEmptyMetadata(std::string_view ext, const std::string& serialized);

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "extension_internal.h"
+#include "extension_json.h"
 
 namespace alkaid {
 

@@ -5,6 +5,7 @@
 #include "alkaid/array.h"
 #include "alkaid/bitmap.h"
 #include "extension_internal.h"
+#include "extension_json.h"
 
 namespace alkaid {
 

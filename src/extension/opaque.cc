@@ -1,6 +1,7 @@
 #include "alkaid/extension/opaque.h"
 
 #include "extension_internal.h"
+#include "extension_json.h"
 
 namespace alkaid {
 

@@ -6,6 +6,7 @@
 #include "alkaid/bitmap.h"
 #include "alkaid/extension/fixed_shape_tensor.h"
 #include "extension_internal.h"
+#include "extension_json.h"
 
 namespace alkaid {
 
