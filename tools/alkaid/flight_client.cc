@@ -4,21 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "CLI/CLI.hpp"
-
 namespace alkaid::cli {
-
-void AddFlightClientOptions(CLI::App* cmd, FlightSettings* settings) {
-  cmd->add_option("--tls-roots", settings->tls_roots,
-                  "grpc+tls: PEM file of root certificates to trust (default: the system's)");
-  cmd->add_flag("--insecure", settings->insecure,
-                "grpc+tls: do not check the server's certificate (testing only)");
-  cmd->add_option("--user", settings->user, "Flight: user name for basic authentication");
-  cmd->add_option("--password", settings->password, "Flight: password for basic authentication");
-  cmd->add_option("--auth", settings->auth, "Flight: USER:PASSWORD for basic authentication");
-  cmd->add_option("--timeout", settings->timeout, "Flight: seconds each call may take (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
-}
 
 bool IsFlightUrl(std::string_view text) {
   for (std::string_view scheme : {"grpc://", "grpc+tcp://", "grpc+tls://"})

@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "cli11_fwd.h"
 #include "alkaid/flight/client.h"
 #include "alkaid/status.h"
 
@@ -22,8 +21,6 @@ struct FlightSettings {
   std::string auth;      // USER:PASSWORD, another spelling of --user/--password
   double timeout = 0;    // seconds per call; 0: none
 };
-
-void AddFlightClientOptions(CLI::App* cmd, FlightSettings* settings);
 
 // grpc://, grpc+tcp:// or grpc+tls://: recognised before any file is opened.
 bool IsFlightUrl(std::string_view text);

@@ -123,4 +123,32 @@ void AddFlag(CLI::App* cmd, const std::string& name, bool* value, const std::str
   cmd->add_flag(name, *value, help);
 }
 
+void AddFlightClientOptions(CLI::App* cmd, FlightSettings* settings) {
+  cmd->add_option("--tls-roots", settings->tls_roots,
+                  "grpc+tls: PEM file of root certificates to trust (default: the system's)");
+  cmd->add_flag("--insecure", settings->insecure,
+                "grpc+tls: do not check the server's certificate (testing only)");
+  cmd->add_option("--user", settings->user, "Flight: user name for basic authentication");
+  cmd->add_option("--password", settings->password, "Flight: password for basic authentication");
+  cmd->add_option("--auth", settings->auth, "Flight: USER:PASSWORD for basic authentication");
+  cmd->add_option("--timeout", settings->timeout, "Flight: seconds each call may take (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+bool HasOption(const CLI::App* app, const std::string& name) {
+  return app != nullptr && app->get_option_no_throw(name) != nullptr;
+}
+
+bool OptionGiven(const CLI::App* app, const std::string& name) {
+  const CLI::Option* option = app != nullptr ? app->get_option_no_throw(name) : nullptr;
+  return option != nullptr && option->count() > 0;
+}
+
+const CLI::App* SiblingCommand(const CLI::App* app, const std::string& name) {
+  const CLI::App* parent = app != nullptr ? app->get_parent() : nullptr;
+  if (parent == nullptr) return nullptr;
+  auto found = parent->get_subcommands([&](const CLI::App* sub) { return sub->get_name() == name; });
+  return found.empty() ? nullptr : found.front();
+}
+
 }  // namespace alkaid::cli

@@ -81,6 +81,8 @@ void AddInputOptions(CLI::App* cmd, Options* options);
 void AddColumnsOption(CLI::App* cmd, Options* options, const std::string& help);
 void AddDisplayOptions(CLI::App* cmd, Options* options);
 void AddWriteOptions(CLI::App* cmd, Options* options);
+// --tls-roots, --insecure, --user, --password, --auth, --timeout: the commands that call a server.
+void AddFlightClientOptions(CLI::App* cmd, FlightSettings* settings);
 
 // Single options and flags, for the commands' own AddOptions, which then need no CLI11 header
 // (including it costs a file seconds of compile time). NAME is "--flag", "-n" or, for a
@@ -98,6 +100,14 @@ void AddOption(CLI::App* cmd, const std::string& name, int64_t* value, const std
 void AddRangeOption(CLI::App* cmd, const std::string& name, int* value, int min, int max,
                     const std::string& help);
 void AddFlag(CLI::App* cmd, const std::string& name, bool* value, const std::string& help);
+
+// Questions about a parsed command line, for error messages (null `app`: none).
+// Whether the command has the option NAME ("--delimiter").
+bool HasOption(const CLI::App* app, const std::string& name);
+// Whether the option NAME was given on the command line.
+bool OptionGiven(const CLI::App* app, const std::string& name);
+// The command called `name` beside `app` (a subcommand of the same parent), or null.
+const CLI::App* SiblingCommand(const CLI::App* app, const std::string& name);
 
 // "a,b" -> {"a", "b"}; an empty name is a KeyError.
 Result<std::vector<std::string>> SplitColumns(const std::string& list);

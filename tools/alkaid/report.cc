@@ -5,7 +5,6 @@
 #include <map>
 #include <vector>
 
-#include "CLI/CLI.hpp"
 #include "command.h"
 
 namespace alkaid::cli {
@@ -38,9 +37,7 @@ std::string FlagName(const char* flag) {
   return name.substr(0, name.find(' '));
 }
 
-bool HasFlag(const CLI::App* app, const char* flag) {
-  return app != nullptr && app->get_option_no_throw(FlagName(flag)) != nullptr;
-}
+bool HasFlag(const CLI::App* app, const char* flag) { return HasOption(app, FlagName(flag)); }
 
 // "A", "A and B", "A, B and C".
 std::string JoinAnd(const std::vector<std::string>& items) {
@@ -62,20 +59,14 @@ std::vector<std::string> FlagsOf(const CLI::App* app, const StatusDetail& detail
   return out;
 }
 
-const CLI::App* SubcommandNamed(const CLI::App* root, const std::string& name) {
-  auto found = root->get_subcommands([&](const CLI::App* sub) { return sub->get_name() == name; });
-  return found.empty() ? nullptr : found.front();
-}
-
 // Commands other than the running one whose flags set the main option.
 std::string ElsewhereHint(const StatusDetail& detail, const Options& options) {
-  const CLI::App* root = options.app != nullptr ? options.app->get_parent() : nullptr;
-  if (root == nullptr) return "";
+  if (options.app == nullptr) return "";
   // Commands with the same flags are named together.
   std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups;
   for (const Command* command : Commands()) {
     if (command->name == options.command) continue;
-    const CLI::App* app = SubcommandNamed(root, command->name);
+    const CLI::App* app = SiblingCommand(options.app, command->name);
     const char* main_flag = FlagFor(detail.options[0]);
     if (app == nullptr || main_flag == nullptr || !HasFlag(app, main_flag)) continue;
     std::vector<std::string> flags = FlagsOf(app, detail);

@@ -12,7 +12,7 @@
 #include <deque>
 #include <limits>
 
-#include "CLI/CLI.hpp"
+#include "options.h"
 #include "source.h"
 #include "text_sniff.h"
 
@@ -216,8 +216,7 @@ Status NotReadable(std::string_view head) {
 Status CheckTextOptions(const CLI::App* app, const TextReadOptions& text, const Source& source) {
   if (app == nullptr) return Status::OK();
   for (const auto& [flag, formats] : text.applies_to) {
-    const CLI::Option* option = app->get_option_no_throw(flag);
-    if (option == nullptr || option->count() == 0 || (formats & source.options) != 0) continue;
+    if (!OptionGiven(app, flag) || (formats & source.options) != 0) continue;
     std::string kinds = (formats & kCsvText) && (formats & kJsonLinesText) ? "CSV and JSON Lines"
                         : (formats & kCsvText)                             ? "CSV"
                                                                            : "JSON Lines";
